@@ -1,0 +1,90 @@
+//! The one error type. Every failure the user can cause is a value with a kind, a
+//! message, an optional source span and an optional hint; `print::error` renders it.
+
+use crate::syntax::ast::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Syntax,
+    Name,
+    Type,
+    Shape,
+    Dtype,
+    Device,
+    Index,
+    Value,
+    Memory,
+    Io,
+    Interrupt,
+    Assert,
+    Recursion,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Name => "name",
+            ErrorKind::Type => "type",
+            ErrorKind::Shape => "shape",
+            ErrorKind::Dtype => "dtype",
+            ErrorKind::Device => "device",
+            ErrorKind::Index => "index",
+            ErrorKind::Value => "value",
+            ErrorKind::Memory => "memory",
+            ErrorKind::Io => "io",
+            ErrorKind::Interrupt => "interrupt",
+            ErrorKind::Assert => "assert",
+            ErrorKind::Recursion => "recursion",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub span: Option<Span>,
+    pub hint: Option<String>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into(), span: None, hint: None }
+    }
+    /// Point the error at `span`, unless a more precise span is already set.
+    pub fn at(mut self, span: Span) -> Error {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+    pub fn hint(mut self, hint: impl Into<String>) -> Error {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error[{}]: {}", self.kind.name(), self.message)
+    }
+}
+
+macro_rules! err_fn {
+    ($name:ident, $kind:ident) => {
+        pub fn $name(message: impl Into<String>) -> Error {
+            Error::new(ErrorKind::$kind, message)
+        }
+    };
+}
+err_fn!(shape_err, Shape);
+err_fn!(dtype_err, Dtype);
+err_fn!(type_err, Type);
+err_fn!(value_err, Value);
+err_fn!(index_err, Index);
+err_fn!(device_err, Device);
+err_fn!(name_err, Name);
+err_fn!(io_err, Io);

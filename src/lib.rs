@@ -1,0 +1,7 @@
+//! tsh, the tensor shell: a PyTorch-like array language with an eager CPU tensor
+//! engine and PyTorch-faithful printing.
+
+pub mod backend;
+pub mod error;
+pub mod syntax;
+pub mod tensor;

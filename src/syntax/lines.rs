@@ -1,0 +1,84 @@
+//! A small scan over the source before pest sees it: newlines (and comments)
+//! inside `( )` and `[ ]` become spaces, as Python joins bracketed lines, and
+//! nesting deeper than the parser's stack allows is refused. Byte offsets are
+//! kept, so spans still point into the original text.
+
+use super::ast::Span;
+
+/// Deepest bracket nesting accepted; deeper input is a syntax error, not a stack overflow.
+pub const MAX_NESTING: usize = 100;
+
+pub struct Joined {
+    pub text: String,
+    /// Brackets still open at the end (for the REPL: keep reading lines).
+    pub open: Vec<char>,
+    /// A string literal runs off the end of the text.
+    pub open_string: bool,
+    /// Position of the first bracket beyond MAX_NESTING.
+    pub too_deep: Option<Span>,
+    /// A closing bracket that matches nothing, or the wrong opener.
+    pub unmatched: Option<(Span, char)>,
+}
+
+pub fn join_bracketed_lines(src: &str) -> Joined {
+    let mut out = src.as_bytes().to_vec();
+    let bytes = src.as_bytes();
+    let mut stack: Vec<char> = Vec::new();
+    let mut too_deep = None;
+    let mut unmatched = None;
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q || c == b'\n' {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        let blank_here = matches!(stack.last(), Some('(') | Some('['));
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'#' => {
+                // A comment runs to the end of its line; inside brackets it is blanked,
+                // together with the newline, so the expression continues.
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    if blank_here {
+                        out[i] = b' ';
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'\n' if blank_here => out[i] = b' ',
+            b'(' | b'[' | b'{' => {
+                stack.push(c as char);
+                if stack.len() > MAX_NESTING && too_deep.is_none() {
+                    too_deep = Some(Span::new(i, i + 1));
+                }
+            }
+            b')' | b']' | b'}' => {
+                let want = match c {
+                    b')' => '(',
+                    b']' => '[',
+                    _ => '{',
+                };
+                if stack.last() == Some(&want) {
+                    stack.pop();
+                } else if unmatched.is_none() {
+                    unmatched = Some((Span::new(i, i + 1), c as char));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Whole comments and single newlines were replaced by spaces, so the text is still UTF-8.
+    let text = String::from_utf8(out).unwrap_or_else(|_| src.to_string());
+    Joined { text, open: stack, open_string: quote.is_some(), too_deep, unmatched }
+}

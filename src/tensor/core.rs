@@ -1,0 +1,242 @@
+//! `Tensor`: a layout over shared storage, plus the flags autograd will need.
+//! Cloning a Tensor clones a handle (Python reference semantics); views share the
+//! storage and differ only in layout.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use super::device::Device;
+use super::dtype::DType;
+use super::layout::{Layout, numel};
+use super::promote::Operand;
+use super::shape::fmt_shape;
+use super::storage::{Element, Storage};
+use crate::backend::cpu::map;
+use crate::error::{Error, ErrorKind, Result};
+
+pub struct Inner {
+    storage: Arc<RwLock<Storage>>,
+    layout: Layout,
+    dtype: DType,
+    device: Device,
+    /// A Python number turned into a 0-d tensor: it takes part in type promotion
+    /// with the lowest priority, as PyTorch's "wrapped numbers" do.
+    wrapped: bool,
+    requires_grad: AtomicBool,
+}
+
+#[derive(Clone)]
+pub struct Tensor(Arc<Inner>);
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tensor({} {})", fmt_shape(self.shape()), self.dtype())
+    }
+}
+
+/// The most bytes one tensor may take: what the machine has available.
+fn memory_limit() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        if let Ok(s) = std::env::var("TSH_MEMORY_LIMIT") {
+            if let Ok(v) = s.parse::<u64>() {
+                return v;
+            }
+        }
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemAvailable:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|kb| kb.parse::<u64>().ok())
+            })
+            .map(|kb| kb * 1024)
+            .unwrap_or(16 << 30)
+    })
+}
+
+pub fn human_bytes(b: u128) -> String {
+    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 { format!("{b} bytes") } else { format!("{v:.1} {}", UNITS[u]) }
+}
+
+/// Refuse, before allocating, a tensor larger than memory: a `memory` error, not an abort.
+pub fn check_alloc(shape: &[usize], dtype: DType) -> Result<()> {
+    let n: u128 = shape.iter().map(|&d| d as u128).product();
+    let bytes = n * dtype.size() as u128;
+    let limit = memory_limit() as u128;
+    if bytes > limit || n > isize::MAX as u128 / 16 {
+        return Err(Error::new(
+            ErrorKind::Memory,
+            format!(
+                "cannot allocate a {} {} tensor: it needs {} ({} bytes), more than the {} available",
+                fmt_shape(shape),
+                dtype,
+                human_bytes(bytes),
+                bytes,
+                human_bytes(limit)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Tensor {
+    pub fn from_storage(storage: Storage, layout: Layout) -> Tensor {
+        let dtype = storage.dtype();
+        Tensor(Arc::new(Inner {
+            storage: Arc::new(RwLock::new(storage)),
+            layout,
+            dtype,
+            device: Device::Cpu,
+            wrapped: false,
+            requires_grad: AtomicBool::new(false),
+        }))
+    }
+
+    /// A contiguous tensor over `storage`, which must hold exactly `numel(shape)` elements.
+    pub fn from_contiguous(storage: Storage, shape: &[usize]) -> Tensor {
+        debug_assert_eq!(storage.len(), numel(shape));
+        Tensor::from_storage(storage, Layout::contiguous(shape))
+    }
+
+    pub fn from_vec<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {
+        Tensor::from_contiguous(T::wrap(v), shape)
+    }
+
+    pub fn scalar_f64(v: f64, dtype: DType) -> Tensor {
+        Tensor::from_contiguous(map::filled(dtype, 1, v, v as i64), &[])
+    }
+    pub fn scalar_i64(v: i64, dtype: DType) -> Tensor {
+        Tensor::from_contiguous(map::filled(dtype, 1, v as f64, v), &[])
+    }
+
+    /// A Python number as a wrapped 0-d tensor (int64, float64 or bool).
+    pub fn wrapped_number(t: Tensor) -> Tensor {
+        Tensor(Arc::new(Inner {
+            storage: t.0.storage.clone(),
+            layout: t.0.layout.clone(),
+            dtype: t.0.dtype,
+            device: t.0.device,
+            wrapped: true,
+            requires_grad: AtomicBool::new(false),
+        }))
+    }
+
+    /// A new tensor sharing this one's storage through another layout.
+    pub fn view_with(&self, layout: Layout) -> Tensor {
+        Tensor(Arc::new(Inner {
+            storage: self.0.storage.clone(),
+            layout,
+            dtype: self.0.dtype,
+            device: self.0.device,
+            wrapped: false,
+            requires_grad: AtomicBool::new(false),
+        }))
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.0.dtype
+    }
+    pub fn device(&self) -> Device {
+        self.0.device
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.0.layout
+    }
+    pub fn shape(&self) -> &[usize] {
+        &self.0.layout.shape
+    }
+    pub fn strides(&self) -> &[usize] {
+        &self.0.layout.strides
+    }
+    pub fn offset(&self) -> usize {
+        self.0.layout.offset
+    }
+    pub fn ndim(&self) -> usize {
+        self.0.layout.ndim()
+    }
+    pub fn numel(&self) -> usize {
+        self.0.layout.numel()
+    }
+    pub fn is_contiguous(&self) -> bool {
+        self.0.layout.is_contiguous()
+    }
+    pub fn is_wrapped_number(&self) -> bool {
+        self.0.wrapped
+    }
+    pub fn requires_grad(&self) -> bool {
+        self.0.requires_grad.load(Ordering::Relaxed)
+    }
+    pub fn set_requires_grad(&self, on: bool) {
+        self.0.requires_grad.store(on, Ordering::Relaxed)
+    }
+    /// Do the two tensors share a storage buffer (one is a view of the other)?
+    pub fn shares_storage(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.0.storage, &other.0.storage)
+    }
+    pub fn same_tensor(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+    pub fn storage_len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Shared access to the storage. Poisoning cannot happen (kernels do not panic
+    /// on user input), but if it did the data is still valid, so it is used.
+    pub fn read(&self) -> RwLockReadGuard<'_, Storage> {
+        self.0.storage.read().unwrap_or_else(|e| e.into_inner())
+    }
+    pub fn write(&self) -> RwLockWriteGuard<'_, Storage> {
+        self.0.storage.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How promotion sees this tensor.
+    pub fn operand(&self) -> Operand {
+        if self.0.wrapped {
+            Operand::Scalar(self.dtype())
+        } else {
+            Operand::Tensor { dtype: self.dtype(), zero_dim: self.ndim() == 0 }
+        }
+    }
+
+    /// Row-major values as f64 / i64 (printing, tolist, item).
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        map::to_f64_vec(&self.read(), self.layout())
+    }
+    pub fn to_i64_vec(&self) -> Vec<i64> {
+        map::to_i64_vec(&self.read(), self.layout())
+    }
+
+    /// A contiguous copy of the data in this tensor's layout.
+    pub fn contiguous_storage(&self) -> Storage {
+        map::contiguous(&self.read(), self.layout())
+    }
+
+    pub fn contiguous(&self) -> Tensor {
+        if self.is_contiguous() {
+            return self.clone();
+        }
+        Tensor::from_contiguous(self.contiguous_storage(), self.shape())
+    }
+
+    /// A copy in another dtype (a fresh contiguous tensor; the same tensor if unchanged).
+    pub fn to_dtype(&self, dtype: DType) -> Tensor {
+        if dtype == self.dtype() {
+            return self.clone();
+        }
+        Tensor::from_contiguous(map::cast(&self.read(), self.layout(), dtype), self.shape())
+    }
+
+    /// An independent contiguous copy.
+    pub fn deep_clone(&self) -> Tensor {
+        Tensor::from_contiguous(self.contiguous_storage(), self.shape())
+    }
+}

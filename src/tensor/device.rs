@@ -1,0 +1,47 @@
+//! Devices a tensor can live on.
+
+use crate::error::{Result, device_err};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    Cpu,
+    Cuda(usize),
+}
+
+impl Device {
+    pub fn parse(s: &str) -> Result<Device> {
+        let s = s.trim();
+        if s == "cpu" {
+            return Ok(Device::Cpu);
+        }
+        if s == "cuda" {
+            return Ok(Device::Cuda(0));
+        }
+        if let Some(n) = s.strip_prefix("cuda:") {
+            if let Ok(i) = n.parse::<usize>() {
+                return Ok(Device::Cuda(i));
+            }
+        }
+        Err(device_err(format!("unknown device '{s}'")).hint("devices are written \"cpu\", \"cuda\" or \"cuda:N\""))
+    }
+
+    /// tsh has no CUDA backend in this build: every CUDA request is a clear error.
+    pub fn check_available(self) -> Result<()> {
+        match self {
+            Device::Cpu => Ok(()),
+            Device::Cuda(i) => Err(device_err(format!(
+                "cannot use cuda:{i}: this tsh has no CUDA device available (CUDA tensors need an NVIDIA GPU and the CUDA backend)"
+            ))
+            .hint("keep the tensor on the cpu, or check :devices for what this machine has")),
+        }
+    }
+}
+
+impl std::fmt::Display for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Device::Cpu => f.write_str("cpu"),
+            Device::Cuda(i) => write!(f, "cuda:{i}"),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Element types, their names and aliases, and their categories.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    U8,
+    I8,
+    I16,
+    I32,
+    I64,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+pub const ALL_DTYPES: [DType; 10] = [
+    DType::Bool,
+    DType::U8,
+    DType::I8,
+    DType::I16,
+    DType::I32,
+    DType::I64,
+    DType::F16,
+    DType::BF16,
+    DType::F32,
+    DType::F64,
+];
+
+impl DType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "uint8",
+            DType::I8 => "int8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+        }
+    }
+
+    /// A dtype by any of the names PyTorch accepts (`float`, `long`, `half`, ...).
+    pub fn from_name(name: &str) -> Option<DType> {
+        let d = match name {
+            "bool" => DType::Bool,
+            "uint8" => DType::U8,
+            "int8" => DType::I8,
+            "int16" | "short" => DType::I16,
+            "int32" | "int" => DType::I32,
+            "int64" | "long" => DType::I64,
+            "float16" | "half" => DType::F16,
+            "bfloat16" => DType::BF16,
+            "float32" | "float" => DType::F32,
+            "float64" | "double" => DType::F64,
+            _ => return None,
+        };
+        Some(d)
+    }
+
+    pub fn size(self) -> usize {
+        match self {
+            DType::Bool | DType::U8 | DType::I8 => 1,
+            DType::I16 | DType::F16 | DType::BF16 => 2,
+            DType::I32 | DType::F32 => 4,
+            DType::I64 | DType::F64 => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self, DType::U8 | DType::I8 | DType::I16 | DType::I32 | DType::I64)
+    }
+    pub fn is_bool(self) -> bool {
+        self == DType::Bool
+    }
+
+    /// 0 for bool, 1 for integers, 2 for floats: PyTorch's promotion categories.
+    pub fn category(self) -> u8 {
+        if self.is_bool() {
+            0
+        } else if self.is_int() {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The name PyTorch uses in messages such as "result type Float".
+    pub fn torch_scalar_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::U8 => "Byte",
+            DType::I8 => "Char",
+            DType::I16 => "Short",
+            DType::I32 => "Int",
+            DType::I64 => "Long",
+            DType::F16 => "Half",
+            DType::BF16 => "BFloat16",
+            DType::F32 => "Float",
+            DType::F64 => "Double",
+        }
+    }
+
+    /// The method that converts to this dtype (`.float()`), for hints.
+    pub fn conversion(self) -> String {
+        match self {
+            DType::F32 => ".float()".into(),
+            DType::F64 => ".double()".into(),
+            DType::F16 => ".half()".into(),
+            DType::I64 => ".long()".into(),
+            DType::I32 => ".int()".into(),
+            DType::Bool => ".bool()".into(),
+            DType::U8 => ".byte()".into(),
+            d => format!(".to({})", d.name()),
+        }
+    }
+}
+
+impl std::fmt::Display for DType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,82 @@
+//! Joining tensors: cat and stack (vstack and hstack are built on them).
+
+use crate::error::{Result, shape_err, value_err};
+use crate::tensor::core::{Tensor, check_alloc};
+use crate::tensor::layout::Layout;
+use crate::tensor::ops::index::write_at;
+use crate::tensor::ops::view::unsqueeze;
+use crate::tensor::promote::{Operand, result_type};
+use crate::tensor::shape::{fmt_shape, normalize_dim, normalize_insert_dim};
+
+pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    if tensors.is_empty() {
+        return Err(value_err("cat expects a non-empty list of tensors"));
+    }
+    // Legacy rule kept by PyTorch: 1-d empty tensors are skipped.
+    let parts: Vec<&Tensor> = tensors.iter().filter(|t| !(t.ndim() == 1 && t.numel() == 0)).collect();
+    if parts.is_empty() {
+        return Ok(tensors[0].clone());
+    }
+    let first = parts[0];
+    if first.ndim() == 0 {
+        return Err(shape_err("zero-dimensional tensors cannot be concatenated").hint("use stack, or unsqueeze them first"));
+    }
+    let d = normalize_dim(dim, first.ndim())?;
+    for (i, t) in parts.iter().enumerate() {
+        crate::tensor::ops::elementwise::check_same_device(first, t, "cat")?;
+        let same = t.ndim() == first.ndim()
+            && (0..t.ndim()).all(|k| k == d || t.shape()[k] == first.shape()[k]);
+        if !same {
+            return Err(shape_err(format!(
+                "cat along dim {d}: tensor {i} has shape {} but tensor 0 has {}; all dims but {d} must match",
+                fmt_shape(t.shape()),
+                fmt_shape(first.shape())
+            )));
+        }
+    }
+    let ops: Vec<Operand> = parts.iter().map(|t| Operand::Tensor { dtype: t.dtype(), zero_dim: false }).collect();
+    let dtype = result_type(&ops);
+    let mut shape = first.shape().to_vec();
+    shape[d] = parts.iter().map(|t| t.shape()[d]).sum();
+    check_alloc(&shape, dtype)?;
+    let out = Tensor::from_contiguous(crate::backend::cpu::map::filled(dtype, shape.iter().product(), 0.0, 0), &shape);
+    let mut start = 0;
+    for t in parts {
+        let n = t.shape()[d];
+        let region: Layout = out.layout().slice(d, start, n, 1);
+        let offsets: Vec<usize> = region.offsets().collect();
+        write_at(&out, &region.shape, &offsets, t)?;
+        start += n;
+    }
+    Ok(out)
+}
+
+pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    if tensors.is_empty() {
+        return Err(value_err("stack expects a non-empty list of tensors"));
+    }
+    for (i, t) in tensors.iter().enumerate() {
+        if t.shape() != tensors[0].shape() {
+            return Err(shape_err(format!(
+                "stack needs tensors of one shape, but tensor {i} has {} and tensor 0 has {}",
+                fmt_shape(t.shape()),
+                fmt_shape(tensors[0].shape())
+            )));
+        }
+    }
+    let d = normalize_insert_dim(dim, tensors[0].ndim())?;
+    let parts: Vec<Tensor> = tensors.iter().map(|t| unsqueeze(t, d as i64)).collect::<Result<_>>()?;
+    cat(&parts, d as i64)
+}
+
+pub fn vstack(tensors: &[Tensor]) -> Result<Tensor> {
+    let parts: Vec<Tensor> =
+        tensors.iter().map(|t| if t.ndim() < 2 { crate::tensor::ops::view::reshape(t, &[1, -1]) } else { Ok(t.clone()) }).collect::<Result<_>>()?;
+    cat(&parts, 0)
+}
+
+pub fn hstack(tensors: &[Tensor]) -> Result<Tensor> {
+    let all_1d = tensors.iter().all(|t| t.ndim() <= 1);
+    let parts: Vec<Tensor> = tensors.iter().map(|t| if t.ndim() == 0 { crate::tensor::ops::view::reshape(t, &[1]) } else { Ok(t.clone()) }).collect::<Result<_>>()?;
+    cat(&parts, if all_1d { 0 } else { 1 })
+}

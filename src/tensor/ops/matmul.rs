@@ -1,0 +1,170 @@
+//! The matmul family: `@`, matmul, mm, bmm, mv, dot, outer — batched, with
+//! broadcasting of batch dims, as `torch.matmul` defines it.
+
+use crate::backend::cpu::matmul::{MatmulSpec, matmul as kmatmul};
+use crate::error::{Result, dtype_err, shape_err};
+use crate::tensor::core::{Tensor, check_alloc};
+use crate::tensor::layout::Layout;
+use crate::tensor::ops::elementwise::check_same_device;
+use crate::tensor::ops::view::{reshape, unsqueeze};
+use crate::tensor::shape::{broadcast_shapes, fmt_shape};
+
+fn check_dtypes(a: &Tensor, b: &Tensor, what: &str) -> Result<()> {
+    if a.dtype() != b.dtype() {
+        let target = crate::tensor::promote::promote_types(a.dtype(), b.dtype());
+        return Err(dtype_err(format!(
+            "{what} needs both operands of one dtype, but got {} and {}",
+            a.dtype(),
+            b.dtype()
+        ))
+        .hint(format!(
+            "convert one side, e.g. `a{} {} b{}` (matmul does not promote)",
+            if a.dtype() == target { "" } else { target.conversion().leak() },
+            if what == "matmul" { "@" } else { "," },
+            if b.dtype() == target { "" } else { target.conversion().leak() },
+        )));
+    }
+    if a.dtype().is_bool() {
+        return Err(dtype_err(format!("{what} is not defined for bool tensors")).hint("convert with .float() or .long()"));
+    }
+    Ok(())
+}
+
+fn inner_mismatch(a: &[usize], b: &[usize], ka: usize, kb: usize) -> crate::error::Error {
+    let mut e = shape_err(format!(
+        "cannot matmul {} @ {}: inner dimensions {} and {} differ",
+        fmt_shape(a),
+        fmt_shape(b),
+        ka,
+        kb
+    ));
+    let (an, bn) = (a.len(), b.len());
+    if bn >= 2 && b[bn - 1] == ka {
+        e = e.hint("did you mean a @ b.T ?");
+    } else if an >= 2 && a[an - 2] == kb {
+        e = e.hint("did you mean a.T @ b ?");
+    } else {
+        e = e.hint("the last dim of the left operand must equal the second-to-last dim of the right");
+    }
+    e
+}
+
+/// `torch.matmul`.
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    check_same_device(a, b, "matmul")?;
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return Err(shape_err(format!(
+            "matmul needs tensors with at least one dimension, got {} and {}",
+            fmt_shape(a.shape()),
+            fmt_shape(b.shape())
+        ))
+        .hint("to scale by a scalar use `*`"));
+    }
+    check_dtypes(a, b, "matmul")?;
+    let (a_shape0, b_shape0) = (a.shape().to_vec(), b.shape().to_vec());
+    let a2 = if a.ndim() == 1 { unsqueeze(a, 0)? } else { a.clone() };
+    let b2 = if b.ndim() == 1 { unsqueeze(b, -1)? } else { b.clone() };
+    let (an, bn) = (a2.ndim(), b2.ndim());
+    let (m, ka) = (a2.shape()[an - 2], a2.shape()[an - 1]);
+    let (kb, n) = (b2.shape()[bn - 2], b2.shape()[bn - 1]);
+    if ka != kb {
+        return Err(inner_mismatch(&a_shape0, &b_shape0, ka, kb));
+    }
+    let batch = broadcast_shapes(&a2.shape()[..an - 2], &b2.shape()[..bn - 2]).map_err(|_| {
+        shape_err(format!(
+            "cannot matmul {} @ {}: batch dimensions {} and {} cannot be broadcast",
+            fmt_shape(&a_shape0),
+            fmt_shape(&b_shape0),
+            fmt_shape(&a2.shape()[..an - 2]),
+            fmt_shape(&b2.shape()[..bn - 2])
+        ))
+    })?;
+    let mut out_shape = batch.clone();
+    out_shape.extend([m, n]);
+    check_alloc(&out_shape, a.dtype())?;
+    let batch_offsets = |t: &Tensor| -> Vec<usize> {
+        let nd = t.ndim();
+        let bl = Layout { shape: t.shape()[..nd - 2].to_vec(), strides: t.strides()[..nd - 2].to_vec(), offset: t.offset() };
+        bl.expand(&batch).offsets().collect()
+    };
+    let spec = MatmulSpec {
+        m,
+        k: ka,
+        n,
+        a_offsets: batch_offsets(&a2),
+        a_strides: [a2.strides()[an - 2], a2.strides()[an - 1]],
+        b_offsets: batch_offsets(&b2),
+        b_strides: [b2.strides()[bn - 2], b2.strides()[bn - 1]],
+    };
+    let out = {
+        let (sa, sb) = (a2.read(), b2.read());
+        kmatmul(&sa, &sb, &spec)
+    };
+    let result = Tensor::from_contiguous(out, &out_shape);
+    // Drop the dims that 1-d operands gained.
+    let mut final_shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
+    if a.ndim() > 1 {
+        final_shape.push(m as i64);
+    }
+    if b.ndim() > 1 {
+        final_shape.push(n as i64);
+    }
+    reshape(&result, &final_shape)
+}
+
+fn require_ndim(t: &Tensor, n: usize, what: &str, arg: &str) -> Result<()> {
+    if t.ndim() != n {
+        return Err(shape_err(format!(
+            "{what} expects {arg} to be {n}-d, but it has shape {}",
+            fmt_shape(t.shape())
+        ))
+        .hint("torch.matmul (the @ operator) accepts any number of dimensions"));
+    }
+    Ok(())
+}
+
+pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    require_ndim(a, 2, "mm", "input")?;
+    require_ndim(b, 2, "mm", "mat2")?;
+    matmul(a, b)
+}
+
+pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    require_ndim(a, 3, "bmm", "input")?;
+    require_ndim(b, 3, "bmm", "mat2")?;
+    if a.shape()[0] != b.shape()[0] {
+        return Err(shape_err(format!(
+            "bmm needs equal batch sizes, got {} and {}",
+            fmt_shape(a.shape()),
+            fmt_shape(b.shape())
+        )));
+    }
+    matmul(a, b)
+}
+
+pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
+    require_ndim(a, 2, "mv", "input")?;
+    require_ndim(v, 1, "mv", "vec")?;
+    matmul(a, v)
+}
+
+pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    require_ndim(a, 1, "dot", "input")?;
+    require_ndim(b, 1, "dot", "other")?;
+    if a.numel() != b.numel() {
+        return Err(shape_err(format!(
+            "dot needs two vectors of one length, got {} and {}",
+            a.numel(),
+            b.numel()
+        )));
+    }
+    matmul(a, b)
+}
+
+pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    require_ndim(a, 1, "outer", "input")?;
+    require_ndim(b, 1, "outer", "vec2")?;
+    let col = unsqueeze(a, 1)?;
+    let row = unsqueeze(b, 0)?;
+    crate::tensor::ops::elementwise::binary(crate::backend::cpu::binary::BinaryOp::Mul, &col, &row)
+}

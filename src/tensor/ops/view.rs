@@ -1,0 +1,201 @@
+//! View ops: a new layout over the same storage. `reshape` copies only when no
+//! view of the requested shape exists, as in PyTorch.
+
+use crate::error::{Result, index_err, shape_err, value_err};
+use crate::tensor::core::Tensor;
+use crate::tensor::layout::Layout;
+use crate::tensor::shape::{check_broadcast_to, fmt_shape, infer_shape, normalize_dim, normalize_insert_dim};
+
+pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let shape = infer_shape(shape, t.numel())?;
+    match t.layout().view_strides(&shape) {
+        Some(strides) => Ok(t.view_with(Layout { shape, strides, offset: t.offset() })),
+        None => Err(shape_err(format!(
+            "view of shape {} is impossible for this non-contiguous {} tensor (strides {:?})",
+            fmt_shape(&shape),
+            fmt_shape(t.shape()),
+            t.strides()
+        ))
+        .hint("use .reshape(...), which copies when it must, or call .contiguous() first")),
+    }
+}
+
+pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let shape = infer_shape(shape, t.numel())?;
+    match t.layout().view_strides(&shape) {
+        Some(strides) => Ok(t.view_with(Layout { shape, strides, offset: t.offset() })),
+        None => Ok(Tensor::from_contiguous(t.contiguous_storage(), &shape)),
+    }
+}
+
+pub fn transpose(t: &Tensor, a: i64, b: i64) -> Result<Tensor> {
+    let n = t.ndim();
+    if n == 0 {
+        return Ok(t.view_with(t.layout().clone()));
+    }
+    let (a, b) = (normalize_dim(a, n)?, normalize_dim(b, n)?);
+    Ok(t.view_with(t.layout().transpose(a, b)))
+}
+
+/// `t.T`/`t.t()`: reverse the dims (PyTorch's `.T`); `.t()` accepts at most 2-d.
+pub fn reverse_dims(t: &Tensor) -> Tensor {
+    let dims: Vec<usize> = (0..t.ndim()).rev().collect();
+    t.view_with(t.layout().permute(&dims))
+}
+
+pub fn t2d(t: &Tensor) -> Result<Tensor> {
+    if t.ndim() > 2 {
+        return Err(shape_err(format!("t() expects a tensor with at most 2 dimensions, but this one has {}", t.ndim()))
+            .hint("use .transpose(dim0, dim1) or .permute(...) for more dimensions"));
+    }
+    Ok(reverse_dims(t))
+}
+
+pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    if dims.len() != t.ndim() {
+        return Err(shape_err(format!(
+            "permute needs {} dims for a {} tensor, got {}",
+            t.ndim(),
+            fmt_shape(t.shape()),
+            dims.len()
+        )));
+    }
+    let dims: Vec<usize> = dims.iter().map(|&d| normalize_dim(d, t.ndim())).collect::<Result<_>>()?;
+    let mut seen = vec![false; dims.len()];
+    for &d in &dims {
+        if seen[d] {
+            return Err(value_err(format!("permute: dim {d} appears more than once")));
+        }
+        seen[d] = true;
+    }
+    Ok(t.view_with(t.layout().permute(&dims)))
+}
+
+pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
+    let d = normalize_insert_dim(dim, t.ndim())?;
+    Ok(t.view_with(t.layout().unsqueeze(d)))
+}
+
+pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+    let dims: Vec<usize> = match dims {
+        None => (0..t.ndim()).collect(),
+        Some(ds) => ds.iter().map(|&d| normalize_dim(d, t.ndim())).collect::<Result<_>>()?,
+    };
+    Ok(t.view_with(t.layout().squeeze_dims(&dims)))
+}
+
+pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
+    if t.ndim() == 0 {
+        return reshape(t, &[1]);
+    }
+    let (s, e) = (normalize_dim(start, t.ndim())?, normalize_dim(end, t.ndim())?);
+    if s > e {
+        return Err(value_err("flatten: start_dim cannot come after end_dim"));
+    }
+    let mut shape: Vec<i64> = t.shape()[..s].iter().map(|&d| d as i64).collect();
+    shape.push(t.shape()[s..=e].iter().product::<usize>() as i64);
+    shape.extend(t.shape()[e + 1..].iter().map(|&d| d as i64));
+    reshape(t, &shape)
+}
+
+pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    let d = normalize_dim(dim, t.ndim())?;
+    let size = t.shape()[d] as i64;
+    let start = if start < 0 { start + size } else { start };
+    if start < 0 || length < 0 || start + length > size {
+        return Err(index_err(format!(
+            "narrow: start {start} and length {length} exceed dimension {d} of size {size}"
+        )));
+    }
+    Ok(t.view_with(t.layout().slice(d, start as usize, length as usize, 1)))
+}
+
+/// Python slice semantics for `start:stop:step` over a dim of `size`.
+pub fn slice_dim(t: &Tensor, dim: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> Result<Tensor> {
+    if step <= 0 {
+        return Err(value_err("slice step must be positive").hint("tensors have no negative steps; use .flip(dim)"));
+    }
+    let size = t.shape()[dim] as i64;
+    let clampi = |v: i64| if v < 0 { (v + size).max(0) } else { v.min(size) };
+    let s = start.map(clampi).unwrap_or(0);
+    let e = stop.map(clampi).unwrap_or(size);
+    let len = if e > s { (e - s + step - 1) / step } else { 0 };
+    Ok(t.view_with(t.layout().slice(dim, s as usize, len as usize, step as usize)))
+}
+
+pub fn select(t: &Tensor, dim: usize, index: i64) -> Result<Tensor> {
+    let size = t.shape()[dim] as i64;
+    let i = if index < 0 { index + size } else { index };
+    if i < 0 || i >= size {
+        return Err(index_err(format!("index {index} is out of bounds for dimension {dim} with size {size}")));
+    }
+    Ok(t.view_with(t.layout().select(dim, i as usize)))
+}
+
+pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    if sizes.len() < t.ndim() {
+        return Err(shape_err(format!(
+            "expand: the number of sizes ({}) must be at least the tensor's dimensions ({})",
+            sizes.len(),
+            t.ndim()
+        )));
+    }
+    let extra = sizes.len() - t.ndim();
+    let shape: Vec<usize> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| if s == -1 && i >= extra { t.shape()[i - extra] } else { s.max(0) as usize })
+        .collect();
+    check_broadcast_to(t.shape(), &shape)?;
+    Ok(t.view_with(t.layout().expand(&shape)))
+}
+
+pub fn split_sizes(t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+    let d = normalize_dim(dim, t.ndim())?;
+    let total: usize = sizes.iter().sum();
+    if total != t.shape()[d] {
+        return Err(shape_err(format!(
+            "split sizes {:?} add up to {total}, but dimension {d} has size {}",
+            sizes,
+            t.shape()[d]
+        )));
+    }
+    let mut start = 0;
+    let mut out = Vec::new();
+    for &s in sizes {
+        out.push(t.view_with(t.layout().slice(d, start, s, 1)));
+        start += s;
+    }
+    Ok(out)
+}
+
+pub fn split(t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+    let d = normalize_dim(dim, t.ndim())?;
+    if size == 0 {
+        return Err(value_err("split size must be positive"));
+    }
+    let n = t.shape()[d];
+    let mut sizes = vec![size; n / size];
+    if n % size != 0 {
+        sizes.push(n % size);
+    }
+    split_sizes(t, &sizes, dim)
+}
+
+pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if chunks <= 0 {
+        return Err(value_err("chunk expects a positive number of chunks"));
+    }
+    let d = normalize_dim(dim, t.ndim())?;
+    let n = t.shape()[d];
+    let size = n.div_ceil(chunks as usize).max(1);
+    if n == 0 {
+        return Ok(vec![t.clone()]);
+    }
+    split(t, size, dim)
+}
+
+pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    let d = normalize_dim(dim, t.ndim())?;
+    (0..t.shape()[d]).map(|i| select(t, d, i as i64)).collect()
+}
