@@ -3,5 +3,10 @@
 
 pub mod backend;
 pub mod error;
+pub mod interp;
+pub mod interrupt;
+pub mod print;
 pub mod syntax;
 pub mod tensor;
+pub mod repl;
+pub mod script;

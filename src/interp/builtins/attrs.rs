@@ -1,0 +1,176 @@
+//! Attributes: `t.shape`, `t.T`, `torch.float32`, `x.values`, list methods, and
+//! the settable ones (`t.requires_grad = true`).
+
+use std::rc::Rc;
+
+use super::{Builtin, method, module_attr};
+use crate::error::{Result, dtype_err, type_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::value::Value;
+use crate::row;
+use crate::tensor::Tensor;
+
+/// Attributes a tensor has (besides its methods), for completion and suggestions.
+pub fn tensor_attr_names() -> &'static [&'static str] {
+    &["shape", "dtype", "device", "T", "mT", "ndim", "requires_grad", "is_leaf", "grad", "grad_fn", "layout", "data", "is_cuda", "itemsize", "nbytes"]
+}
+
+fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
+    Some(match name {
+        "shape" => Value::Shape(Rc::new(t.shape().to_vec())),
+        "dtype" => Value::DType(t.dtype()),
+        "device" => Value::Device(t.device()),
+        "T" => Value::Tensor(crate::tensor::ops::view::reverse_dims(t)),
+        "mT" => match crate::tensor::ops::view::transpose(t, -2, -1) {
+            Ok(x) if t.ndim() >= 2 => Value::Tensor(x),
+            _ => return None,
+        },
+        "ndim" => Value::Int(t.ndim() as i64),
+        "requires_grad" => Value::Bool(t.requires_grad()),
+        "is_leaf" => Value::Bool(true),
+        "grad" | "grad_fn" => Value::None,
+        "layout" => Value::str("strided"),
+        "data" => Value::Tensor(t.view_with(t.layout().clone())),
+        "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
+        "itemsize" => Value::Int(t.dtype().size() as i64),
+        "nbytes" => Value::Int((t.dtype().size() * t.numel()) as i64),
+        _ => return None,
+    })
+}
+
+const LIST_ROWS: &[Builtin] = &[
+    row!(Method, "append", "list.append(x)", "Add an item at the end.", list_append),
+    row!(Method, "pop", "list.pop(i=-1)", "Remove and return an item.", list_pop),
+    row!(Method, "extend", "list.extend(items)", "Add every item of an iterable.", list_extend),
+];
+
+fn list_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<Vec<Value>>>> {
+    match a.value("self")? {
+        Value::List(l) => Ok(l),
+        _ => Err(type_err("expected a list")),
+    }
+}
+
+fn list_append(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let l = list_of(&mut a)?;
+    let v = a.value("x")?;
+    a.finish()?;
+    l.borrow_mut().push(v);
+    Ok(Value::None)
+}
+
+fn list_extend(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let l = list_of(&mut a)?;
+    let items = a.value("items")?.iter_items()?;
+    a.finish()?;
+    l.borrow_mut().extend(items);
+    Ok(Value::None)
+}
+
+fn list_pop(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let l = list_of(&mut a)?;
+    let i = a.int_or("i", -1)?;
+    a.finish()?;
+    let mut items = l.borrow_mut();
+    let n = items.len() as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(crate::error::index_err("pop index out of range"));
+    }
+    Ok(items.remove(j as usize))
+}
+
+fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Error {
+    let mut e = type_err(format!("a {} has no attribute '{name}'", obj.type_name()));
+    if let Some(best) = crate::print::suggest::closest(name, candidates.into_iter()) {
+        e = e.hint(format!("did you mean `.{best}`?"));
+    }
+    e
+}
+
+pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
+    match obj {
+        Value::Tensor(t) => {
+            if let Some(v) = tensor_attr(t, name) {
+                return Ok(v);
+            }
+            if let Some(b) = method(name) {
+                return Ok(Value::Method(Rc::new((obj.clone(), b))));
+            }
+            let mut names: Vec<&str> = tensor_attr_names().to_vec();
+            names.extend(super::all().filter(|b| matches!(b.reach, super::Reach::Method | super::Reach::Both)).map(|b| b.name));
+            Err(no_attr(obj, name, names))
+        }
+        Value::Module(m) => module_attr(m, name).ok_or_else(|| {
+            let names: Vec<&str> = super::global_names().collect();
+            let mut e = crate::error::name_err(format!("{m} has no attribute '{name}'"));
+            if let Some(best) = crate::print::suggest::closest(name, names.into_iter()) {
+                e = e.hint(format!("did you mean `{m}.{best}`?"));
+            }
+            e
+        }),
+        Value::Named(n) => n
+            .fields
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| no_attr(obj, name, n.fields.iter().map(|(k, _)| *k).collect())),
+        Value::DType(d) => match name {
+            "is_floating_point" => Ok(Value::Bool(d.is_float())),
+            "itemsize" => Ok(Value::Int(d.size() as i64)),
+            _ => Err(no_attr(obj, name, vec!["is_floating_point", "itemsize"])),
+        },
+        Value::Device(d) => match name {
+            "type" => Ok(Value::str(match d {
+                crate::tensor::Device::Cpu => "cpu",
+                crate::tensor::Device::Cuda(_) => "cuda",
+            })),
+            "index" => Ok(match d {
+                crate::tensor::Device::Cpu => Value::None,
+                crate::tensor::Device::Cuda(i) => Value::Int(*i as i64),
+            }),
+            _ => Err(no_attr(obj, name, vec!["type", "index"])),
+        },
+        Value::Shape(_) => match name {
+            "numel" => Ok(Value::Method(Rc::new((obj.clone(), &SHAPE_NUMEL)))),
+            _ => Err(no_attr(obj, name, vec!["numel"])),
+        },
+        Value::List(_) => LIST_ROWS
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+            .ok_or_else(|| no_attr(obj, name, LIST_ROWS.iter().map(|b| b.name).collect())),
+        _ => Err(no_attr(obj, name, vec![])),
+    }
+}
+
+static SHAPE_NUMEL: Builtin = row!(Method, "numel", "shape.numel()", "Product of the sizes.", shape_numel);
+
+fn shape_numel(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("self")?;
+    a.finish()?;
+    match v {
+        Value::Shape(s) => Ok(Value::Int(s.iter().product::<usize>() as i64)),
+        _ => Err(type_err("expected a shape")),
+    }
+}
+
+pub fn set_requires_grad(t: &Tensor, on: bool) -> Result<()> {
+    if on && !t.dtype().is_float() {
+        return Err(dtype_err(format!("only floating point tensors can require gradients, not {}", t.dtype()))
+            .hint("convert first: t = t.float()"));
+    }
+    t.set_requires_grad(on);
+    Ok(())
+}
+
+pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()> {
+    match (obj, name) {
+        (Value::Tensor(t), "requires_grad") => set_requires_grad(t, v.truthy()?),
+        (Value::Tensor(_), "grad") => Err(type_err("gradients are not available: autograd is not part of this tsh yet")),
+        (Value::Tensor(_), other) => Err(type_err(format!("the tensor attribute '{other}' cannot be set"))
+            .hint("settable attributes: requires_grad")),
+        (o, n) => Err(type_err(format!("cannot set attribute '{n}' on a {}", o.type_name()))),
+    }
+}

@@ -1,0 +1,197 @@
+//! The tables of builtins: every function, method and namespace is a row
+//! (name, signature, one-line help, implementation). The same rows drive calls,
+//! `:help` and completion.
+
+mod attrs;
+mod creation;
+mod math;
+mod python;
+mod reduce;
+mod shape;
+mod tensor_methods;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::Interp;
+use super::args::Args;
+use super::value::Value;
+use crate::error::Result;
+use crate::tensor::DType;
+
+pub use attrs::{get_attr, set_attr, tensor_attr_names};
+
+/// Where a builtin can be reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A function: bare and as `torch.NAME`.
+    Function,
+    /// A tensor method only: `t.NAME(...)`.
+    Method,
+    /// Both: `torch.NAME(t, ...)` and `t.NAME(...)` (the receiver is the first argument).
+    Both,
+    /// A Python builtin (`print`, `len`): bare only.
+    Python,
+}
+
+pub type BuiltinFn = fn(&mut Interp, Args) -> Result<Value>;
+
+pub struct Builtin {
+    pub name: &'static str,
+    pub sig: &'static str,
+    pub help: &'static str,
+    pub reach: Reach,
+    pub func: BuiltinFn,
+}
+
+/// A table row: `row!(Reach, "name", "sig", "help", func)`.
+#[macro_export]
+macro_rules! row {
+    ($reach:ident, $name:literal, $sig:literal, $help:literal, $f:expr) => {
+        $crate::interp::builtins::Builtin {
+            name: $name,
+            sig: $sig,
+            help: $help,
+            reach: $crate::interp::builtins::Reach::$reach,
+            func: $f,
+        }
+    };
+}
+
+fn tables() -> [&'static [Builtin]; 6] {
+    [python::ROWS, creation::ROWS, math::ROWS, reduce::ROWS, shape::ROWS, tensor_methods::ROWS]
+}
+
+/// Every builtin row, for `:help` and completion.
+pub fn all() -> impl Iterator<Item = &'static Builtin> {
+    tables().into_iter().flat_map(|t| t.iter())
+}
+
+struct Index {
+    functions: HashMap<&'static str, &'static Builtin>,
+    methods: HashMap<&'static str, &'static Builtin>,
+    python: HashMap<&'static str, &'static Builtin>,
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut ix = Index { functions: HashMap::new(), methods: HashMap::new(), python: HashMap::new() };
+        for b in all() {
+            match b.reach {
+                Reach::Function => {
+                    ix.functions.insert(b.name, b);
+                }
+                Reach::Method => {
+                    ix.methods.insert(b.name, b);
+                }
+                Reach::Both => {
+                    ix.functions.insert(b.name, b);
+                    ix.methods.insert(b.name, b);
+                }
+                Reach::Python => {
+                    ix.python.insert(b.name, b);
+                }
+            }
+        }
+        ix
+    })
+}
+
+pub fn method(name: &str) -> Option<&'static Builtin> {
+    index().methods.get(name).copied()
+}
+
+pub fn torch_function(name: &str) -> Option<&'static Builtin> {
+    index().functions.get(name).copied()
+}
+
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    let ix = index();
+    ix.python.get(name).or_else(|| ix.functions.get(name)).or_else(|| ix.methods.get(name)).copied()
+}
+
+/// Names of namespaces and what they hold.
+pub const MODULES: [(&str, &str); 5] = [
+    ("torch", "torch"),
+    ("nn", "torch.nn"),
+    ("F", "torch.nn.functional"),
+    ("functional", "torch.nn.functional"),
+    ("math", "math"),
+];
+
+fn constant(name: &str) -> Option<Value> {
+    Some(match name {
+        "pi" => Value::Float(std::f64::consts::PI),
+        "e" => Value::Float(std::f64::consts::E),
+        "inf" => Value::Float(f64::INFINITY),
+        "nan" => Value::Float(f64::NAN),
+        "cpu" => Value::Device(crate::tensor::Device::Cpu),
+        "strided" => Value::str("torch.strided"),
+        _ => return None,
+    })
+}
+
+/// A dtype by name, but not the Python type names `int`, `float`, `bool`
+/// (bare, those are Python's conversion functions; as `torch.int` they are dtypes).
+fn dtype_global(name: &str) -> Option<DType> {
+    match name {
+        "int" | "float" | "bool" => None,
+        _ => DType::from_name(name),
+    }
+}
+
+/// What a bare name means when no variable has it.
+pub fn global(name: &str) -> Option<Value> {
+    if name == "torch" {
+        return Some(Value::Module("torch"));
+    }
+    if let Some((_, path)) = MODULES.iter().find(|(n, _)| *n == name) {
+        return Some(Value::Module(path));
+    }
+    let ix = index();
+    if let Some(b) = ix.python.get(name).or_else(|| ix.functions.get(name)) {
+        return Some(Value::Builtin(b));
+    }
+    if let Some(d) = dtype_global(name) {
+        return Some(Value::DType(d));
+    }
+    constant(name)
+}
+
+/// `module.name`.
+pub fn module_attr(module: &str, name: &str) -> Option<Value> {
+    match (module, name) {
+        ("torch", "nn") => return Some(Value::Module("torch.nn")),
+        ("torch.nn", "functional") => return Some(Value::Module("torch.nn.functional")),
+        ("torch", "Tensor") => return torch_function("Tensor").map(Value::Builtin),
+        ("torch", n) | ("torch.nn.functional", n) | ("math", n) => {
+            if let Some(d) = DType::from_name(n) {
+                if module == "torch" {
+                    return Some(Value::DType(d));
+                }
+            }
+            if let Some(b) = torch_function(n) {
+                return Some(Value::Builtin(b));
+            }
+            if module != "torch" {
+                if let Some(b) = index().python.get(n) {
+                    return Some(Value::Builtin(b));
+                }
+            }
+            constant(n)
+        }
+        _ => None,
+    }
+}
+
+/// Every bare name the language knows (for suggestions and completion).
+pub fn global_names() -> impl Iterator<Item = &'static str> {
+    let ix = index();
+    ix.python
+        .keys()
+        .chain(ix.functions.keys())
+        .copied()
+        .chain(crate::tensor::dtype::ALL_DTYPES.iter().map(|d| d.name()))
+        .chain(["torch", "pi", "inf", "nan", "F"])
+}

@@ -1,0 +1,315 @@
+//! Python's builtins: print, len, range, abs, min, max, sum, conversions. Given a
+//! tensor, the ones PyTorch overloads (abs, min, max, sum, round) act as torch's.
+
+use super::{Builtin, torch_function};
+use crate::error::{Result, type_err, value_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::convert;
+use crate::interp::value::{Value, range_len};
+use crate::print::number::py_float_repr;
+use crate::row;
+
+pub const ROWS: &[Builtin] = &[
+    row!(Python, "print", "print(*values, sep=' ', end='\\n')", "Print values separated by spaces.", print),
+    row!(Python, "len", "len(x)", "Length of a list, tuple, str, shape, or a tensor's first dim.", len),
+    row!(Python, "range", "range(stop) | range(start, stop, step=1)", "Integers from start up to (not including) stop.", range),
+    row!(Python, "abs", "abs(x)", "Absolute value of a number or tensor.", abs),
+    row!(Python, "min", "min(a, b, ...) | min(list) | min(tensor, dim=None)", "Smallest of numbers; on a tensor, torch.min.", min),
+    row!(Python, "max", "max(a, b, ...) | max(list) | max(tensor, dim=None)", "Largest of numbers; on a tensor, torch.max.", max),
+    row!(Python, "sum", "sum(list, start=0) | sum(tensor, dim=None)", "Sum of a list of numbers; on a tensor, torch.sum.", sum),
+    row!(Python, "round", "round(x, ndigits=None)", "Round half to even; on a tensor, torch.round.", round),
+    row!(Python, "int", "int(x)", "Convert to an integer (truncates floats).", int),
+    row!(Python, "float", "float(x)", "Convert to a float.", float),
+    row!(Python, "bool", "bool(x)", "Truth value.", bool_),
+    row!(Python, "str", "str(x)", "The printed form of a value.", str_),
+    row!(Python, "repr", "repr(x)", "The echoed form of a value.", repr),
+    row!(Python, "list", "list(iterable)", "A list of an iterable's items.", list),
+    row!(Python, "tuple", "tuple(iterable)", "A tuple of an iterable's items.", tuple),
+    row!(Python, "enumerate", "enumerate(iterable, start=0)", "Pairs (index, item).", enumerate),
+    row!(Python, "zip", "zip(a, b, ...)", "Tuples of items taken in step.", zip),
+    row!(Python, "sorted", "sorted(iterable, reverse=False)", "A sorted list.", sorted),
+    row!(Python, "type", "type(x)", "The name of a value's type.", type_),
+    row!(Function, "is_tensor", "is_tensor(obj)", "Is the value a tensor?", is_tensor),
+];
+
+fn print(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let sep = match a.take_kw("sep") {
+        Some((Value::Str(s), _)) => s.to_string(),
+        _ => " ".to_string(),
+    };
+    let end = match a.take_kw("end") {
+        Some((Value::Str(s), _)) => s.to_string(),
+        _ => "\n".to_string(),
+    };
+    let values = a.rest();
+    a.finish()?;
+    let text: Vec<String> = values.iter().map(|(v, _)| crate::print::value::plain_with(v, &it.print_opts)).collect();
+    let line = format!("{}{}", text.join(&sep), end);
+    it.out.write_str(&line);
+    Ok(Value::None)
+}
+
+pub fn len_of(v: &Value) -> Result<i64> {
+    Ok(match v {
+        Value::Str(s) => s.chars().count() as i64,
+        Value::List(l) => l.borrow().len() as i64,
+        Value::Tuple(t) => t.len() as i64,
+        Value::Named(n) => n.fields.len() as i64,
+        Value::Shape(s) => s.len() as i64,
+        Value::Range(a, b, s) => range_len(*a, *b, *s),
+        Value::Tensor(t) => {
+            if t.ndim() == 0 {
+                return Err(type_err("len() of a 0-d tensor").hint("a 0-d tensor has no length; use .item() or .numel()"));
+            }
+            t.shape()[0] as i64
+        }
+        other => return Err(type_err(format!("a {} has no len()", other.type_name()))),
+    })
+}
+
+fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("obj")?;
+    a.finish()?;
+    len_of(&v).map(Value::Int)
+}
+
+fn range(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let first = a.int("start")?;
+    let second = a.opt_int("stop")?;
+    let step = a.int_or("step", 1)?;
+    a.finish()?;
+    if step == 0 {
+        return Err(value_err("range() step must not be zero"));
+    }
+    let (start, stop) = match second {
+        Some(s) => (first, s),
+        None => (0, first),
+    };
+    Ok(Value::Range(start, stop, step))
+}
+
+/// Call the torch builtin of this name with the same arguments.
+fn torch(it: &mut Interp, name: &str, a: Args) -> Result<Value> {
+    let b = torch_function(name).ok_or_else(|| type_err(format!("no torch function {name}")))?;
+    (b.func)(it, a)
+}
+
+fn first_is_tensor(a: &Args) -> bool {
+    matches!(a.positional.first(), Some((Value::Tensor(_), _)))
+        || a.keywords.iter().any(|(k, v, _)| k == "input" && matches!(v, Value::Tensor(_)))
+}
+
+fn abs(it: &mut Interp, mut a: Args) -> Result<Value> {
+    if first_is_tensor(&a) {
+        return torch(it, "abs", a);
+    }
+    let v = a.value("x")?;
+    a.finish()?;
+    match v {
+        Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(|| value_err("integer overflow")),
+        Value::Bool(b) => Ok(Value::Int(b as i64)),
+        Value::Float(f) => Ok(Value::Float(f.abs())),
+        other => Err(type_err(format!("bad operand type for abs(): {}", other.type_name()))),
+    }
+}
+
+fn extreme(it: &mut Interp, a: Args, name: &str, want: std::cmp::Ordering) -> Result<Value> {
+    if first_is_tensor(&a) {
+        return torch(it, name, a);
+    }
+    let mut a = a;
+    let values = a.rest();
+    a.finish()?;
+    let items: Vec<Value> = if values.len() == 1 { values[0].0.iter_items()? } else { values.into_iter().map(|(v, _)| v).collect() };
+    let mut best: Option<Value> = None;
+    for v in items {
+        best = Some(match best {
+            None => v,
+            Some(b) => {
+                let better = crate::interp::ops::compare(
+                    if want == std::cmp::Ordering::Greater { crate::syntax::ast::CmpOp::Gt } else { crate::syntax::ast::CmpOp::Lt },
+                    &v,
+                    &b,
+                )?;
+                if better.truthy()? { v } else { b }
+            }
+        });
+    }
+    best.ok_or_else(|| value_err(format!("{name}() of an empty sequence")))
+}
+
+fn min(it: &mut Interp, a: Args) -> Result<Value> {
+    extreme(it, a, "min", std::cmp::Ordering::Less)
+}
+
+fn max(it: &mut Interp, a: Args) -> Result<Value> {
+    extreme(it, a, "max", std::cmp::Ordering::Greater)
+}
+
+fn sum(it: &mut Interp, mut a: Args) -> Result<Value> {
+    if first_is_tensor(&a) {
+        return torch(it, "sum", a);
+    }
+    let items = a.value("iterable")?.iter_items()?;
+    let mut acc = a.take("start").map(|(v, _)| v).unwrap_or(Value::Int(0));
+    a.finish()?;
+    for v in items {
+        acc = crate::interp::ops::binary(crate::syntax::ast::BinOp::Add, &acc, &v)?;
+    }
+    Ok(acc)
+}
+
+fn round(it: &mut Interp, mut a: Args) -> Result<Value> {
+    if first_is_tensor(&a) {
+        return torch(it, "round", a);
+    }
+    let v = a.value("number")?;
+    let nd = a.opt_int("ndigits")?;
+    a.finish()?;
+    let x = convert::to_float(&v, "round", "number")?;
+    match nd {
+        None => {
+            let r = x.round_ties_even();
+            if !r.is_finite() {
+                return Err(value_err("cannot round an infinite or nan float to an int"));
+            }
+            Ok(Value::Int(r as i64))
+        }
+        Some(n) => {
+            let p = 10f64.powi(n as i32);
+            Ok(Value::Float((x * p).round_ties_even() / p))
+        }
+    }
+}
+
+fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::Int(match &v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
+        Value::Float(f) => {
+            if !f.is_finite() {
+                return Err(value_err(format!("cannot convert {} to an int", py_float_repr(*f))));
+            }
+            f.trunc() as i64
+        }
+        Value::Str(s) => s.trim().parse::<i64>().map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
+        Value::Tensor(t) if t.numel() == 1 => {
+            if t.dtype().is_float() {
+                let f = t.to_f64_vec()[0];
+                if !f.is_finite() {
+                    return Err(value_err("cannot convert a nan or inf to an int"));
+                }
+                f.trunc() as i64
+            } else {
+                t.to_i64_vec()[0]
+            }
+        }
+        other => return Err(type_err(format!("int() cannot convert a {}", other.type_name()))),
+    }))
+}
+
+fn float(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::Float(match &v {
+        Value::Str(s) => match s.trim() {
+            "inf" | "+inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            "nan" => f64::NAN,
+            t => t.parse::<f64>().map_err(|_| value_err(format!("could not convert string to float: '{s}'")))?,
+        },
+        other => convert::to_float(other, "float", "x")?,
+    }))
+}
+
+fn bool_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.take("x").map(|(v, _)| v).unwrap_or(Value::Bool(false));
+    a.finish()?;
+    Ok(Value::Bool(v.truthy()?))
+}
+
+fn str_(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::Str(crate::print::value::plain_with(&v, &it.print_opts).into()))
+}
+
+fn repr(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::Str(crate::print::value::repr_with(&v, &it.print_opts).into()))
+}
+
+fn list(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let items = match a.take("iterable") {
+        Some((v, _)) => v.iter_items()?,
+        None => vec![],
+    };
+    a.finish()?;
+    Ok(Value::list(items))
+}
+
+fn tuple(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let items = match a.take("iterable") {
+        Some((v, _)) => v.iter_items()?,
+        None => vec![],
+    };
+    a.finish()?;
+    Ok(Value::tuple(items))
+}
+
+fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let items = a.value("iterable")?.iter_items()?;
+    let start = a.int_or("start", 0)?;
+    a.finish()?;
+    Ok(Value::list(items.into_iter().enumerate().map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v])).collect()))
+}
+
+fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let seqs: Vec<Vec<Value>> = a.rest().iter().map(|(v, _)| v.iter_items()).collect::<Result<_>>()?;
+    a.finish()?;
+    let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
+    Ok(Value::list((0..n).map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect())).collect()))
+}
+
+fn sorted(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let mut items = a.value("iterable")?.iter_items()?;
+    let reverse = a.kw_flag("reverse", false)?;
+    a.finish()?;
+    let mut err = None;
+    items.sort_by(|x, y| {
+        match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Lt, x, y).and_then(|v| v.truthy()) {
+            Ok(true) => std::cmp::Ordering::Less,
+            Ok(false) => match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Gt, x, y).and_then(|v| v.truthy()) {
+                Ok(true) => std::cmp::Ordering::Greater,
+                _ => std::cmp::Ordering::Equal,
+            },
+            Err(e) => {
+                err.get_or_insert(e);
+                std::cmp::Ordering::Equal
+            }
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    if reverse {
+        items.reverse();
+    }
+    Ok(Value::list(items))
+}
+
+fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::str(v.type_name()))
+}
+
+fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("x")?;
+    a.finish()?;
+    Ok(Value::Bool(matches!(v, Value::Tensor(_))))
+}

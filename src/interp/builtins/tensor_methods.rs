@@ -1,0 +1,344 @@
+//! Tensor methods that are not torch functions: item, tolist, size, stride,
+//! conversions, in-place updates, and a few that are both (numel, clone).
+
+use super::Builtin;
+use crate::backend::cpu::binary::BinaryOp;
+use crate::error::{Result, index_err, type_err, value_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::convert;
+use crate::interp::ops::write_into;
+use crate::interp::value::Value;
+use crate::row;
+use crate::syntax::ast::BinOp;
+use crate::tensor::ops::elementwise as ew;
+use crate::tensor::{DType, Device, Tensor};
+
+pub const ROWS: &[Builtin] = &[
+    row!(Method, "item", "item()", "The single element as a plain number.", item),
+    row!(Method, "tolist", "tolist()", "Nested lists of plain numbers.", tolist),
+    row!(Method, "size", "size(dim=None)", "The shape, or the size of one dim.", size),
+    row!(Method, "dim", "dim()", "Number of dimensions.", dim),
+    row!(Method, "ndimension", "ndimension()", "Number of dimensions.", dim),
+    row!(Both, "numel", "numel(input)", "Number of elements.", numel),
+    row!(Method, "nelement", "nelement()", "Number of elements.", numel),
+    row!(Method, "stride", "stride(dim=None)", "Steps in storage between neighbours along each dim.", stride),
+    row!(Method, "storage_offset", "storage_offset()", "Index of the first element in the storage.", storage_offset),
+    row!(Method, "is_contiguous", "is_contiguous()", "Is the layout row-major without gaps?", is_contiguous),
+    row!(Method, "contiguous", "contiguous()", "The tensor itself if contiguous, else a row-major copy.", contiguous),
+    row!(Both, "clone", "clone(input)", "A copy with its own storage.", clone),
+    row!(Method, "detach", "detach()", "The same data, cut from the autograd graph.", detach),
+    row!(Method, "element_size", "element_size()", "Bytes per element.", element_size),
+    row!(Method, "to", "to(dtype) | to(device) | to(device, dtype) | to(other)", "Convert dtype and/or move to a device.", to),
+    row!(Method, "type", "type(dtype=None)", "The type name, or a conversion to dtype.", type_),
+    row!(Method, "float", "float()", "Convert to float32.", to_f32),
+    row!(Method, "double", "double()", "Convert to float64.", to_f64),
+    row!(Method, "half", "half()", "Convert to float16.", to_f16),
+    row!(Method, "bfloat16", "bfloat16()", "Convert to bfloat16.", to_bf16),
+    row!(Method, "long", "long()", "Convert to int64.", to_i64),
+    row!(Method, "int", "int()", "Convert to int32.", to_i32),
+    row!(Method, "short", "short()", "Convert to int16.", to_i16),
+    row!(Method, "char", "char()", "Convert to int8.", to_i8),
+    row!(Method, "byte", "byte()", "Convert to uint8.", to_u8),
+    row!(Method, "bool", "bool()", "Convert to bool.", to_bool),
+    row!(Method, "cpu", "cpu()", "The tensor on the cpu.", cpu),
+    row!(Method, "cuda", "cuda(device=None)", "Move to a CUDA device.", cuda),
+    row!(Method, "is_floating_point", "is_floating_point()", "Is the dtype a float type?", is_floating_point),
+    row!(Method, "requires_grad_", "requires_grad_(requires_grad=True)", "Set requires_grad in place.", requires_grad_),
+    row!(Method, "add_", "add_(other, *, alpha=1)", "In place: self += alpha * other.", add_),
+    row!(Method, "sub_", "sub_(other, *, alpha=1)", "In place: self -= alpha * other.", sub_),
+    row!(Method, "mul_", "mul_(other)", "In place: self *= other.", mul_),
+    row!(Method, "div_", "div_(other)", "In place: self /= other.", div_),
+    row!(Method, "pow_", "pow_(exponent)", "In place: self **= exponent.", pow_),
+    row!(Method, "fill_", "fill_(value)", "In place: every element becomes value.", fill_),
+    row!(Method, "zero_", "zero_()", "In place: every element becomes 0.", zero_),
+    row!(Method, "clamp_", "clamp_(min=None, max=None)", "In place clamp.", clamp_),
+    row!(Method, "copy_", "copy_(src)", "In place: copy src (broadcast, converted) into self.", copy_),
+];
+
+fn receiver(a: &mut Args) -> Result<Tensor> {
+    a.tensor("self")
+}
+
+fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    if t.numel() != 1 {
+        return Err(value_err(format!(
+            "item() needs a tensor with exactly one element, but this one has {} (shape {})",
+            t.numel(),
+            crate::tensor::shape::fmt_shape(t.shape())
+        ))
+        .hint("index one element first (t[0, 1].item()) or reduce it (t.sum().item())"));
+    }
+    let (f, n) = if t.dtype().is_float() { (t.to_f64_vec(), vec![]) } else { (vec![], t.to_i64_vec()) };
+    Ok(convert::element_value(&t, 0, &f, &n))
+}
+
+fn tolist(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(convert::tolist(&t))
+}
+
+fn size(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let d = a.opt_int("dim")?;
+    a.finish()?;
+    match d {
+        None => Ok(Value::Shape(std::rc::Rc::new(t.shape().to_vec()))),
+        Some(d) => {
+            let i = crate::tensor::shape::normalize_dim(d, t.ndim())?;
+            if t.ndim() == 0 {
+                return Err(index_err("a 0-d tensor has no dims"));
+            }
+            Ok(Value::Int(t.shape()[i] as i64))
+        }
+    }
+}
+
+fn dim(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(t.ndim() as i64))
+}
+
+fn numel(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    a.finish()?;
+    Ok(Value::Int(t.numel() as i64))
+}
+
+fn stride(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let d = a.opt_int("dim")?;
+    a.finish()?;
+    match d {
+        None => Ok(Value::tuple(t.strides().iter().map(|&s| Value::Int(s as i64)).collect())),
+        Some(d) => {
+            if t.ndim() == 0 {
+                return Err(index_err("a 0-d tensor has no strides"));
+            }
+            let i = crate::tensor::shape::normalize_dim(d, t.ndim())?;
+            Ok(Value::Int(t.strides()[i] as i64))
+        }
+    }
+}
+
+fn storage_offset(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(t.offset() as i64))
+}
+
+fn is_contiguous(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Bool(t.is_contiguous()))
+}
+
+fn contiguous(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Tensor(t.contiguous()))
+}
+
+fn clone(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    a.finish()?;
+    let c = t.deep_clone();
+    c.set_requires_grad(t.requires_grad());
+    Ok(Value::Tensor(c))
+}
+
+fn detach(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Tensor(t.view_with(t.layout().clone())))
+}
+
+fn element_size(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(t.dtype().size() as i64))
+}
+
+/// The result of a conversion: the same tensor when nothing changes (as PyTorch).
+fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Result<Value> {
+    if let Some(d) = device {
+        if d != t.device() {
+            d.check_available()?;
+        }
+    }
+    Ok(Value::Tensor(match dtype {
+        Some(d) if d != t.dtype() => t.to_dtype(d),
+        _ => t.clone(),
+    }))
+}
+
+fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let mut dtype = a.dtype_kw()?;
+    let mut device = a.device_kw()?;
+    for (v, s) in a.rest() {
+        match &v {
+            Value::DType(d) => dtype = Some(*d),
+            Value::Device(d) => device = Some(*d),
+            Value::Str(st) => device = Some(Device::parse(st).map_err(|e| e.at(s))?),
+            Value::Tensor(o) => {
+                dtype = Some(o.dtype());
+                device = Some(o.device());
+            }
+            other => {
+                return Err(type_err(format!("to() takes a dtype, a device or a tensor, not a {}", other.type_name())).at(s));
+            }
+        }
+    }
+    let _ = a.take_kw("non_blocking");
+    let _ = a.take_kw("copy");
+    a.finish()?;
+    convert_to(&t, dtype, device)
+}
+
+fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let target = a.take("dtype");
+    a.finish()?;
+    match target {
+        None | Some((Value::None, _)) => {
+            let name = match t.dtype() {
+                DType::F32 => "torch.FloatTensor",
+                DType::F64 => "torch.DoubleTensor",
+                DType::F16 => "torch.HalfTensor",
+                DType::BF16 => "torch.BFloat16Tensor",
+                DType::I64 => "torch.LongTensor",
+                DType::I32 => "torch.IntTensor",
+                DType::I16 => "torch.ShortTensor",
+                DType::I8 => "torch.CharTensor",
+                DType::U8 => "torch.ByteTensor",
+                DType::Bool => "torch.BoolTensor",
+            };
+            Ok(Value::str(name))
+        }
+        Some((v, s)) => {
+            let d = convert::to_dtype(&v).map_err(|e| e.at(s))?;
+            convert_to(&t, Some(d), None)
+        }
+    }
+}
+
+macro_rules! conversions {
+    ($($f:ident => $d:ident),* $(,)?) => {
+        $(fn $f(_: &mut Interp, mut a: Args) -> Result<Value> {
+            let t = receiver(&mut a)?;
+            a.finish()?;
+            convert_to(&t, Some(DType::$d), None)
+        })*
+    };
+}
+conversions! {
+    to_f32 => F32, to_f64 => F64, to_f16 => F16, to_bf16 => BF16, to_i64 => I64, to_i32 => I32,
+    to_i16 => I16, to_i8 => I8, to_u8 => U8, to_bool => Bool,
+}
+
+fn cpu(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    convert_to(&t, None, Some(Device::Cpu))
+}
+
+fn cuda(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let index = a.opt_int("device")?.unwrap_or(0).max(0) as usize;
+    a.finish()?;
+    convert_to(&t, None, Some(Device::Cuda(index)))
+}
+
+fn is_floating_point(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Bool(t.dtype().is_float()))
+}
+
+fn requires_grad_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let on = a.flag("requires_grad", true)?;
+    a.finish()?;
+    super::attrs::set_requires_grad(&t, on)?;
+    Ok(Value::Tensor(t))
+}
+
+fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let mut other = a.tensor(param)?;
+    if let Some((v, s)) = a.take_kw("alpha") {
+        let alpha = convert::to_tensor_arg(&v, a.name, "alpha").map_err(|e| e.at(s))?;
+        other = ew::binary(BinaryOp::Mul, &other, &alpha)?;
+    }
+    a.finish()?;
+    let result = crate::interp::ops::tensor_binary(op, &t, &other)?;
+    write_into(&t, &result, &format!("{}", op.symbol()))?;
+    Ok(Value::Tensor(t))
+}
+
+fn add_(_: &mut Interp, a: Args) -> Result<Value> {
+    inplace_op(a, BinOp::Add, "other")
+}
+
+fn sub_(_: &mut Interp, a: Args) -> Result<Value> {
+    inplace_op(a, BinOp::Sub, "other")
+}
+
+fn mul_(_: &mut Interp, a: Args) -> Result<Value> {
+    inplace_op(a, BinOp::Mul, "other")
+}
+
+fn div_(_: &mut Interp, a: Args) -> Result<Value> {
+    inplace_op(a, BinOp::Div, "other")
+}
+
+fn pow_(_: &mut Interp, a: Args) -> Result<Value> {
+    inplace_op(a, BinOp::Pow, "exponent")
+}
+
+fn fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let v = a.tensor("value")?;
+    a.finish()?;
+    if v.numel() != 1 {
+        return Err(value_err("fill_ takes a single value"));
+    }
+    let offsets: Vec<usize> = t.layout().offsets().collect();
+    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &crate::tensor::ops::view::reshape(&v, &[])?)?;
+    Ok(Value::Tensor(t))
+}
+
+fn zero_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    let offsets: Vec<usize> = t.layout().offsets().collect();
+    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &Tensor::scalar_i64(0, t.dtype()))?;
+    Ok(Value::Tensor(t))
+}
+
+fn clamp_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let lo = a.opt_tensor("min")?;
+    let hi = a.opt_tensor("max")?;
+    a.finish()?;
+    let r = ew::clamp(&t, lo.as_ref(), hi.as_ref())?;
+    write_into(&t, &r, "clamp_")?;
+    Ok(Value::Tensor(t))
+}
+
+fn copy_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    let src = a.tensor("src")?;
+    a.finish()?;
+    if src.device() != t.device() {
+        return Err(crate::error::device_err("copy_ between devices is not available"));
+    }
+    let offsets: Vec<usize> = t.layout().offsets().collect();
+    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &src)?;
+    Ok(Value::Tensor(t))
+}

@@ -1,0 +1,241 @@
+//! Conversions between language values and tensors/ints/dtypes/devices.
+
+use crate::error::{Result, type_err, value_err};
+use crate::tensor::{DType, Device, Tensor};
+
+use super::value::Value;
+
+pub fn to_int(v: &Value, func: &str, param: &str) -> Result<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(*b as i64),
+        Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()[0]),
+        _ => Err(type_err(format!("{func}() argument '{param}' must be an int, not {}", describe(v)))),
+    }
+}
+
+pub fn to_float(v: &Value, func: &str, param: &str) -> Result<f64> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Float(f) => Ok(*f),
+        Value::Bool(b) => Ok(*b as i64 as f64),
+        Value::Tensor(t) if t.numel() == 1 => Ok(t.to_f64_vec()[0]),
+        _ => Err(type_err(format!("{func}() argument '{param}' must be a number, not {}", describe(v)))),
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Tensor(t) => format!("a {} tensor of shape {}", t.dtype(), crate::tensor::shape::fmt_shape(t.shape())),
+        v => v.type_name().to_string(),
+    }
+}
+
+pub fn to_int_list(v: &Value, func: &str, param: &str) -> Result<Vec<i64>> {
+    match v {
+        Value::List(_) | Value::Tuple(_) | Value::Shape(_) => {
+            v.iter_items()?.iter().map(|x| to_int(x, func, param)).collect()
+        }
+        Value::Tensor(t) if t.ndim() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()),
+        other => Ok(vec![to_int(other, func, param)?]),
+    }
+}
+
+pub fn to_shape(sizes: &[i64]) -> Result<Vec<usize>> {
+    sizes
+        .iter()
+        .map(|&d| {
+            if d < 0 {
+                Err(value_err(format!("negative dimension {d} in a shape")).hint("sizes must be 0 or more"))
+            } else {
+                Ok(d as usize)
+            }
+        })
+        .collect()
+}
+
+pub fn to_dtype(v: &Value) -> Result<DType> {
+    match v {
+        Value::DType(d) => Ok(*d),
+        Value::Str(s) => DType::from_name(s.trim_start_matches("torch."))
+            .ok_or_else(|| type_err(format!("unknown dtype '{s}'")).hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")),
+        v => Err(type_err(format!("expected a dtype, got {}", v.type_name()))),
+    }
+}
+
+pub fn to_device(v: &Value) -> Result<Device> {
+    match v {
+        Value::Device(d) => Ok(*d),
+        Value::Str(s) => Device::parse(s),
+        Value::Int(i) if *i >= 0 => Ok(Device::Cuda(*i as usize)),
+        v => Err(type_err(format!("expected a device, got {}", v.type_name()))),
+    }
+}
+
+/// A Python number as a wrapped 0-d tensor, so promotion treats it as a scalar.
+pub fn scalar_tensor(v: &Value) -> Option<Tensor> {
+    let t = match v {
+        Value::Int(i) => Tensor::scalar_i64(*i, DType::I64),
+        Value::Float(f) => Tensor::scalar_f64(*f, DType::F64),
+        Value::Bool(b) => Tensor::scalar_i64(*b as i64, DType::Bool),
+        _ => return None,
+    };
+    Some(Tensor::wrapped_number(t))
+}
+
+/// A tensor argument: tensors as they are, numbers as wrapped scalars, and
+/// (nested) lists converted as `tensor(...)` would.
+pub fn to_tensor_arg(v: &Value, func: &str, param: &str) -> Result<Tensor> {
+    match v {
+        Value::Tensor(t) => Ok(t.clone()),
+        Value::List(_) | Value::Tuple(_) => tensor_from_data(v, None),
+        v => scalar_tensor(v).ok_or_else(|| {
+            type_err(format!("{func}() argument '{param}' must be a tensor, not {}", v.type_name()))
+        }),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Kind {
+    Bool,
+    Int,
+    Float,
+}
+
+fn is_sequence(v: &Value) -> bool {
+    match v {
+        Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..) => true,
+        Value::Tensor(t) => t.ndim() > 0,
+        _ => false,
+    }
+}
+
+/// The shape nested data claims, read along its first elements.
+fn data_shape(v: &Value) -> Result<Vec<usize>> {
+    let mut shape = Vec::new();
+    let mut cur = v.clone();
+    while is_sequence(&cur) {
+        if let Value::Tensor(t) = &cur {
+            shape.extend(t.shape());
+            break;
+        }
+        let items = cur.iter_items()?;
+        shape.push(items.len());
+        match items.into_iter().next() {
+            Some(first) => cur = first,
+            None => break,
+        }
+    }
+    Ok(shape)
+}
+
+struct Flat {
+    floats: Vec<f64>,
+    ints: Vec<i64>,
+    kind: Option<Kind>,
+    /// The dtype of tensors found inside the data, if any.
+    inner_dtype: Option<DType>,
+}
+
+impl Flat {
+    fn push(&mut self, f: f64, i: i64, k: Kind) {
+        self.floats.push(f);
+        self.ints.push(i);
+        self.kind = Some(match self.kind {
+            Some(old) if old > k => old,
+            _ => k,
+        });
+    }
+}
+
+fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> {
+    if depth == shape.len() {
+        return match v {
+            Value::Bool(b) => Ok(out.push(*b as i64 as f64, *b as i64, Kind::Bool)),
+            Value::Int(i) => Ok(out.push(*i as f64, *i, Kind::Int)),
+            Value::Float(f) => Ok(out.push(*f, *f as i64, Kind::Float)),
+            Value::Tensor(t) if t.ndim() == 0 => {
+                let d = t.dtype();
+                let k = if d.is_float() { Kind::Float } else if d.is_bool() { Kind::Bool } else { Kind::Int };
+                out.inner_dtype = Some(out.inner_dtype.map_or(d, |o| crate::tensor::promote::promote_types(o, d)));
+                out.push(t.to_f64_vec()[0], t.to_i64_vec()[0], k);
+                Ok(())
+            }
+            v if is_sequence(v) => Err(value_err(format!(
+                "tensor() data is ragged: found a sequence where dim {depth} should hold numbers"
+            ))
+            .hint("every row of a tensor must have the same length")),
+            other => Err(type_err(format!("tensor() cannot hold a {}", other.type_name()))
+                .hint("tensor data is numbers, bools, or (nested) lists of them")),
+        };
+    }
+    if !is_sequence(v) {
+        return Err(value_err(format!("tensor() data is ragged: expected a sequence at dim {depth}, found a number"))
+            .hint("every row of a tensor must have the same length"));
+    }
+    let items = v.iter_items()?;
+    if items.len() != shape[depth] {
+        return Err(value_err(format!(
+            "tensor() data is ragged: expected a sequence of length {} at dim {depth} (got {})",
+            shape[depth],
+            items.len()
+        ))
+        .hint("every row of a tensor must have the same length"));
+    }
+    for item in &items {
+        fill(item, shape, depth + 1, out)?;
+    }
+    Ok(())
+}
+
+/// `tensor(data, dtype=...)`: dtype inferred as PyTorch does (bool, int64, float32).
+pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
+    if let Value::Tensor(t) = v {
+        return Ok(t.to_dtype(dtype.unwrap_or(t.dtype())).deep_clone());
+    }
+    let shape = data_shape(v)?;
+    crate::tensor::core::check_alloc(&shape, DType::F64)?;
+    let mut flat = Flat { floats: vec![], ints: vec![], kind: None, inner_dtype: None };
+    fill(v, &shape, 0, &mut flat)?;
+    let inferred = match flat.kind {
+        None => DType::F32,
+        Some(Kind::Bool) => DType::Bool,
+        Some(Kind::Int) => DType::I64,
+        Some(Kind::Float) => DType::F32,
+    };
+    let inferred = match flat.inner_dtype {
+        Some(d) if d.category() >= inferred.category() => d,
+        _ => inferred,
+    };
+    let dtype = dtype.unwrap_or(inferred);
+    let t = if flat.kind == Some(Kind::Float) || dtype.is_float() {
+        Tensor::from_vec(flat.floats, &shape)
+    } else {
+        Tensor::from_vec(flat.ints, &shape)
+    };
+    Ok(t.to_dtype(dtype))
+}
+
+/// One element as a plain value (`item()`).
+pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
+    match t.dtype() {
+        DType::Bool => Value::Bool(n[i] != 0),
+        d if d.is_float() => Value::Float(f[i]),
+        _ => Value::Int(n[i]),
+    }
+}
+
+/// `tolist()`: nested lists of plain numbers.
+pub fn tolist(t: &Tensor) -> Value {
+    let f = if t.dtype().is_float() { t.to_f64_vec() } else { vec![] };
+    let n = if t.dtype().is_float() { vec![] } else { t.to_i64_vec() };
+    fn build(t: &Tensor, dim: usize, base: usize, strides: &[usize], f: &[f64], n: &[i64]) -> Value {
+        if dim == t.ndim() {
+            return element_value(t, base, f, n);
+        }
+        let items = (0..t.shape()[dim]).map(|i| build(t, dim + 1, base + i * strides[dim], strides, f, n)).collect();
+        Value::list(items)
+    }
+    let strides = crate::tensor::layout::contiguous_strides(t.shape());
+    build(t, 0, 0, &strides, &f, &n)
+}

@@ -1,0 +1,103 @@
+//! The interpreter: values, the environment, evaluation of statements and
+//! expressions, and the tables of builtins, methods and attributes.
+
+pub mod args;
+pub mod builtins;
+pub mod convert;
+pub mod eval;
+mod ops;
+pub mod value;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::Result;
+use crate::print::tensor::PrintOptions;
+use crate::syntax::ast::Stmt;
+use crate::syntax::parse_program;
+
+pub use value::Value;
+
+/// Deepest chain of user function calls before a `recursion` error.
+pub const MAX_CALL_DEPTH: usize = 200;
+
+/// Where printed output goes: the process's stdout, or a buffer (tests, :save).
+pub trait Output {
+    fn write_str(&mut self, s: &str);
+}
+
+pub struct Stdout;
+
+impl Output for Stdout {
+    fn write_str(&mut self, s: &str) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(s.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+impl Output for String {
+    fn write_str(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+pub struct Interp {
+    pub globals: HashMap<Rc<str>, Value>,
+    locals: Vec<HashMap<Rc<str>, Value>>,
+    pub out: Box<dyn Output>,
+    pub print_opts: PrintOptions,
+    /// Colour the footer (only on a terminal, never with NO_COLOR).
+    pub color: bool,
+    depth: usize,
+    no_grad: usize,
+}
+
+impl Interp {
+    pub fn new(out: Box<dyn Output>) -> Interp {
+        Interp {
+            globals: HashMap::new(),
+            locals: Vec::new(),
+            out,
+            print_opts: PrintOptions::default(),
+            color: false,
+            depth: 0,
+            no_grad: 0,
+        }
+    }
+
+    /// Parse and run `src`; with `echo`, expression statements' values are shown
+    /// (the REPL and `--echo`).
+    pub fn run(&mut self, src: &str, echo: bool) -> Result<()> {
+        let program = parse_program(src)?;
+        self.run_stmts(&program, echo, |_, _| {})
+    }
+
+    /// Run parsed statements; `before` is called with each top-level statement
+    /// (the transcript mode prints its source there).
+    pub fn run_stmts(&mut self, program: &[Stmt], echo: bool, mut before: impl FnMut(&mut Interp, &Stmt)) -> Result<()> {
+        for stmt in program {
+            before(self, stmt);
+            if let Some(v) = self.exec_top(stmt)? {
+                if echo {
+                    self.echo(&v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn echo(&mut self, v: &Value) {
+        if matches!(v, Value::None) {
+            return;
+        }
+        let text = crate::print::value::echo(v, &self.print_opts, self.color, &self.globals);
+        self.out.write_str(&text);
+        self.out.write_str("\n");
+    }
+
+    pub fn is_no_grad(&self) -> bool {
+        self.no_grad > 0
+    }
+}

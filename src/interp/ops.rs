@@ -1,0 +1,371 @@
+//! Operators on values: Python semantics for numbers, strings and lists;
+//! tensor semantics (promotion, broadcasting) as soon as a tensor takes part.
+
+use crate::backend::cpu::binary::BinaryOp;
+use crate::backend::cpu::unary::UnaryOp as KUnary;
+use crate::error::{Result, dtype_err, shape_err, type_err, value_err};
+use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
+use crate::tensor::Tensor;
+use crate::tensor::ops::elementwise;
+use crate::tensor::ops::index::write_at;
+use crate::tensor::ops::matmul::matmul;
+use crate::tensor::promote::can_cast;
+use crate::tensor::shape::fmt_shape;
+
+use super::convert::scalar_tensor;
+use super::value::Value;
+
+fn tensor_op(op: BinOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinOp::Add => BinaryOp::Add,
+        BinOp::Sub => BinaryOp::Sub,
+        BinOp::Mul => BinaryOp::Mul,
+        BinOp::Div => BinaryOp::Div,
+        BinOp::FloorDiv => BinaryOp::FloorDiv,
+        BinOp::Mod => BinaryOp::Rem,
+        BinOp::Pow => BinaryOp::Pow,
+        BinOp::BitAnd => BinaryOp::BitAnd,
+        BinOp::BitOr => BinaryOp::BitOr,
+        BinOp::BitXor => BinaryOp::BitXor,
+        BinOp::LShift => BinaryOp::Shl,
+        BinOp::RShift => BinaryOp::Shr,
+        BinOp::MatMul => return None,
+    })
+}
+
+fn as_tensor(v: &Value) -> Option<Tensor> {
+    match v {
+        Value::Tensor(t) => Some(t.clone()),
+        other => scalar_tensor(other),
+    }
+}
+
+fn unsupported(op: &str, a: &Value, b: &Value) -> crate::error::Error {
+    type_err(format!("unsupported operand types for {op}: {} and {}", a.type_name(), b.type_name()))
+}
+
+pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    match tensor_op(op) {
+        Some(k) => elementwise::binary(k, a, b),
+        None => matmul(a, b),
+    }
+}
+
+/// `a op b` for any values.
+pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
+    if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
+        let (Some(ta), Some(tb)) = (as_tensor(a), as_tensor(b)) else {
+            return Err(unsupported(op.symbol(), a, b).hint("tensor arithmetic takes tensors and numbers"));
+        };
+        if op == BinOp::MatMul && (ta.is_wrapped_number() || tb.is_wrapped_number()) {
+            return Err(type_err("`@` needs two tensors").hint("to scale by a number use `*`"));
+        }
+        return tensor_binary(op, &ta, &tb).map(Value::Tensor);
+    }
+    match (a, b) {
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => int_binary(op, int_of(a), int_of(b)),
+        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
+            float_binary(op, float_of(a), float_of(b))
+        }
+        (Value::Str(x), Value::Str(y)) if op == BinOp::Add => Ok(Value::Str(format!("{x}{y}").into())),
+        (Value::Str(x), Value::Int(n)) | (Value::Int(n), Value::Str(x)) if op == BinOp::Mul => {
+            Ok(Value::Str(x.repeat((*n).max(0) as usize).into()))
+        }
+        (Value::List(x), Value::List(y)) if op == BinOp::Add => {
+            let mut v = x.borrow().clone();
+            v.extend(y.borrow().iter().cloned());
+            Ok(Value::list(v))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) if op == BinOp::Add => {
+            Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
+        }
+        (Value::List(x), Value::Int(n)) | (Value::Int(n), Value::List(x)) if op == BinOp::Mul => {
+            let items = x.borrow();
+            let mut v = Vec::new();
+            for _ in 0..(*n).max(0) {
+                v.extend(items.iter().cloned());
+            }
+            Ok(Value::list(v))
+        }
+        _ => Err(unsupported(op.symbol(), a, b)),
+    }
+}
+
+fn int_of(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
+        _ => 0,
+    }
+}
+
+fn float_of(v: &Value) -> f64 {
+    match v {
+        Value::Float(f) => *f,
+        other => int_of(other) as f64,
+    }
+}
+
+fn overflow() -> crate::error::Error {
+    value_err("integer overflow: tsh integers are 64-bit").hint("use a float (e.g. 2.0 ** 70) for larger numbers")
+}
+
+fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
+    use crate::backend::cpu::binary::{py_floordiv_int, py_mod_int};
+    let zero = || value_err("division by zero");
+    Ok(Value::Int(match op {
+        BinOp::Add => a.checked_add(b).ok_or_else(overflow)?,
+        BinOp::Sub => a.checked_sub(b).ok_or_else(overflow)?,
+        BinOp::Mul => a.checked_mul(b).ok_or_else(overflow)?,
+        BinOp::Div => {
+            if b == 0 {
+                return Err(zero());
+            }
+            return Ok(Value::Float(a as f64 / b as f64));
+        }
+        BinOp::FloorDiv => {
+            if b == 0 {
+                return Err(zero());
+            }
+            if a == i64::MIN && b == -1 {
+                return Err(overflow());
+            }
+            py_floordiv_int(a, b)
+        }
+        BinOp::Mod => {
+            if b == 0 {
+                return Err(zero());
+            }
+            if b == -1 { 0 } else { py_mod_int(a, b) }
+        }
+        BinOp::Pow => {
+            if b < 0 {
+                if a == 0 {
+                    return Err(value_err("0 cannot be raised to a negative power"));
+                }
+                return Ok(Value::Float((a as f64).powf(b as f64)));
+            }
+            let e = u32::try_from(b).map_err(|_| overflow())?;
+            a.checked_pow(e).ok_or_else(overflow)?
+        }
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::LShift => {
+            if !(0..64).contains(&b) {
+                return Err(value_err("shift count out of range"));
+            }
+            let r = a.checked_shl(b as u32).ok_or_else(overflow)?;
+            if (r >> b) != a {
+                return Err(overflow());
+            }
+            r
+        }
+        BinOp::RShift => {
+            if b < 0 {
+                return Err(value_err("negative shift count"));
+            }
+            if b >= 64 { if a < 0 { -1 } else { 0 } } else { a >> b }
+        }
+        BinOp::MatMul => return Err(type_err("`@` needs tensors, not ints")),
+    }))
+}
+
+fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
+    let zero = || value_err("float division by zero").hint("tensors divide by zero to inf/nan; plain numbers do not");
+    Ok(Value::Float(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => {
+            if b == 0.0 {
+                return Err(zero());
+            }
+            a / b
+        }
+        BinOp::FloorDiv => {
+            if b == 0.0 {
+                return Err(zero());
+            }
+            (a / b).floor()
+        }
+        BinOp::Mod => {
+            if b == 0.0 {
+                return Err(zero());
+            }
+            crate::backend::cpu::binary::py_fmod(a, b)
+        }
+        BinOp::Pow => {
+            if a == 0.0 && b < 0.0 {
+                return Err(value_err("0.0 cannot be raised to a negative power"));
+            }
+            a.powf(b)
+        }
+        _ => return Err(type_err(format!("unsupported operand types for {}: float", op.symbol()))),
+    }))
+}
+
+pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
+    if op == UnaryOp::Not {
+        return Ok(Value::Bool(!v.truthy()?));
+    }
+    match (op, v) {
+        (UnaryOp::Pos, Value::Int(_) | Value::Float(_) | Value::Tensor(_)) => Ok(v.clone()),
+        (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
+        (UnaryOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
+        (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
+        (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnaryOp::Neg, Value::Tensor(t)) => elementwise::unary(KUnary::Neg, t).map(Value::Tensor),
+        (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+        (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
+        (UnaryOp::Invert, Value::Tensor(t)) => elementwise::unary(KUnary::BitNot, t).map(Value::Tensor),
+        (_, v) => Err(type_err(format!("bad operand type for unary operator: {}", v.type_name()))),
+    }
+}
+
+/// Structural equality of plain values (used by `==` on non-tensors and `in`).
+pub fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
+            match (a, b) {
+                (Value::Float(_), _) | (_, Value::Float(_)) => float_of(a) == float_of(b),
+                _ => int_of(a) == int_of(b),
+            }
+        }
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Device(x), Value::Device(y)) => x == y,
+        (Value::Device(x), Value::Str(s)) | (Value::Str(s), Value::Device(x)) => {
+            crate::tensor::Device::parse(s).map(|d| d == *x).unwrap_or(false)
+        }
+        (Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..), Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..)) => {
+            // A list never equals a tuple in Python, but a shape equals both.
+            let kinds_ok = !matches!((a, b), (Value::List(_), Value::Tuple(_)) | (Value::Tuple(_), Value::List(_)));
+            let (x, y) = (a.iter_items().unwrap_or_default(), b.iter_items().unwrap_or_default());
+            kinds_ok && x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| values_equal(p, q))
+        }
+        (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
+        (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+        (Value::Module(x), Value::Module(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => Ok(int_of(a).cmp(&int_of(b))),
+        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
+            float_of(a).partial_cmp(&float_of(b)).ok_or_else(|| value_err("nan cannot be ordered"))
+        }
+        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
+            let (x, y) = (a.iter_items()?, b.iter_items()?);
+            for (p, q) in x.iter().zip(&y) {
+                let o = order(p, q)?;
+                if o != std::cmp::Ordering::Equal {
+                    return Ok(o);
+                }
+            }
+            Ok(x.len().cmp(&y.len()))
+        }
+        _ => Err(type_err(format!("cannot order a {} and a {}", a.type_name(), b.type_name()))),
+    }
+}
+
+pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
+    use std::cmp::Ordering::*;
+    match op {
+        CmpOp::Is => return Ok(Value::Bool(identical(a, b))),
+        CmpOp::IsNot => return Ok(Value::Bool(!identical(a, b))),
+        CmpOp::In | CmpOp::NotIn => {
+            let found = contains(b, a)?;
+            return Ok(Value::Bool(found == (op == CmpOp::In)));
+        }
+        _ => {}
+    }
+    let tensorish = matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_));
+    if tensorish {
+        if let (Some(x), Some(y)) = (as_tensor(a), as_tensor(b)) {
+            let k = match op {
+                CmpOp::Eq => BinaryOp::Eq,
+                CmpOp::Ne => BinaryOp::Ne,
+                CmpOp::Lt => BinaryOp::Lt,
+                CmpOp::Le => BinaryOp::Le,
+                CmpOp::Gt => BinaryOp::Gt,
+                _ => BinaryOp::Ge,
+            };
+            return elementwise::binary(k, &x, &y).map(Value::Tensor);
+        }
+        if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            return Ok(Value::Bool((op == CmpOp::Ne) ^ values_equal(a, b)));
+        }
+        return Err(type_err(format!("cannot compare a {} and a {}", a.type_name(), b.type_name())));
+    }
+    Ok(Value::Bool(match op {
+        CmpOp::Eq => values_equal(a, b),
+        CmpOp::Ne => !values_equal(a, b),
+        CmpOp::Lt => order(a, b)? == Less,
+        CmpOp::Le => order(a, b)? != Greater,
+        CmpOp::Gt => order(a, b)? == Greater,
+        _ => order(a, b)? != Less,
+    }))
+}
+
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
+        (Value::List(x), Value::List(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn contains(container: &Value, item: &Value) -> Result<bool> {
+    match container {
+        Value::Str(s) => match item {
+            Value::Str(sub) => Ok(s.contains(sub.as_ref())),
+            _ => Err(type_err("`in <str>` needs a str on the left")),
+        },
+        Value::Tensor(t) => {
+            let x = as_tensor(item).ok_or_else(|| type_err("`in <tensor>` needs a number or tensor"))?;
+            let eq = elementwise::binary(BinaryOp::Eq, t, &x)?;
+            Ok(eq.to_i64_vec().iter().any(|&v| v != 0))
+        }
+        other => Ok(other.iter_items()?.iter().any(|v| values_equal(v, item))),
+    }
+}
+
+/// `t op= x`: computed out of place, then written into `t`'s storage, as long as
+/// the result's dtype and shape fit `t` (PyTorch's rules for in-place ops).
+pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
+    let r = as_tensor(rhs).ok_or_else(|| type_err(format!("cannot apply {}= with a {}", op.symbol(), rhs.type_name())))?;
+    let result = tensor_binary(op, t, &r)?;
+    write_into(t, &result, &format!("{}=", op.symbol()))
+}
+
+/// Write a computed result into `t` in place, checking dtype and shape.
+pub fn write_into(t: &Tensor, result: &Tensor, what: &str) -> Result<()> {
+    if !can_cast(result.dtype(), t.dtype()) {
+        return Err(dtype_err(format!(
+            "{what}: the result type {} can't be cast to the tensor's dtype {}",
+            result.dtype(),
+            t.dtype()
+        ))
+        .hint(format!("convert first and rebind, e.g. t = t{} then {what} again", result.dtype().conversion())));
+    }
+    if result.shape() != t.shape() {
+        return Err(shape_err(format!(
+            "{what}: the result's shape {} differs from the tensor's shape {}, and in-place ops cannot resize",
+            fmt_shape(result.shape()),
+            fmt_shape(t.shape())
+        ))
+        .hint("use the out-of-place form (t = t + x) to get the broadcast shape"));
+    }
+    let offsets: Vec<usize> = t.layout().offsets().collect();
+    write_at(t, t.shape(), &offsets, result)
+}

@@ -1,0 +1,136 @@
+//! Runtime values of the language.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::error::{Result, type_err, value_err};
+use crate::syntax::ast::FnDef;
+use crate::tensor::{DType, Device, Tensor};
+
+use super::builtins::Builtin;
+
+#[derive(Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<Vec<Value>>),
+    /// `torch.return_types.max(values=..., indices=...)` and friends.
+    Named(Rc<NamedTuple>),
+    Range(i64, i64, i64),
+    /// `...` as a value (it indexes like `...` inside brackets).
+    Ellipsis,
+    Tensor(Tensor),
+    DType(DType),
+    Device(Device),
+    Shape(Rc<Vec<usize>>),
+    Function(Rc<FnDef>),
+    Builtin(&'static Builtin),
+    /// A method bound to its receiver: `t.sum` before it is called.
+    Method(Rc<(Value, &'static Builtin)>),
+    /// A namespace such as `torch` or `torch.nn.functional`.
+    Module(&'static str),
+}
+
+pub struct NamedTuple {
+    pub name: &'static str,
+    pub fields: Vec<(&'static str, Value)>,
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+    pub fn str(s: &str) -> Value {
+        Value::Str(s.into())
+    }
+
+    /// The type's name as error messages show it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Named(_) => "tuple",
+            Value::Range(..) => "range",
+            Value::Ellipsis => "ellipsis",
+            Value::Tensor(_) => "tensor",
+            Value::DType(_) => "dtype",
+            Value::Device(_) => "device",
+            Value::Shape(_) => "shape",
+            Value::Function(_) => "function",
+            Value::Builtin(_) => "builtin function",
+            Value::Method(_) => "method",
+            Value::Module(_) => "module",
+        }
+    }
+
+    /// Python truthiness; a tensor must hold exactly one element.
+    pub fn truthy(&self) -> Result<bool> {
+        Ok(match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.borrow().is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::Named(_) => true,
+            Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
+            Value::Shape(s) => !s.is_empty(),
+            Value::Tensor(t) => {
+                if t.numel() != 1 {
+                    return Err(value_err(format!(
+                        "the truth value of a tensor with {} elements is ambiguous",
+                        t.numel()
+                    ))
+                    .hint("use t.any() or t.all() to reduce it to one bool"));
+                }
+                t.to_f64_vec()[0] != 0.0
+            }
+            _ => true,
+        })
+    }
+
+    /// Items of an iterable value (list, tuple, range, shape, tensor's first axis, str).
+    pub fn iter_items(&self) -> Result<Vec<Value>> {
+        Ok(match self {
+            Value::List(l) => l.borrow().clone(),
+            Value::Tuple(t) => t.as_ref().clone(),
+            Value::Named(n) => n.fields.iter().map(|(_, v)| v.clone()).collect(),
+            Value::Range(a, b, s) => {
+                let n = range_len(*a, *b, *s);
+                (0..n).map(|i| Value::Int(a + i * s)).collect()
+            }
+            Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
+            Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string().into())).collect(),
+            Value::Tensor(t) => {
+                if t.ndim() == 0 {
+                    return Err(type_err("iteration over a 0-d tensor").hint("use .item() to get its value"));
+                }
+                crate::tensor::ops::view::unbind(t, 0)?.into_iter().map(Value::Tensor).collect()
+            }
+            v => return Err(type_err(format!("a {} is not iterable", v.type_name()))),
+        })
+    }
+}
+
+pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    if step > 0 && stop > start {
+        (stop - start + step - 1) / step
+    } else if step < 0 && stop < start {
+        (start - stop - step - 1) / (-step)
+    } else {
+        0
+    }
+}

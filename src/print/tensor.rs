@@ -1,0 +1,245 @@
+//! The tensor body exactly as PyTorch's `torch/_tensor_str.py` prints it: one
+//! formatter per tensor choosing integer, fixed or scientific notation, padded to
+//! a common width, with `...` summarisation and 80-column line wrapping.
+
+use crate::tensor::Tensor;
+use crate::tensor::dtype::DType;
+
+#[derive(Clone, Copy, Debug)]
+pub struct PrintOptions {
+    pub precision: usize,
+    pub threshold: usize,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    /// Force scientific notation on or off; None lets the formatter decide.
+    pub sci_mode: Option<bool>,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions { precision: 4, threshold: 1000, edgeitems: 3, linewidth: 80, sci_mode: None }
+    }
+}
+
+/// Python's `'{:.{p}e}'.format(x)`: mantissa digits, then `e+05` style exponent.
+pub fn format_sci(x: f64, precision: usize) -> String {
+    if !x.is_finite() {
+        return format_special(x);
+    }
+    let s = format!("{:.*e}", precision, x);
+    match s.split_once('e') {
+        Some((mant, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mant}e{sign}{digits:0>2}")
+        }
+        None => s,
+    }
+}
+
+fn format_special(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x > 0.0 {
+        "inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// Python's `'{:.{p}f}'.format(x)`.
+pub fn format_fixed(x: f64, precision: usize) -> String {
+    if !x.is_finite() {
+        return format_special(x);
+    }
+    format!("{:.*}", precision, x)
+}
+
+enum Values {
+    Float(Vec<f64>),
+    Int(Vec<i64>),
+    Bool(Vec<bool>),
+}
+
+struct Formatter {
+    floating: bool,
+    int_mode: bool,
+    sci_mode: bool,
+    max_width: usize,
+    precision: usize,
+}
+
+impl Formatter {
+    fn new(values: &Values, opts: &PrintOptions) -> Formatter {
+        let mut f = Formatter { floating: false, int_mode: true, sci_mode: false, max_width: 1, precision: opts.precision };
+        match values {
+            Values::Int(v) => {
+                f.max_width = v.iter().map(|x| x.to_string().len()).max().unwrap_or(1).max(1);
+            }
+            Values::Bool(v) => {
+                f.max_width = v.iter().map(|&b| if b { 4 } else { 5 }).max().unwrap_or(1).max(1);
+            }
+            Values::Float(v) => {
+                f.floating = true;
+                let nz: Vec<f64> = v.iter().copied().filter(|x| x.is_finite() && *x != 0.0).collect();
+                if !nz.is_empty() {
+                    let abs_min = nz.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()));
+                    let abs_max = nz.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+                    f.int_mode = nz.iter().all(|x| x.ceil() == *x);
+                    let p = opts.precision;
+                    let width = |g: &dyn Fn(f64) -> usize| nz.iter().map(|&x| g(x)).max().unwrap_or(1);
+                    if f.int_mode {
+                        if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 {
+                            f.sci_mode = true;
+                            f.max_width = width(&|x| format_sci(x, p).len());
+                        } else {
+                            f.max_width = width(&|x| format!("{x:.0}").len() + 1);
+                        }
+                    } else if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 || abs_min < 1.0e-4 {
+                        f.sci_mode = true;
+                        f.max_width = width(&|x| format_sci(x, p).len());
+                    } else {
+                        f.max_width = width(&|x| format_fixed(x, p).len());
+                    }
+                    f.max_width = f.max_width.max(1);
+                }
+                if let Some(s) = opts.sci_mode {
+                    f.sci_mode = s;
+                }
+            }
+        }
+        f
+    }
+
+    fn format_float(&self, x: f64) -> String {
+        let s = if self.sci_mode {
+            format_sci(x, self.precision)
+        } else if self.int_mode {
+            if x.is_finite() { format!("{x:.0}.") } else { format_special(x) }
+        } else {
+            format_fixed(x, self.precision)
+        };
+        self.pad(s)
+    }
+
+    fn pad(&self, s: String) -> String {
+        if s.len() >= self.max_width { s } else { format!("{}{}", " ".repeat(self.max_width - s.len()), s) }
+    }
+}
+
+/// Element values of a tensor in row-major order (f16/bf16 printed via float32).
+fn values_of(t: &Tensor) -> Values {
+    match t.dtype() {
+        DType::Bool => Values::Bool(t.to_i64_vec().into_iter().map(|x| x != 0).collect()),
+        d if d.is_float() => Values::Float(t.to_f64_vec()),
+        _ => Values::Int(t.to_i64_vec()),
+    }
+}
+
+/// A nested view of the values to print: either every element, or the
+/// summarised edges of each dim (`None` marks the `...` between them).
+struct Grid {
+    /// The printed data's shape (each summarised dim cut to its 2·edgeitems edges).
+    shape: Vec<usize>,
+    /// The tensor's own shape, which decides where `...` goes.
+    full_shape: Vec<usize>,
+    values: Values,
+}
+
+/// Positions in the printed data along a dim whose full size is `n`: all of
+/// them, or the first and last `e` with `None` marking the `...` between.
+fn kept(n: usize, e: usize, summarize: bool) -> Vec<Option<usize>> {
+    if summarize && n > 2 * e {
+        let mut v: Vec<Option<usize>> = (0..e).map(Some).collect();
+        v.push(None);
+        v.extend((e..2 * e).map(Some));
+        v
+    } else {
+        (0..n).map(Some).collect()
+    }
+}
+
+/// The summarised data (what PyTorch's formatter is built from): each long dim
+/// cut to its first and last `edgeitems`. The cuts always lie within the dim.
+fn summarized(t: &Tensor, opts: &PrintOptions) -> Tensor {
+    let mut view = t.clone();
+    for d in 0..t.ndim() {
+        let n = view.shape()[d];
+        if n > 2 * opts.edgeitems {
+            let e = opts.edgeitems as i64;
+            let head = crate::tensor::ops::view::narrow(&view, d as i64, 0, e).expect("edge items lie within the dim");
+            let tail = crate::tensor::ops::view::narrow(&view, d as i64, n as i64 - e, e).expect("edge items lie within the dim");
+            view = crate::tensor::ops::join::cat(&[head, tail], d as i64).expect("edges of one tensor concatenate");
+        }
+    }
+    view
+}
+
+/// The body PyTorch prints, e.g. `tensor([1., 2.])`, without dtype/device suffixes.
+pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
+    let prefix = "tensor(";
+    if t.numel() == 0 {
+        if t.ndim() == 1 {
+            return "tensor([])".to_string();
+        }
+        let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
+        return format!("tensor([], size=({}{}))", dims.join(", "), if dims.len() == 1 { "," } else { "" });
+    }
+    let summarize = t.numel() > opts.threshold;
+    let data = if summarize { summarized(t, opts) } else { t.clone() };
+    let grid = Grid { shape: data.shape().to_vec(), full_shape: t.shape().to_vec(), values: values_of(&data) };
+    let formatter = Formatter::new(&grid.values, opts);
+    let strides = crate::tensor::layout::contiguous_strides(&grid.shape);
+    let body = format_dim(&grid, &strides, 0, 0, prefix.len(), summarize, &formatter, opts);
+    format!("{prefix}{body})")
+}
+
+fn element(grid: &Grid, index: usize, f: &Formatter) -> String {
+    match &grid.values {
+        Values::Float(v) => f.format_float(v[index]),
+        Values::Int(v) => f.pad(v[index].to_string()),
+        Values::Bool(v) => f.pad(if v[index] { "True".into() } else { "False".into() }),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn format_dim(
+    grid: &Grid,
+    strides: &[usize],
+    dim: usize,
+    base: usize,
+    indent: usize,
+    summarize: bool,
+    f: &Formatter,
+    opts: &PrintOptions,
+) -> String {
+    let nd = grid.shape.len();
+    if nd == 0 {
+        return element(grid, 0, f);
+    }
+    let n = grid.full_shape[dim];
+    let idx = kept(n, opts.edgeitems, summarize);
+    if dim == nd - 1 {
+        let items: Vec<String> = idx
+            .iter()
+            .map(|i| match i {
+                Some(i) => element(grid, base + i * strides[dim], f),
+                None => " ...".to_string(),
+            })
+            .collect();
+        let per_line = ((opts.linewidth.saturating_sub(indent)) / (f.max_width + 2)).max(1);
+        let lines: Vec<String> = items.chunks(per_line).map(|c| c.join(", ")).collect();
+        return format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1))));
+    }
+    let parts: Vec<String> = idx
+        .iter()
+        .map(|i| match i {
+            Some(i) => format_dim(grid, strides, dim + 1, base + i * strides[dim], indent + 1, summarize, f, opts),
+            None => "...".to_string(),
+        })
+        .collect();
+    let sep = format!(",{}{}", "\n".repeat(nd - dim - 1), " ".repeat(indent + 1));
+    format!("[{}]", parts.join(&sep))
+}

@@ -1,0 +1,106 @@
+//! How values print: `print(...)` forms, the REPL echo (a tensor with its footer),
+//! and Python-style reprs inside lists and tuples.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::number::py_float_repr;
+use super::tensor::{PrintOptions, format_tensor};
+use crate::interp::Value;
+use crate::tensor::Tensor;
+use crate::tensor::shape::fmt_shape;
+
+/// The form `print` uses: strings bare, everything else as its repr.
+pub fn plain(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        other => repr_with(other, &PrintOptions::default()),
+    }
+}
+
+pub fn plain_with(v: &Value, opts: &PrintOptions) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        other => repr_with(other, opts),
+    }
+}
+
+fn quote(s: &str) -> String {
+    if s.contains('\'') && !s.contains('"') {
+        format!("\"{s}\"")
+    } else {
+        format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))
+    }
+}
+
+fn join(items: &[Value], opts: &PrintOptions) -> String {
+    items.iter().map(|x| repr_with(x, opts)).collect::<Vec<_>>().join(", ")
+}
+
+/// The repr of a value (strings quoted), as it appears inside containers.
+pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
+    match v {
+        Value::None => "none".into(),
+        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => py_float_repr(*f),
+        Value::Str(s) => quote(s),
+        Value::List(l) => format!("[{}]", join(&l.borrow(), opts)),
+        Value::Tuple(t) => {
+            if t.len() == 1 {
+                format!("({},)", repr_with(&t[0], opts))
+            } else {
+                format!("({})", join(t, opts))
+            }
+        }
+        Value::Named(n) => {
+            let fields: Vec<String> = n.fields.iter().map(|(k, x)| format!("{k}={}", repr_with(x, opts))).collect();
+            format!("{}(\n{})", n.name, fields.join(",\n"))
+        }
+        Value::Range(a, b, s) => {
+            if *s == 1 { format!("range({a}, {b})") } else { format!("range({a}, {b}, {s})") }
+        }
+        Value::Ellipsis => "...".into(),
+        Value::Tensor(t) => format_tensor(t, opts),
+        Value::DType(d) => d.name().into(),
+        Value::Device(d) => d.to_string(),
+        Value::Shape(s) => fmt_shape(s),
+        Value::Function(f) => format!("<fn {}>", f.name),
+        Value::Builtin(b) => format!("<builtin {}>", b.name),
+        Value::Method(m) => format!("<method {} of {}>", m.1.name, m.0.type_name()),
+        Value::Module(m) => format!("<module {m}>"),
+    }
+}
+
+/// The footer under an echoed tensor: shape, dtype, device, and autograd or
+/// sharing notes.
+pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
+    let mut s = format!("{} {} {}", fmt_shape(t.shape()), t.dtype(), t.device());
+    if t.requires_grad() {
+        s.push_str("  requires_grad=true");
+    }
+    let mut views: Vec<&str> = globals
+        .iter()
+        .filter_map(|(k, v)| match v {
+            Value::Tensor(o) if o.shares_storage(t) && !o.same_tensor(t) => Some(k.as_ref()),
+            _ => None,
+        })
+        .collect();
+    views.sort_unstable();
+    if let Some(first) = views.first() {
+        s.push_str(&format!("  view of {first}"));
+    }
+    s
+}
+
+/// What the REPL (and `--echo`) shows for an expression statement's value.
+pub fn echo(v: &Value, opts: &PrintOptions, color: bool, globals: &HashMap<Rc<str>, Value>) -> String {
+    match v {
+        Value::Tensor(t) => {
+            let f = footer(t, globals);
+            let f = if color { format!("\x1b[2m{f}\x1b[0m") } else { f };
+            format!("{}\n{}", format_tensor(t, opts), f)
+        }
+        other => repr_with(other, opts),
+    }
+}
