@@ -57,6 +57,9 @@ pub fn to_shape(sizes: &[i64]) -> Result<Vec<usize>> {
 pub fn to_dtype(v: &Value) -> Result<DType> {
     match v {
         Value::DType(d) => Ok(*d),
+        // Bare `int`, `float`, `bool` are Python's conversions, but as a dtype they
+        // mean torch.int, torch.float, torch.bool ("everything reachable bare").
+        Value::Builtin(b) if DType::from_name(b.name).is_some() => Ok(DType::from_name(b.name).unwrap_or(DType::F32)),
         Value::Str(s) => DType::from_name(s.trim_start_matches("torch."))
             .ok_or_else(|| type_err(format!("unknown dtype '{s}'")).hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")),
         v => Err(type_err(format!("expected a dtype, got {}", v.type_name()))),

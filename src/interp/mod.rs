@@ -37,9 +37,20 @@ impl Output for Stdout {
     }
 }
 
-impl Output for String {
+/// A shared in-memory output (tests, transcripts): clone it, hand one to the
+/// interpreter, read the other.
+#[derive(Clone, Default)]
+pub struct Buffer(pub std::rc::Rc<std::cell::RefCell<String>>);
+
+impl Buffer {
+    pub fn take(&self) -> String {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl Output for Buffer {
     fn write_str(&mut self, s: &str) {
-        self.push_str(s);
+        self.0.borrow_mut().push_str(s);
     }
 }
 

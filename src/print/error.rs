@@ -22,6 +22,10 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 pub fn render(err: &Error, src: &str, origin: &str) -> String {
     let mut out = format!("error[{}]: {}\n", err.kind.name(), err.message);
     if let Some(span) = err.span {
+        // An error at the very end (an unfinished entry) points just past the last character.
+        let trimmed = src.trim_end().len();
+        let start = if span.start > trimmed { trimmed } else { span.start };
+        let span = crate::syntax::ast::Span::new(start, span.end.max(start));
         let (line, col) = line_col(src, span.start);
         out.push_str(&format!("  --> {origin}:{line}:{col}\n"));
         if let Some(text) = src.lines().nth(line - 1) {

@@ -55,7 +55,7 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
         }
         Value::Named(n) => {
             let fields: Vec<String> = n.fields.iter().map(|(k, x)| format!("{k}={}", repr_with(x, opts))).collect();
-            format!("{}(\n{})", n.name, fields.join(",\n"))
+            format!("torch.return_types.{}(\n{})", n.name, fields.join(",\n"))
         }
         Value::Range(a, b, s) => {
             if *s == 1 { format!("range({a}, {b})") } else { format!("range({a}, {b}, {s})") }

@@ -182,7 +182,7 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let mut device = a.device_kw()?;
     for (v, s) in a.rest() {
         match &v {
-            Value::DType(d) => dtype = Some(*d),
+            Value::DType(_) | Value::Builtin(_) => dtype = Some(convert::to_dtype(&v).map_err(|e| e.at(s))?),
             Value::Device(d) => device = Some(*d),
             Value::Str(st) => device = Some(Device::parse(st).map_err(|e| e.at(s))?),
             Value::Tensor(o) => {

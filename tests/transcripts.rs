@@ -1,0 +1,45 @@
+//! Golden transcripts: each `tests/transcripts/NAME.tsh` runs as `tsh --echo`
+//! would, and its output must equal `NAME.out`. `BLESS=1 cargo test` rewrites them.
+
+use std::path::Path;
+
+use tsh::interp::{Buffer, Interp};
+use tsh::print::error::render;
+
+fn transcript(src: &str, name: &str) -> String {
+    let buf = Buffer::default();
+    let mut it = Interp::new(Box::new(buf.clone()));
+    let result = tsh::script::run_script(&mut it, src, true);
+    let mut out = buf.take();
+    if let Err(e) = result {
+        out.push_str(&render(&e, src, name));
+    }
+    out
+}
+
+#[test]
+fn transcripts_match() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("transcripts dir").flatten().map(|e| e.path()).collect();
+    entries.sort();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "tsh")) {
+        count += 1;
+        let src = std::fs::read_to_string(path).expect("read transcript");
+        let name = path.file_name().expect("file name").to_string_lossy().to_string();
+        let got = transcript(&src, &name);
+        let expected_path = path.with_extension("out");
+        if bless {
+            std::fs::write(&expected_path, &got).expect("write expectation");
+            continue;
+        }
+        let want = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if got != want {
+            failures.push(format!("{name}\n--- want\n{want}--- got\n{got}"));
+        }
+    }
+    assert!(count > 0, "no transcripts found");
+    assert!(failures.is_empty(), "{} transcripts differ (BLESS=1 rewrites):\n{}", failures.len(), failures.join("\n"));
+}
