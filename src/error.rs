@@ -52,7 +52,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), span: None, hint: None }
+        Error {
+            kind,
+            message: message.into(),
+            span: None,
+            hint: None,
+        }
     }
     /// Point the error at `span`, unless a more precise span is already set.
     pub fn at(mut self, span: Span) -> Error {

@@ -9,7 +9,11 @@ use tsh::interp::{Interp, Stdout};
 use tsh::print::error::render;
 
 #[derive(Parser)]
-#[command(name = "tsh", version, about = "tsh, the tensor shell: PyTorch-style tensors at a prompt")]
+#[command(
+    name = "tsh",
+    version,
+    about = "tsh, the tensor shell: PyTorch-style tensors at a prompt"
+)]
 struct Cli {
     /// A .tsh script to run.
     file: Option<std::path::PathBuf>,
@@ -30,7 +34,9 @@ const STACK_BYTES: usize = 512 << 20;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let worker = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || run(cli));
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(cli));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {

@@ -11,14 +11,26 @@ fn printing_matches_pytorch() {
         let expr = case["tsh"].as_str().expect("tsh");
         let body = case["body"].as_str().expect("body");
         let dtype = case["dtype"].as_str().expect("dtype");
-        let shape: Vec<String> = case["shape"].as_array().expect("shape").iter().map(|d| d.to_string()).collect();
-        let got = common::run(&format!("x = {expr}\nprint(x)\nprint(x.dtype)\nprint(x.shape)"));
+        let shape: Vec<String> = case["shape"]
+            .as_array()
+            .expect("shape")
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        let got = common::run(&format!(
+            "x = {expr}\nprint(x)\nprint(x.dtype)\nprint(x.shape)"
+        ));
         let want = format!("{body}\n{dtype}\n[{}]\n", shape.join(", "));
         if got != want {
             failures.push(format!("{expr}\n--- want\n{want}--- got\n{got}"));
         }
     }
-    assert!(failures.is_empty(), "{} printing cases differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} printing cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -38,5 +50,10 @@ fn promotion_matches_pytorch() {
             _ => failures.push(format!("{expr}: want {want:?}, got {}", got.trim())),
         }
     }
-    assert!(failures.is_empty(), "{} promotion cases differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} promotion cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -21,14 +21,25 @@ fn transcript(src: &str, name: &str) -> String {
 fn transcripts_match() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
     let bless = std::env::var_os("BLESS").is_some();
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("transcripts dir").flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("transcripts dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     let mut failures = Vec::new();
     let mut count = 0;
-    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "tsh")) {
+    for path in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "tsh"))
+    {
         count += 1;
         let src = std::fs::read_to_string(path).expect("read transcript");
-        let name = path.file_name().expect("file name").to_string_lossy().to_string();
+        let name = path
+            .file_name()
+            .expect("file name")
+            .to_string_lossy()
+            .to_string();
         let got = transcript(&src, &name);
         let expected_path = path.with_extension("out");
         if bless {
@@ -41,5 +52,10 @@ fn transcripts_match() {
         }
     }
     assert!(count > 0, "no transcripts found");
-    assert!(failures.is_empty(), "{} transcripts differ (BLESS=1 rewrites):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} transcripts differ (BLESS=1 rewrites):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -18,8 +18,19 @@ pub struct Args {
 }
 
 impl Args {
-    pub fn new(name: &'static str, positional: Vec<(Value, Span)>, keywords: Vec<(String, Value, Span)>, span: Span) -> Args {
-        Args { name, positional, keywords, span, next: 0 }
+    pub fn new(
+        name: &'static str,
+        positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Args {
+        Args {
+            name,
+            positional,
+            keywords,
+            span,
+            next: 0,
+        }
     }
 
     /// The raw value of parameter `param`, if given.
@@ -54,11 +65,17 @@ impl Args {
     }
 
     fn missing(&self, param: &str) -> Error {
-        type_err(format!("{}() missing required argument '{param}'", self.name)).at(self.span)
+        type_err(format!(
+            "{}() missing required argument '{param}'",
+            self.name
+        ))
+        .at(self.span)
     }
 
     pub fn value(&mut self, param: &str) -> Result<Value> {
-        self.take(param).map(|(v, _)| v).ok_or_else(|| self.missing(param))
+        self.take(param)
+            .map(|(v, _)| v)
+            .ok_or_else(|| self.missing(param))
     }
 
     pub fn tensor(&mut self, param: &str) -> Result<Tensor> {
@@ -69,7 +86,9 @@ impl Args {
     pub fn opt_tensor(&mut self, param: &str) -> Result<Option<Tensor>> {
         match self.take(param) {
             None | Some((Value::None, _)) => Ok(None),
-            Some((v, s)) => convert::to_tensor_arg(&v, self.name, param).map(Some).map_err(|e| e.at(s)),
+            Some((v, s)) => convert::to_tensor_arg(&v, self.name, param)
+                .map(Some)
+                .map_err(|e| e.at(s)),
         }
     }
 
@@ -88,7 +107,9 @@ impl Args {
     pub fn opt_int(&mut self, param: &str) -> Result<Option<i64>> {
         match self.take(param) {
             None | Some((Value::None, _)) => Ok(None),
-            Some((v, s)) => convert::to_int(&v, self.name, param).map(Some).map_err(|e| e.at(s)),
+            Some((v, s)) => convert::to_int(&v, self.name, param)
+                .map(Some)
+                .map_err(|e| e.at(s)),
         }
     }
 
@@ -128,7 +149,12 @@ impl Args {
     pub fn string(&mut self, param: &str) -> Result<String> {
         match self.take(param) {
             Some((Value::Str(s), _)) => Ok(s.to_string()),
-            Some((v, s)) => Err(type_err(format!("{}() argument '{param}' must be a str, not {}", self.name, v.type_name())).at(s)),
+            Some((v, s)) => Err(type_err(format!(
+                "{}() argument '{param}' must be a str, not {}",
+                self.name,
+                v.type_name()
+            ))
+            .at(s)),
             None => Err(self.missing(param)),
         }
     }
@@ -137,7 +163,9 @@ impl Args {
     pub fn dims(&mut self, param: &str) -> Result<Option<Vec<i64>>> {
         match self.take(param) {
             None | Some((Value::None, _)) => Ok(None),
-            Some((v, s)) => convert::to_int_list(&v, self.name, param).map(Some).map_err(|e| e.at(s)),
+            Some((v, s)) => convert::to_int_list(&v, self.name, param)
+                .map(Some)
+                .map_err(|e| e.at(s)),
         }
     }
 
@@ -148,14 +176,18 @@ impl Args {
         }
         let rest = self.rest();
         if rest.len() == 1 && !matches!(rest[0].0, Value::Int(_) | Value::Bool(_)) {
-            if let Value::Tensor(t) = &rest[0].0 {
-                if t.ndim() == 0 {
-                    return convert::to_int(&rest[0].0, self.name, param).map(|i| vec![i]).map_err(|e| e.at(rest[0].1));
-                }
+            if let Value::Tensor(t) = &rest[0].0
+                && t.ndim() == 0
+            {
+                return convert::to_int(&rest[0].0, self.name, param)
+                    .map(|i| vec![i])
+                    .map_err(|e| e.at(rest[0].1));
             }
             return convert::to_int_list(&rest[0].0, self.name, param).map_err(|e| e.at(rest[0].1));
         }
-        rest.iter().map(|(v, s)| convert::to_int(v, self.name, param).map_err(|e| e.at(*s))).collect()
+        rest.iter()
+            .map(|(v, s)| convert::to_int(v, self.name, param).map_err(|e| e.at(*s)))
+            .collect()
     }
 
     /// A shape for creation functions: sizes that must be non-negative.
@@ -182,9 +214,12 @@ impl Args {
     /// Every argument was used; anything left is the caller's mistake.
     pub fn finish(self) -> Result<()> {
         if let Some((k, _, s)) = self.keywords.first() {
-            return Err(type_err(format!("{}() got an unexpected keyword argument '{k}'", self.name))
-                .at(*s)
-                .hint(format!("see :help {}", self.name)));
+            return Err(type_err(format!(
+                "{}() got an unexpected keyword argument '{k}'",
+                self.name
+            ))
+            .at(*s)
+            .hint(format!("see :help {}", self.name)));
         }
         if self.next < self.positional.len() {
             let s = self.positional[self.next].1;

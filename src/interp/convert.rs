@@ -10,7 +10,10 @@ pub fn to_int(v: &Value, func: &str, param: &str) -> Result<i64> {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
         Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()[0]),
-        _ => Err(type_err(format!("{func}() argument '{param}' must be an int, not {}", describe(v)))),
+        _ => Err(type_err(format!(
+            "{func}() argument '{param}' must be an int, not {}",
+            describe(v)
+        ))),
     }
 }
 
@@ -20,22 +23,31 @@ pub fn to_float(v: &Value, func: &str, param: &str) -> Result<f64> {
         Value::Float(f) => Ok(*f),
         Value::Bool(b) => Ok(*b as i64 as f64),
         Value::Tensor(t) if t.numel() == 1 => Ok(t.to_f64_vec()[0]),
-        _ => Err(type_err(format!("{func}() argument '{param}' must be a number, not {}", describe(v)))),
+        _ => Err(type_err(format!(
+            "{func}() argument '{param}' must be a number, not {}",
+            describe(v)
+        ))),
     }
 }
 
 fn describe(v: &Value) -> String {
     match v {
-        Value::Tensor(t) => format!("a {} tensor of shape {}", t.dtype(), crate::tensor::shape::fmt_shape(t.shape())),
+        Value::Tensor(t) => format!(
+            "a {} tensor of shape {}",
+            t.dtype(),
+            crate::tensor::shape::fmt_shape(t.shape())
+        ),
         v => v.type_name().to_string(),
     }
 }
 
 pub fn to_int_list(v: &Value, func: &str, param: &str) -> Result<Vec<i64>> {
     match v {
-        Value::List(_) | Value::Tuple(_) | Value::Shape(_) => {
-            v.iter_items()?.iter().map(|x| to_int(x, func, param)).collect()
-        }
+        Value::List(_) | Value::Tuple(_) | Value::Shape(_) => v
+            .iter_items()?
+            .iter()
+            .map(|x| to_int(x, func, param))
+            .collect(),
         Value::Tensor(t) if t.ndim() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()),
         other => Ok(vec![to_int(other, func, param)?]),
     }
@@ -46,7 +58,8 @@ pub fn to_shape(sizes: &[i64]) -> Result<Vec<usize>> {
         .iter()
         .map(|&d| {
             if d < 0 {
-                Err(value_err(format!("negative dimension {d} in a shape")).hint("sizes must be 0 or more"))
+                Err(value_err(format!("negative dimension {d} in a shape"))
+                    .hint("sizes must be 0 or more"))
             } else {
                 Ok(d as usize)
             }
@@ -59,9 +72,13 @@ pub fn to_dtype(v: &Value) -> Result<DType> {
         Value::DType(d) => Ok(*d),
         // Bare `int`, `float`, `bool` are Python's conversions, but as a dtype they
         // mean torch.int, torch.float, torch.bool ("everything reachable bare").
-        Value::Builtin(b) if DType::from_name(b.name).is_some() => Ok(DType::from_name(b.name).unwrap_or(DType::F32)),
-        Value::Str(s) => DType::from_name(s.trim_start_matches("torch."))
-            .ok_or_else(|| type_err(format!("unknown dtype '{s}'")).hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")),
+        Value::Builtin(b) if DType::from_name(b.name).is_some() => {
+            Ok(DType::from_name(b.name).unwrap_or(DType::F32))
+        }
+        Value::Str(s) => DType::from_name(s.trim_start_matches("torch.")).ok_or_else(|| {
+            type_err(format!("unknown dtype '{s}'"))
+                .hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")
+        }),
         v => Err(type_err(format!("expected a dtype, got {}", v.type_name()))),
     }
 }
@@ -71,7 +88,10 @@ pub fn to_device(v: &Value) -> Result<Device> {
         Value::Device(d) => Ok(*d),
         Value::Str(s) => Device::parse(s),
         Value::Int(i) if *i >= 0 => Ok(Device::Cuda(*i as usize)),
-        v => Err(type_err(format!("expected a device, got {}", v.type_name()))),
+        v => Err(type_err(format!(
+            "expected a device, got {}",
+            v.type_name()
+        ))),
     }
 }
 
@@ -93,7 +113,10 @@ pub fn to_tensor_arg(v: &Value, func: &str, param: &str) -> Result<Tensor> {
         Value::Tensor(t) => Ok(t.clone()),
         Value::List(_) | Value::Tuple(_) => tensor_from_data(v, None),
         v => scalar_tensor(v).ok_or_else(|| {
-            type_err(format!("{func}() argument '{param}' must be a tensor, not {}", v.type_name()))
+            type_err(format!(
+                "{func}() argument '{param}' must be a tensor, not {}",
+                v.type_name()
+            ))
         }),
     }
 }
@@ -154,13 +177,31 @@ impl Flat {
 fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> {
     if depth == shape.len() {
         return match v {
-            Value::Bool(b) => Ok(out.push(*b as i64 as f64, *b as i64, Kind::Bool)),
-            Value::Int(i) => Ok(out.push(*i as f64, *i, Kind::Int)),
-            Value::Float(f) => Ok(out.push(*f, *f as i64, Kind::Float)),
+            Value::Bool(b) => {
+                out.push(*b as i64 as f64, *b as i64, Kind::Bool);
+                Ok(())
+            }
+            Value::Int(i) => {
+                out.push(*i as f64, *i, Kind::Int);
+                Ok(())
+            }
+            Value::Float(f) => {
+                out.push(*f, *f as i64, Kind::Float);
+                Ok(())
+            }
             Value::Tensor(t) if t.ndim() == 0 => {
                 let d = t.dtype();
-                let k = if d.is_float() { Kind::Float } else if d.is_bool() { Kind::Bool } else { Kind::Int };
-                out.inner_dtype = Some(out.inner_dtype.map_or(d, |o| crate::tensor::promote::promote_types(o, d)));
+                let k = if d.is_float() {
+                    Kind::Float
+                } else if d.is_bool() {
+                    Kind::Bool
+                } else {
+                    Kind::Int
+                };
+                out.inner_dtype = Some(
+                    out.inner_dtype
+                        .map_or(d, |o| crate::tensor::promote::promote_types(o, d)),
+                );
                 out.push(t.to_f64_vec()[0], t.to_i64_vec()[0], k);
                 Ok(())
             }
@@ -168,13 +209,17 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
                 "tensor() data is ragged: found a sequence where dim {depth} should hold numbers"
             ))
             .hint("every row of a tensor must have the same length")),
-            other => Err(type_err(format!("tensor() cannot hold a {}", other.type_name()))
-                .hint("tensor data is numbers, bools, or (nested) lists of them")),
+            other => Err(
+                type_err(format!("tensor() cannot hold a {}", other.type_name()))
+                    .hint("tensor data is numbers, bools, or (nested) lists of them"),
+            ),
         };
     }
     if !is_sequence(v) {
-        return Err(value_err(format!("tensor() data is ragged: expected a sequence at dim {depth}, found a number"))
-            .hint("every row of a tensor must have the same length"));
+        return Err(value_err(format!(
+            "tensor() data is ragged: expected a sequence at dim {depth}, found a number"
+        ))
+        .hint("every row of a tensor must have the same length"));
     }
     let items = v.iter_items()?;
     if items.len() != shape[depth] {
@@ -198,7 +243,12 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     }
     let shape = data_shape(v)?;
     crate::tensor::core::check_alloc(&shape, DType::F64)?;
-    let mut flat = Flat { floats: vec![], ints: vec![], kind: None, inner_dtype: None };
+    let mut flat = Flat {
+        floats: vec![],
+        ints: vec![],
+        kind: None,
+        inner_dtype: None,
+    };
     fill(v, &shape, 0, &mut flat)?;
     let inferred = match flat.kind {
         None => DType::F32,
@@ -230,13 +280,30 @@ pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
 
 /// `tolist()`: nested lists of plain numbers.
 pub fn tolist(t: &Tensor) -> Value {
-    let f = if t.dtype().is_float() { t.to_f64_vec() } else { vec![] };
-    let n = if t.dtype().is_float() { vec![] } else { t.to_i64_vec() };
-    fn build(t: &Tensor, dim: usize, base: usize, strides: &[usize], f: &[f64], n: &[i64]) -> Value {
+    let f = if t.dtype().is_float() {
+        t.to_f64_vec()
+    } else {
+        vec![]
+    };
+    let n = if t.dtype().is_float() {
+        vec![]
+    } else {
+        t.to_i64_vec()
+    };
+    fn build(
+        t: &Tensor,
+        dim: usize,
+        base: usize,
+        strides: &[usize],
+        f: &[f64],
+        n: &[i64],
+    ) -> Value {
         if dim == t.ndim() {
             return element_value(t, base, f, n);
         }
-        let items = (0..t.shape()[dim]).map(|i| build(t, dim + 1, base + i * strides[dim], strides, f, n)).collect();
+        let items = (0..t.shape()[dim])
+            .map(|i| build(t, dim + 1, base + i * strides[dim], strides, f, n))
+            .collect();
         Value::list(items)
     }
     let strides = crate::tensor::layout::contiguous_strides(t.shape());

@@ -31,7 +31,9 @@ impl Interp {
             Exec::Break | Exec::Continue => {
                 Err(Error::new(ErrorKind::Syntax, "break/continue outside a loop").at(stmt.span))
             }
-            Exec::Return(_) => Err(Error::new(ErrorKind::Syntax, "return outside a function").at(stmt.span)),
+            Exec::Return(_) => {
+                Err(Error::new(ErrorKind::Syntax, "return outside a function").at(stmt.span))
+            }
         }
     }
 
@@ -135,12 +137,15 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        if let Some(scope) = self.locals.last() {
-            if let Some(v) = scope.get(name) {
-                return Some(v.clone());
-            }
+        if let Some(scope) = self.locals.last()
+            && let Some(v) = scope.get(name)
+        {
+            return Some(v.clone());
         }
-        self.globals.get(name).cloned().or_else(|| builtins::global(name))
+        self.globals
+            .get(name)
+            .cloned()
+            .or_else(|| builtins::global(name))
     }
 
     fn assign_unpack(&mut self, targets: &[Expr], v: Value, span: Span) -> Result<()> {
@@ -167,13 +172,16 @@ impl Interp {
             }
             ExprKind::Index(obj, subs) => {
                 let container = self.eval(obj)?;
-                self.set_item(&container, subs, v).map_err(|e| e.at(target.span))
+                self.set_item(&container, subs, v)
+                    .map_err(|e| e.at(target.span))
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
                 builtins::set_attr(self, &o, name, v).map_err(|e| e.at(target.span))
             }
-            _ => Err(Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(target.span)),
+            _ => Err(
+                Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(target.span),
+            ),
         }
     }
 
@@ -208,12 +216,17 @@ impl Interp {
                 let n = items.len() as i64;
                 let j = if i < 0 { i + n } else { i };
                 if j < 0 || j >= n {
-                    return Err(index_err(format!("list index {i} out of range for a list of {n}")));
+                    return Err(index_err(format!(
+                        "list index {i} out of range for a list of {n}"
+                    )));
                 }
                 items[j as usize] = v;
                 Ok(())
             }
-            other => Err(type_err(format!("a {} does not support item assignment", other.type_name()))),
+            other => Err(type_err(format!(
+                "a {} does not support item assignment",
+                other.type_name()
+            ))),
         }
     }
 
@@ -222,13 +235,17 @@ impl Interp {
         for s in subs {
             out.push(match s {
                 Subscript::Ellipsis(_) => Idx::Ellipsis,
-                Subscript::Slice { start, stop, step, .. } => {
+                Subscript::Slice {
+                    start, stop, step, ..
+                } => {
                     let mut part = |e: &Option<Expr>| -> Result<Option<i64>> {
                         match e {
                             None => Ok(None),
                             Some(e) => match self.eval(e)? {
                                 Value::None => Ok(None),
-                                v => convert::to_int(&v, "slice", "bound").map(Some).map_err(|err| err.at(e.span)),
+                                v => convert::to_int(&v, "slice", "bound")
+                                    .map(Some)
+                                    .map_err(|err| err.at(e.span)),
                             },
                         }
                     };
@@ -238,16 +255,26 @@ impl Interp {
                     Value::None => Idx::NewAxis,
                     Value::Ellipsis => Idx::Ellipsis,
                     Value::Int(i) => Idx::Int(i),
-                    Value::Bool(b) => Idx::Tensor(crate::tensor::Tensor::scalar_i64(b as i64, crate::tensor::DType::Bool)),
-                    Value::Tensor(t) if t.ndim() == 0 && !t.dtype().is_float() && !t.dtype().is_bool() => Idx::Int(t.to_i64_vec()[0]),
-                    Value::Tensor(t) => Idx::Tensor(t),
-                    v @ (Value::List(_) | Value::Tuple(_)) => {
-                        Idx::Tensor(convert::tensor_from_data(&v, None).map_err(|err| err.at(e.span))?)
+                    Value::Bool(b) => Idx::Tensor(crate::tensor::Tensor::scalar_i64(
+                        b as i64,
+                        crate::tensor::DType::Bool,
+                    )),
+                    Value::Tensor(t)
+                        if t.ndim() == 0 && !t.dtype().is_float() && !t.dtype().is_bool() =>
+                    {
+                        Idx::Int(t.to_i64_vec()[0])
                     }
+                    Value::Tensor(t) => Idx::Tensor(t),
+                    v @ (Value::List(_) | Value::Tuple(_)) => Idx::Tensor(
+                        convert::tensor_from_data(&v, None).map_err(|err| err.at(e.span))?,
+                    ),
                     v => {
-                        return Err(index_err(format!("a {} cannot index a tensor", v.type_name()))
-                            .at(e.span)
-                            .hint("indices are ints, slices, ..., none, or int/bool tensors"));
+                        return Err(index_err(format!(
+                            "a {} cannot index a tensor",
+                            v.type_name()
+                        ))
+                        .at(e.span)
+                        .hint("indices are ints, slices, ..., none, or int/bool tensors"));
                     }
                 },
             });
@@ -268,8 +295,12 @@ impl Interp {
             ExprKind::None => Value::None,
             ExprKind::Ellipsis => Value::Ellipsis,
             ExprKind::Name(n) => self.lookup(n).ok_or_else(|| self.unknown_name(n))?,
-            ExprKind::List(items) => Value::list(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?),
-            ExprKind::Tuple(items) => Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?),
+            ExprKind::List(items) => {
+                Value::list(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
+            }
+            ExprKind::Tuple(items) => {
+                Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 super::ops::unary(*op, &v)?
@@ -300,11 +331,19 @@ impl Interp {
             }
             ExprKind::And(l, r) => {
                 let lv = self.eval(l)?;
-                if !lv.truthy().map_err(|err| err.at(l.span))? { lv } else { self.eval(r)? }
+                if !lv.truthy().map_err(|err| err.at(l.span))? {
+                    lv
+                } else {
+                    self.eval(r)?
+                }
             }
             ExprKind::Or(l, r) => {
                 let lv = self.eval(l)?;
-                if lv.truthy().map_err(|err| err.at(l.span))? { lv } else { self.eval(r)? }
+                if lv.truthy().map_err(|err| err.at(l.span))? {
+                    lv
+                } else {
+                    self.eval(r)?
+                }
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
@@ -349,9 +388,17 @@ impl Interp {
                 let idx = self.eval_indices(subs)?;
                 Ok(Value::Tensor(index(t, &idx)?))
             }
-            Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Str(_) | Value::Named(_) | Value::Range(..) => {
+            Value::List(_)
+            | Value::Tuple(_)
+            | Value::Shape(_)
+            | Value::Str(_)
+            | Value::Named(_)
+            | Value::Range(..) => {
                 if subs.len() != 1 {
-                    return Err(type_err(format!("a {} takes a single index", o.type_name())));
+                    return Err(type_err(format!(
+                        "a {} takes a single index",
+                        o.type_name()
+                    )));
                 }
                 let items = o.iter_items()?;
                 let n = items.len() as i64;
@@ -364,33 +411,67 @@ impl Interp {
                         if step == 0 {
                             return Err(crate::error::value_err("slice step cannot be zero"));
                         }
-                        let picked = python_slice(n, a, b, step).into_iter().map(|i| items[i].clone()).collect();
+                        let picked = python_slice(n, a, b, step)
+                            .into_iter()
+                            .map(|i| items[i].clone())
+                            .collect();
                         Ok(match o {
                             Value::Tuple(_) => Value::tuple(picked),
                             Value::Shape(_) => Value::Shape(Rc::new(
-                                picked.iter().map(|v| if let Value::Int(i) = v { *i as usize } else { 0 }).collect(),
+                                picked
+                                    .iter()
+                                    .map(|v| {
+                                        if let Value::Int(i) = v {
+                                            *i as usize
+                                        } else {
+                                            0
+                                        }
+                                    })
+                                    .collect(),
                             )),
-                            Value::Str(_) => Value::Str(picked.iter().map(super::super::print::value::plain).collect::<String>().into()),
+                            Value::Str(_) => Value::Str(
+                                picked
+                                    .iter()
+                                    .map(super::super::print::value::plain)
+                                    .collect::<String>()
+                                    .into(),
+                            ),
                             _ => Value::list(picked),
                         })
                     }
                     Subscript::Expr(ix) => {
-                        let i = convert::to_int(&self.eval(ix)?, "index", "index").map_err(|err| err.at(ix.span))?;
+                        let i = convert::to_int(&self.eval(ix)?, "index", "index")
+                            .map_err(|err| err.at(ix.span))?;
                         let j = if i < 0 { i + n } else { i };
                         if j < 0 || j >= n {
-                            return Err(index_err(format!("index {i} is out of range for a {} of length {n}", o.type_name())));
+                            return Err(index_err(format!(
+                                "index {i} is out of range for a {} of length {n}",
+                                o.type_name()
+                            )));
                         }
                         Ok(items[j as usize].clone())
                     }
-                    Subscript::Ellipsis(_) => Err(type_err(format!("a {} cannot be indexed with ...", o.type_name()))),
+                    Subscript::Ellipsis(_) => Err(type_err(format!(
+                        "a {} cannot be indexed with ...",
+                        o.type_name()
+                    ))),
                 }
             }
-            other => Err(type_err(format!("a {} cannot be indexed", other.type_name()))),
+            other => Err(type_err(format!(
+                "a {} cannot be indexed",
+                other.type_name()
+            ))),
         }
     }
 
     /// Call any callable value.
-    pub fn call(&mut self, f: &Value, mut positional: Vec<(Value, Span)>, keywords: Vec<(String, Value, Span)>, span: Span) -> Result<Value> {
+    pub fn call(
+        &mut self,
+        f: &Value,
+        mut positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
         match f {
             Value::Builtin(b) => self.call_builtin(b, positional, keywords, span),
             Value::Method(m) => {
@@ -401,22 +482,38 @@ impl Interp {
             Value::Function(def) => self.call_user(def, positional, keywords, span),
             Value::DType(d) => {
                 // `torch.float32(x)` is not PyTorch, but `float(x)` style casts are common.
-                Err(type_err(format!("a dtype ({d}) is not callable")).hint(format!("to convert a tensor use t.to({d})")))
+                Err(type_err(format!("a dtype ({d}) is not callable"))
+                    .hint(format!("to convert a tensor use t.to({d})")))
             }
             other => Err(type_err(format!("a {} is not callable", other.type_name()))),
         }
     }
 
-    fn call_builtin(&mut self, b: &'static Builtin, positional: Vec<(Value, Span)>, keywords: Vec<(String, Value, Span)>, span: Span) -> Result<Value> {
+    fn call_builtin(
+        &mut self,
+        b: &'static Builtin,
+        positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
         let args = Args::new(b.name, positional, keywords, span);
         (b.func)(self, args)
     }
 
-    fn call_user(&mut self, def: &Rc<FnDef>, positional: Vec<(Value, Span)>, keywords: Vec<(String, Value, Span)>, span: Span) -> Result<Value> {
+    fn call_user(
+        &mut self,
+        def: &Rc<FnDef>,
+        positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Error::new(
                 ErrorKind::Recursion,
-                format!("maximum recursion depth ({MAX_CALL_DEPTH} calls) exceeded in {}()", def.name),
+                format!(
+                    "maximum recursion depth ({MAX_CALL_DEPTH} calls) exceeded in {}()",
+                    def.name
+                ),
             )
             .hint("check that the recursion has a base case that is reached"));
         }
@@ -435,10 +532,18 @@ impl Interp {
         }
         for (k, v, s) in keywords {
             let Some(p) = def.params.iter().find(|p| *p.name == *k) else {
-                return Err(type_err(format!("{}() got an unexpected keyword argument '{k}'", def.name)).at(s));
+                return Err(type_err(format!(
+                    "{}() got an unexpected keyword argument '{k}'",
+                    def.name
+                ))
+                .at(s));
             };
             if scope.contains_key(&p.name) {
-                return Err(type_err(format!("{}() got multiple values for argument '{k}'", def.name)).at(s));
+                return Err(type_err(format!(
+                    "{}() got multiple values for argument '{k}'",
+                    def.name
+                ))
+                .at(s));
             }
             scope.insert(p.name.clone(), v);
         }
@@ -450,7 +555,11 @@ impl Interp {
                         scope.insert(p.name.clone(), v);
                     }
                     None => {
-                        return Err(type_err(format!("{}() missing required argument '{}'", def.name, p.name)).at(span));
+                        return Err(type_err(format!(
+                            "{}() missing required argument '{}'",
+                            def.name, p.name
+                        ))
+                        .at(span));
                     }
                 }
             }

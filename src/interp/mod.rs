@@ -87,13 +87,18 @@ impl Interp {
 
     /// Run parsed statements; `before` is called with each top-level statement
     /// (the transcript mode prints its source there).
-    pub fn run_stmts(&mut self, program: &[Stmt], echo: bool, mut before: impl FnMut(&mut Interp, &Stmt)) -> Result<()> {
+    pub fn run_stmts(
+        &mut self,
+        program: &[Stmt],
+        echo: bool,
+        mut before: impl FnMut(&mut Interp, &Stmt),
+    ) -> Result<()> {
         for stmt in program {
             before(self, stmt);
-            if let Some(v) = self.exec_top(stmt)? {
-                if echo {
-                    self.echo(&v);
-                }
+            if let Some(v) = self.exec_top(stmt)?
+                && echo
+            {
+                self.echo(&v);
             }
         }
         Ok(())

@@ -41,7 +41,11 @@ fn as_tensor(v: &Value) -> Option<Tensor> {
 }
 
 fn unsupported(op: &str, a: &Value, b: &Value) -> crate::error::Error {
-    type_err(format!("unsupported operand types for {op}: {} and {}", a.type_name(), b.type_name()))
+    type_err(format!(
+        "unsupported operand types for {op}: {} and {}",
+        a.type_name(),
+        b.type_name()
+    ))
 }
 
 pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -55,7 +59,9 @@ pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
         let (Some(ta), Some(tb)) = (as_tensor(a), as_tensor(b)) else {
-            return Err(unsupported(op.symbol(), a, b).hint("tensor arithmetic takes tensors and numbers"));
+            return Err(
+                unsupported(op.symbol(), a, b).hint("tensor arithmetic takes tensors and numbers")
+            );
         };
         if op == BinOp::MatMul && (ta.is_wrapped_number() || tb.is_wrapped_number()) {
             return Err(type_err("`@` needs two tensors").hint("to scale by a number use `*`"));
@@ -63,11 +69,16 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         return tensor_binary(op, &ta, &tb).map(Value::Tensor);
     }
     match (a, b) {
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => int_binary(op, int_of(a), int_of(b)),
-        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
-            float_binary(op, float_of(a), float_of(b))
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
+            int_binary(op, int_of(a), int_of(b))
         }
-        (Value::Str(x), Value::Str(y)) if op == BinOp::Add => Ok(Value::Str(format!("{x}{y}").into())),
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => float_binary(op, float_of(a), float_of(b)),
+        (Value::Str(x), Value::Str(y)) if op == BinOp::Add => {
+            Ok(Value::Str(format!("{x}{y}").into()))
+        }
         (Value::Str(x), Value::Int(n)) | (Value::Int(n), Value::Str(x)) if op == BinOp::Mul => {
             Ok(Value::Str(x.repeat((*n).max(0) as usize).into()))
         }
@@ -107,7 +118,8 @@ fn float_of(v: &Value) -> f64 {
 }
 
 fn overflow() -> crate::error::Error {
-    value_err("integer overflow: tsh integers are 64-bit").hint("use a float (e.g. 2.0 ** 70) for larger numbers")
+    value_err("integer overflow: tsh integers are 64-bit")
+        .hint("use a float (e.g. 2.0 ** 70) for larger numbers")
 }
 
 fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
@@ -165,14 +177,21 @@ fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
             if b < 0 {
                 return Err(value_err("negative shift count"));
             }
-            if b >= 64 { if a < 0 { -1 } else { 0 } } else { a >> b }
+            if b >= 64 {
+                if a < 0 { -1 } else { 0 }
+            } else {
+                a >> b
+            }
         }
         BinOp::MatMul => return Err(type_err("`@` needs tensors, not ints")),
     }))
 }
 
 fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
-    let zero = || value_err("float division by zero").hint("tensors divide by zero to inf/nan; plain numbers do not");
+    let zero = || {
+        value_err("float division by zero")
+            .hint("tensors divide by zero to inf/nan; plain numbers do not")
+    };
     Ok(Value::Float(match op {
         BinOp::Add => a + b,
         BinOp::Sub => a - b,
@@ -201,7 +220,12 @@ fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
             }
             a.powf(b)
         }
-        _ => return Err(type_err(format!("unsupported operand types for {}: float", op.symbol()))),
+        _ => {
+            return Err(type_err(format!(
+                "unsupported operand types for {}: float",
+                op.symbol()
+            )));
+        }
     }))
 }
 
@@ -218,8 +242,13 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         (UnaryOp::Neg, Value::Tensor(t)) => elementwise::unary(KUnary::Neg, t).map(Value::Tensor),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-        (UnaryOp::Invert, Value::Tensor(t)) => elementwise::unary(KUnary::BitNot, t).map(Value::Tensor),
-        (_, v) => Err(type_err(format!("bad operand type for unary operator: {}", v.type_name()))),
+        (UnaryOp::Invert, Value::Tensor(t)) => {
+            elementwise::unary(KUnary::BitNot, t).map(Value::Tensor)
+        }
+        (_, v) => Err(type_err(format!(
+            "bad operand type for unary operator: {}",
+            v.type_name()
+        ))),
     }
 }
 
@@ -227,22 +256,34 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
 pub fn values_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
-        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
-            match (a, b) {
-                (Value::Float(_), _) | (_, Value::Float(_)) => float_of(a) == float_of(b),
-                _ => int_of(a) == int_of(b),
-            }
-        }
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => match (a, b) {
+            (Value::Float(_), _) | (_, Value::Float(_)) => float_of(a) == float_of(b),
+            _ => int_of(a) == int_of(b),
+        },
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Device(x), Value::Device(y)) => x == y,
         (Value::Device(x), Value::Str(s)) | (Value::Str(s), Value::Device(x)) => {
-            crate::tensor::Device::parse(s).map(|d| d == *x).unwrap_or(false)
+            crate::tensor::Device::parse(s)
+                .map(|d| d == *x)
+                .unwrap_or(false)
         }
-        (Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..), Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..)) => {
+        (
+            Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..),
+            Value::List(_) | Value::Tuple(_) | Value::Shape(_) | Value::Range(..),
+        ) => {
             // A list never equals a tuple in Python, but a shape equals both.
-            let kinds_ok = !matches!((a, b), (Value::List(_), Value::Tuple(_)) | (Value::Tuple(_), Value::List(_)));
-            let (x, y) = (a.iter_items().unwrap_or_default(), b.iter_items().unwrap_or_default());
+            let kinds_ok = !matches!(
+                (a, b),
+                (Value::List(_), Value::Tuple(_)) | (Value::Tuple(_), Value::List(_))
+            );
+            let (x, y) = (
+                a.iter_items().unwrap_or_default(),
+                b.iter_items().unwrap_or_default(),
+            );
             kinds_ok && x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| values_equal(p, q))
         }
         (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
@@ -255,10 +296,15 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
 
 fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
     match (a, b) {
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => Ok(int_of(a).cmp(&int_of(b))),
-        (Value::Int(_) | Value::Bool(_) | Value::Float(_), Value::Int(_) | Value::Bool(_) | Value::Float(_)) => {
-            float_of(a).partial_cmp(&float_of(b)).ok_or_else(|| value_err("nan cannot be ordered"))
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
+            Ok(int_of(a).cmp(&int_of(b)))
         }
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => float_of(a)
+            .partial_cmp(&float_of(b))
+            .ok_or_else(|| value_err("nan cannot be ordered")),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
             let (x, y) = (a.iter_items()?, b.iter_items()?);
@@ -270,7 +316,11 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
             }
             Ok(x.len().cmp(&y.len()))
         }
-        _ => Err(type_err(format!("cannot order a {} and a {}", a.type_name(), b.type_name()))),
+        _ => Err(type_err(format!(
+            "cannot order a {} and a {}",
+            a.type_name(),
+            b.type_name()
+        ))),
     }
 }
 
@@ -301,7 +351,11 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
         if matches!(op, CmpOp::Eq | CmpOp::Ne) {
             return Ok(Value::Bool((op == CmpOp::Ne) ^ values_equal(a, b)));
         }
-        return Err(type_err(format!("cannot compare a {} and a {}", a.type_name(), b.type_name())));
+        return Err(type_err(format!(
+            "cannot compare a {} and a {}",
+            a.type_name(),
+            b.type_name()
+        )));
     }
     Ok(Value::Bool(match op {
         CmpOp::Eq => values_equal(a, b),
@@ -332,7 +386,8 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
             _ => Err(type_err("`in <str>` needs a str on the left")),
         },
         Value::Tensor(t) => {
-            let x = as_tensor(item).ok_or_else(|| type_err("`in <tensor>` needs a number or tensor"))?;
+            let x = as_tensor(item)
+                .ok_or_else(|| type_err("`in <tensor>` needs a number or tensor"))?;
             let eq = elementwise::binary(BinaryOp::Eq, t, &x)?;
             Ok(eq.to_i64_vec().iter().any(|&v| v != 0))
         }
@@ -343,7 +398,13 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
 /// `t op= x`: computed out of place, then written into `t`'s storage, as long as
 /// the result's dtype and shape fit `t` (PyTorch's rules for in-place ops).
 pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
-    let r = as_tensor(rhs).ok_or_else(|| type_err(format!("cannot apply {}= with a {}", op.symbol(), rhs.type_name())))?;
+    let r = as_tensor(rhs).ok_or_else(|| {
+        type_err(format!(
+            "cannot apply {}= with a {}",
+            op.symbol(),
+            rhs.type_name()
+        ))
+    })?;
     let result = tensor_binary(op, t, &r)?;
     write_into(t, &result, &format!("{}=", op.symbol()))
 }
@@ -356,7 +417,10 @@ pub fn write_into(t: &Tensor, result: &Tensor, what: &str) -> Result<()> {
             result.dtype(),
             t.dtype()
         ))
-        .hint(format!("convert first and rebind, e.g. t = t{} then {what} again", result.dtype().conversion())));
+        .hint(format!(
+            "convert first and rebind, e.g. t = t{} then {what} again",
+            result.dtype().conversion()
+        )));
     }
     if result.shape() != t.shape() {
         return Err(shape_err(format!(

@@ -113,12 +113,19 @@ impl Value {
                 (0..n).map(|i| Value::Int(a + i * s)).collect()
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
-            Value::Str(s) => s.chars().map(|c| Value::Str(c.to_string().into())).collect(),
+            Value::Str(s) => s
+                .chars()
+                .map(|c| Value::Str(c.to_string().into()))
+                .collect(),
             Value::Tensor(t) => {
                 if t.ndim() == 0 {
-                    return Err(type_err("iteration over a 0-d tensor").hint("use .item() to get its value"));
+                    return Err(type_err("iteration over a 0-d tensor")
+                        .hint("use .item() to get its value"));
                 }
-                crate::tensor::ops::view::unbind(t, 0)?.into_iter().map(Value::Tensor).collect()
+                crate::tensor::ops::view::unbind(t, 0)?
+                    .into_iter()
+                    .map(Value::Tensor)
+                    .collect()
             }
             v => return Err(type_err(format!("a {} is not iterable", v.type_name()))),
         })

@@ -8,7 +8,12 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
     let before = &src[..floor_char_boundary(src, offset)];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -24,7 +29,11 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
     if let Some(span) = err.span {
         // An error at the very end (an unfinished entry) points just past the last character.
         let trimmed = src.trim_end().len();
-        let start = if span.start > trimmed { trimmed } else { span.start };
+        let start = if span.start > trimmed {
+            trimmed
+        } else {
+            span.start
+        };
         let span = crate::syntax::ast::Span::new(start, span.end.max(start));
         let (line, col) = line_col(src, span.start);
         out.push_str(&format!("  --> {origin}:{line}:{col}\n"));
@@ -36,8 +45,16 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
             let start = col - 1;
             let end_offset = span.end.min(src.len());
             let (end_line, end_col) = line_col(src, end_offset);
-            let width = if end_line == line { (end_col - 1).saturating_sub(start).max(1) } else { line_chars.saturating_sub(start).max(1) };
-            out.push_str(&format!("{pad} | {}{} here\n", " ".repeat(start), "^".repeat(width)));
+            let width = if end_line == line {
+                (end_col - 1).saturating_sub(start).max(1)
+            } else {
+                line_chars.saturating_sub(start).max(1)
+            };
+            out.push_str(&format!(
+                "{pad} | {}{} here\n",
+                " ".repeat(start),
+                "^".repeat(width)
+            ));
         }
     }
     if let Some(h) = &err.hint {

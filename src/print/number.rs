@@ -9,7 +9,11 @@ pub fn py_float_repr(x: f64) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     let s = format!("{x:e}");
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
@@ -27,14 +31,22 @@ pub fn py_float_repr(x: f64) -> String {
             } else {
                 format!("{digits}{}", "0".repeat(e + 1 - digits.len()))
             };
-            let frac = if digits.len() > e + 1 { &digits[e + 1..] } else { "0" };
+            let frac = if digits.len() > e + 1 {
+                &digits[e + 1..]
+            } else {
+                "0"
+            };
             format!("{sign}{int_part}.{frac}")
         } else {
             format!("{sign}0.{}{digits}", "0".repeat((-exp - 1) as usize))
         }
     } else {
         let rest = &digits[1..];
-        let m = if rest.is_empty() { digits[..1].to_string() } else { format!("{}.{rest}", &digits[..1]) };
+        let m = if rest.is_empty() {
+            digits[..1].to_string()
+        } else {
+            format!("{}.{rest}", &digits[..1])
+        };
         let (es, ev) = if exp < 0 { ('-', -exp) } else { ('+', exp) };
         format!("{sign}{m}e{es}{ev:02}")
     }

@@ -17,7 +17,13 @@ pub struct PrintOptions {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        PrintOptions { precision: 4, threshold: 1000, edgeitems: 3, linewidth: 80, sci_mode: None }
+        PrintOptions {
+            precision: 4,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 80,
+            sci_mode: None,
+        }
     }
 }
 
@@ -73,23 +79,44 @@ struct Formatter {
 
 impl Formatter {
     fn new(values: &Values, opts: &PrintOptions) -> Formatter {
-        let mut f = Formatter { floating: false, int_mode: true, sci_mode: false, max_width: 1, precision: opts.precision };
+        let mut f = Formatter {
+            floating: false,
+            int_mode: true,
+            sci_mode: false,
+            max_width: 1,
+            precision: opts.precision,
+        };
         match values {
             Values::Int(v) => {
-                f.max_width = v.iter().map(|x| x.to_string().len()).max().unwrap_or(1).max(1);
+                f.max_width = v
+                    .iter()
+                    .map(|x| x.to_string().len())
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
             }
             Values::Bool(v) => {
-                f.max_width = v.iter().map(|&b| if b { 4 } else { 5 }).max().unwrap_or(1).max(1);
+                f.max_width = v
+                    .iter()
+                    .map(|&b| if b { 4 } else { 5 })
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
             }
             Values::Float(v) => {
                 f.floating = true;
-                let nz: Vec<f64> = v.iter().copied().filter(|x| x.is_finite() && *x != 0.0).collect();
+                let nz: Vec<f64> = v
+                    .iter()
+                    .copied()
+                    .filter(|x| x.is_finite() && *x != 0.0)
+                    .collect();
                 if !nz.is_empty() {
                     let abs_min = nz.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()));
                     let abs_max = nz.iter().fold(0.0f64, |a, x| a.max(x.abs()));
                     f.int_mode = nz.iter().all(|x| x.ceil() == *x);
                     let p = opts.precision;
-                    let width = |g: &dyn Fn(f64) -> usize| nz.iter().map(|&x| g(x)).max().unwrap_or(1);
+                    let width =
+                        |g: &dyn Fn(f64) -> usize| nz.iter().map(|&x| g(x)).max().unwrap_or(1);
                     if f.int_mode {
                         if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 {
                             f.sci_mode = true;
@@ -117,7 +144,11 @@ impl Formatter {
         let s = if self.sci_mode {
             format_sci(x, self.precision)
         } else if self.int_mode {
-            if x.is_finite() { format!("{x:.0}.") } else { format_special(x) }
+            if x.is_finite() {
+                format!("{x:.0}.")
+            } else {
+                format_special(x)
+            }
         } else {
             format_fixed(x, self.precision)
         };
@@ -125,7 +156,11 @@ impl Formatter {
     }
 
     fn pad(&self, s: String) -> String {
-        if s.len() >= self.max_width { s } else { format!("{}{}", " ".repeat(self.max_width - s.len()), s) }
+        if s.len() >= self.max_width {
+            s
+        } else {
+            format!("{}{}", " ".repeat(self.max_width - s.len()), s)
+        }
     }
 }
 
@@ -169,9 +204,12 @@ fn summarized(t: &Tensor, opts: &PrintOptions) -> Tensor {
         let n = view.shape()[d];
         if n > 2 * opts.edgeitems {
             let e = opts.edgeitems as i64;
-            let head = crate::tensor::ops::view::narrow(&view, d as i64, 0, e).expect("edge items lie within the dim");
-            let tail = crate::tensor::ops::view::narrow(&view, d as i64, n as i64 - e, e).expect("edge items lie within the dim");
-            view = crate::tensor::ops::join::cat(&[head, tail], d as i64).expect("edges of one tensor concatenate");
+            let head = crate::tensor::ops::view::narrow(&view, d as i64, 0, e)
+                .expect("edge items lie within the dim");
+            let tail = crate::tensor::ops::view::narrow(&view, d as i64, n as i64 - e, e)
+                .expect("edge items lie within the dim");
+            view = crate::tensor::ops::join::cat(&[head, tail], d as i64)
+                .expect("edges of one tensor concatenate");
         }
     }
     view
@@ -185,14 +223,35 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
             return "tensor([])".to_string();
         }
         let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
-        return format!("tensor([], size=({}{}))", dims.join(", "), if dims.len() == 1 { "," } else { "" });
+        return format!(
+            "tensor([], size=({}{}))",
+            dims.join(", "),
+            if dims.len() == 1 { "," } else { "" }
+        );
     }
     let summarize = t.numel() > opts.threshold;
-    let data = if summarize { summarized(t, opts) } else { t.clone() };
-    let grid = Grid { shape: data.shape().to_vec(), full_shape: t.shape().to_vec(), values: values_of(&data) };
+    let data = if summarize {
+        summarized(t, opts)
+    } else {
+        t.clone()
+    };
+    let grid = Grid {
+        shape: data.shape().to_vec(),
+        full_shape: t.shape().to_vec(),
+        values: values_of(&data),
+    };
     let formatter = Formatter::new(&grid.values, opts);
     let strides = crate::tensor::layout::contiguous_strides(&grid.shape);
-    let body = format_dim(&grid, &strides, 0, 0, prefix.len(), summarize, &formatter, opts);
+    let body = format_dim(
+        &grid,
+        &strides,
+        0,
+        0,
+        prefix.len(),
+        summarize,
+        &formatter,
+        opts,
+    );
     format!("{prefix}{body})")
 }
 
@@ -200,7 +259,11 @@ fn element(grid: &Grid, index: usize, f: &Formatter) -> String {
     match &grid.values {
         Values::Float(v) => f.format_float(v[index]),
         Values::Int(v) => f.pad(v[index].to_string()),
-        Values::Bool(v) => f.pad(if v[index] { "True".into() } else { "False".into() }),
+        Values::Bool(v) => f.pad(if v[index] {
+            "True".into()
+        } else {
+            "False".into()
+        }),
     }
 }
 
@@ -231,12 +294,24 @@ fn format_dim(
             .collect();
         let per_line = ((opts.linewidth.saturating_sub(indent)) / (f.max_width + 2)).max(1);
         let lines: Vec<String> = items.chunks(per_line).map(|c| c.join(", ")).collect();
-        return format!("[{}]", lines.join(&format!(",\n{}", " ".repeat(indent + 1))));
+        return format!(
+            "[{}]",
+            lines.join(&format!(",\n{}", " ".repeat(indent + 1)))
+        );
     }
     let parts: Vec<String> = idx
         .iter()
         .map(|i| match i {
-            Some(i) => format_dim(grid, strides, dim + 1, base + i * strides[dim], indent + 1, summarize, f, opts),
+            Some(i) => format_dim(
+                grid,
+                strides,
+                dim + 1,
+                base + i * strides[dim],
+                indent + 1,
+                summarize,
+                f,
+                opts,
+            ),
             None => "...".to_string(),
         })
         .collect();

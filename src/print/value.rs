@@ -29,12 +29,21 @@ fn quote(s: &str) -> String {
     if s.contains('\'') && !s.contains('"') {
         format!("\"{s}\"")
     } else {
-        format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'").replace('\n', "\\n"))
+        format!(
+            "'{}'",
+            s.replace('\\', "\\\\")
+                .replace('\'', "\\'")
+                .replace('\n', "\\n")
+        )
     }
 }
 
 fn join(items: &[Value], opts: &PrintOptions) -> String {
-    items.iter().map(|x| repr_with(x, opts)).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(|x| repr_with(x, opts))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The repr of a value (strings quoted), as it appears inside containers.
@@ -54,11 +63,19 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
             }
         }
         Value::Named(n) => {
-            let fields: Vec<String> = n.fields.iter().map(|(k, x)| format!("{k}={}", repr_with(x, opts))).collect();
+            let fields: Vec<String> = n
+                .fields
+                .iter()
+                .map(|(k, x)| format!("{k}={}", repr_with(x, opts)))
+                .collect();
             format!("torch.return_types.{}(\n{})", n.name, fields.join(",\n"))
         }
         Value::Range(a, b, s) => {
-            if *s == 1 { format!("range({a}, {b})") } else { format!("range({a}, {b}, {s})") }
+            if *s == 1 {
+                format!("range({a}, {b})")
+            } else {
+                format!("range({a}, {b}, {s})")
+            }
         }
         Value::Ellipsis => "...".into(),
         Value::Tensor(t) => format_tensor(t, opts),
@@ -94,11 +111,20 @@ pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
 }
 
 /// What the REPL (and `--echo`) shows for an expression statement's value.
-pub fn echo(v: &Value, opts: &PrintOptions, color: bool, globals: &HashMap<Rc<str>, Value>) -> String {
+pub fn echo(
+    v: &Value,
+    opts: &PrintOptions,
+    color: bool,
+    globals: &HashMap<Rc<str>, Value>,
+) -> String {
     match v {
         Value::Tensor(t) => {
             let f = footer(t, globals);
-            let f = if color { format!("\x1b[2m{f}\x1b[0m") } else { f };
+            let f = if color {
+                format!("\x1b[2m{f}\x1b[0m")
+            } else {
+                f
+            };
             format!("{}\n{}", format_tensor(t, opts), f)
         }
         other => repr_with(other, opts),

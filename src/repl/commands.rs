@@ -18,10 +18,26 @@ pub struct Command {
 }
 
 pub const COMMANDS: &[Command] = &[
-    Command { name: "help", help: ":help [name] — this list, or the signature and help of a builtin", func: help },
-    Command { name: "vars", help: ":vars — the variables of this session", func: vars },
-    Command { name: "reset", help: ":reset — forget every variable", func: reset },
-    Command { name: "quit", help: ":quit — leave tsh (Ctrl-D too)", func: quit },
+    Command {
+        name: "help",
+        help: ":help [name] — this list, or the signature and help of a builtin",
+        func: help,
+    },
+    Command {
+        name: "vars",
+        help: ":vars — the variables of this session",
+        func: vars,
+    },
+    Command {
+        name: "reset",
+        help: ":reset — forget every variable",
+        func: reset,
+    },
+    Command {
+        name: "quit",
+        help: ":quit — leave tsh (Ctrl-D too)",
+        func: quit,
+    },
 ];
 
 pub fn dispatch(interp: &mut Interp, line: &str) -> Outcome {

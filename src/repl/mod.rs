@@ -15,7 +15,9 @@ const BANNER: &str = "tsh — the tensor shell. Type :help for help, :quit or Ct
 fn history_path() -> Option<std::path::PathBuf> {
     let base = std::env::var_os("XDG_DATA_HOME")
         .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share")))?;
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
+        })?;
     let dir = base.join("tsh");
     std::fs::create_dir_all(&dir).ok()?;
     Some(dir.join("history"))

@@ -80,5 +80,11 @@ pub fn join_bracketed_lines(src: &str) -> Joined {
     }
     // Whole comments and single newlines were replaced by spaces, so the text is still UTF-8.
     let text = String::from_utf8(out).unwrap_or_else(|_| src.to_string());
-    Joined { text, open: stack, open_string: quote.is_some(), too_deep, unmatched }
+    Joined {
+        text,
+        open: stack,
+        open_string: quote.is_some(),
+        too_deep,
+        unmatched,
+    }
 }

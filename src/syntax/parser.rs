@@ -57,7 +57,10 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
     if let Some(span) = joined.too_deep {
         return Err(Error::new(
             ErrorKind::Syntax,
-            format!("brackets nested more than {} deep", super::lines::MAX_NESTING),
+            format!(
+                "brackets nested more than {} deep",
+                super::lines::MAX_NESTING
+            ),
         )
         .at(span));
     }
@@ -65,7 +68,9 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
         return Err(Error::new(ErrorKind::Syntax, format!("unmatched '{c}'")).at(span));
     }
     let mut pairs = TshParser::parse(Rule::program, &joined.text).map_err(|e| syntax_error(&e))?;
-    let program = pairs.next().expect("pest returns the program rule it was asked for");
+    let program = pairs
+        .next()
+        .expect("pest returns the program rule it was asked for");
     let stmts = program.into_inner().next().expect("program holds stmts");
     build_stmts(stmts)
 }
@@ -157,7 +162,9 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::if_stmt => {
             let mut branches = Vec::new();
             let mut otherwise = None;
-            let parts: Vec<Pair<Rule>> = inner.filter(|p| !matches!(p.as_rule(), Rule::kw_if | Rule::kw_else)).collect();
+            let parts: Vec<Pair<Rule>> = inner
+                .filter(|p| !matches!(p.as_rule(), Rule::kw_if | Rule::kw_else))
+                .collect();
             let mut i = 0;
             while i < parts.len() {
                 if parts[i].as_rule() == Rule::expr {
@@ -195,12 +202,20 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
                         let mut pi = p.into_inner();
                         let pname: Rc<str> = pi.next().expect("param name").as_str().into();
                         let default = pi.next().map(build_expr).transpose()?;
-                        params.push(Param { name: pname, default });
+                        params.push(Param {
+                            name: pname,
+                            default,
+                        });
                     }
                     _ => body = build_block(p)?,
                 }
             }
-            StmtKind::FnDef(Rc::new(FnDef { name, params, body, span }))
+            StmtKind::FnDef(Rc::new(FnDef {
+                name,
+                params,
+                body,
+                span,
+            }))
         }
         Rule::return_stmt => {
             inner.next();
@@ -231,7 +246,10 @@ fn check_target(e: &Expr) -> Result<()> {
 }
 
 fn build_targets(pair: Pair<Rule>) -> Result<Vec<Expr>> {
-    let targets: Vec<Expr> = pair.into_inner().map(build_postfix).collect::<Result<_>>()?;
+    let targets: Vec<Expr> = pair
+        .into_inner()
+        .map(build_postfix)
+        .collect::<Result<_>>()?;
     for t in &targets {
         check_target(t)?;
     }
@@ -252,12 +270,19 @@ fn build_expr_list(pair: Pair<Rule>) -> Result<Expr> {
     if items.len() == 1 && !trailing {
         Ok(items.pop().expect("one item"))
     } else {
-        Ok(Expr { kind: ExprKind::Tuple(items), span })
+        Ok(Expr {
+            kind: ExprKind::Tuple(items),
+            span,
+        })
     }
 }
 
 fn depth_error(span: Span) -> Error {
-    Error::new(ErrorKind::Syntax, format!("expression nested more than {MAX_EXPR_DEPTH} deep")).at(span)
+    Error::new(
+        ErrorKind::Syntax,
+        format!("expression nested more than {MAX_EXPR_DEPTH} deep"),
+    )
+    .at(span)
 }
 
 fn build_expr(pair: Pair<Rule>) -> Result<Expr> {
@@ -277,7 +302,13 @@ fn build_expr(pair: Pair<Rule>) -> Result<Expr> {
                 _ => UnaryOp::Not,
             };
             let span = span_of(&op).to(rhs.span);
-            Ok((Expr { kind: ExprKind::Unary(uop, Box::new(rhs)), span }, d + 1))
+            Ok((
+                Expr {
+                    kind: ExprKind::Unary(uop, Box::new(rhs)),
+                    span,
+                },
+                d + 1,
+            ))
         })
         .map_infix(|lhs, op, rhs| {
             let (lhs, dl) = lhs?;
@@ -287,13 +318,26 @@ fn build_expr(pair: Pair<Rule>) -> Result<Expr> {
             if d > MAX_EXPR_DEPTH {
                 return Err(depth_error(span));
             }
-            let bin = |b: BinOp, lhs: Expr, rhs: Expr| ExprKind::Binary(b, Box::new(lhs), Box::new(rhs));
+            let bin =
+                |b: BinOp, lhs: Expr, rhs: Expr| ExprKind::Binary(b, Box::new(lhs), Box::new(rhs));
             let cmp = |c: CmpOp, lhs: Expr, rhs: Expr| match lhs.kind {
-                ExprKind::Compare { first, mut rest, closed: false } => {
+                ExprKind::Compare {
+                    first,
+                    mut rest,
+                    closed: false,
+                } => {
                     rest.push((c, rhs));
-                    ExprKind::Compare { first, rest, closed: false }
+                    ExprKind::Compare {
+                        first,
+                        rest,
+                        closed: false,
+                    }
                 }
-                _ => ExprKind::Compare { first: Box::new(lhs), rest: vec![(c, rhs)], closed: false },
+                _ => ExprKind::Compare {
+                    first: Box::new(lhs),
+                    rest: vec![(c, rhs)],
+                    closed: false,
+                },
             };
             let kind = match op.as_rule() {
                 Rule::op_or => ExprKind::Or(Box::new(lhs), Box::new(rhs)),
@@ -342,15 +386,27 @@ fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
                         Rule::kwarg => {
                             let mut ki = a.into_inner();
                             let name: Rc<str> = ki.next().expect("kw name").as_str().into();
-                            args.push(Arg { name: Some(name), value: build_expr(ki.next().expect("kw value"))? });
+                            args.push(Arg {
+                                name: Some(name),
+                                value: build_expr(ki.next().expect("kw value"))?,
+                            });
                         }
-                        _ => args.push(Arg { name: None, value: build_expr(a)? }),
+                        _ => args.push(Arg {
+                            name: None,
+                            value: build_expr(a)?,
+                        }),
                     }
                 }
-                ExprKind::Call { func: Box::new(expr), args }
+                ExprKind::Call {
+                    func: Box::new(expr),
+                    args,
+                }
             }
             Rule::index => {
-                let subs = post.into_inner().map(build_subscript).collect::<Result<_>>()?;
+                let subs = post
+                    .into_inner()
+                    .map(build_subscript)
+                    .collect::<Result<_>>()?;
                 ExprKind::Index(Box::new(expr), subs)
             }
             _ => {
@@ -368,11 +424,18 @@ fn build_subscript(pair: Pair<Rule>) -> Result<Subscript> {
     match pair.as_rule() {
         Rule::ellipsis => Ok(Subscript::Ellipsis(span)),
         Rule::slice => {
-            let mut parts = pair.into_inner().map(|p| p.into_inner().next().map(build_expr).transpose());
+            let mut parts = pair
+                .into_inner()
+                .map(|p| p.into_inner().next().map(build_expr).transpose());
             let start = parts.next().transpose()?.flatten();
             let stop = parts.next().transpose()?.flatten();
             let step = parts.next().transpose()?.flatten();
-            Ok(Subscript::Slice { start, stop, step, span })
+            Ok(Subscript::Slice {
+                start,
+                stop,
+                step,
+                span,
+            })
         }
         _ => Ok(Subscript::Expr(build_expr(pair)?)),
     }
@@ -388,9 +451,12 @@ fn parse_int(text: &str, span: Span) -> Result<i64> {
         t.parse::<i64>()
     };
     parsed.map_err(|_| {
-        Error::new(ErrorKind::Value, format!("integer literal {text} does not fit in 64 bits"))
-            .at(span)
-            .hint("tsh integers are 64-bit, like int64 tensors; write it as a float (e.g. 1e20)")
+        Error::new(
+            ErrorKind::Value,
+            format!("integer literal {text} does not fit in 64 bits"),
+        )
+        .at(span)
+        .hint("tsh integers are 64-bit, like int64 tensors; write it as a float (e.g. 1e20)")
     })
 }
 
@@ -418,7 +484,12 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
         Rule::int => ExprKind::Int(parse_int(pair.as_str(), span)?),
-        Rule::float => ExprKind::Float(pair.as_str().replace('_', "").parse::<f64>().unwrap_or(f64::NAN)),
+        Rule::float => ExprKind::Float(
+            pair.as_str()
+                .replace('_', "")
+                .parse::<f64>()
+                .unwrap_or(f64::NAN),
+        ),
         Rule::string => {
             let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
             ExprKind::Str(unescape(inner).into())

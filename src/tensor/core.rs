@@ -38,10 +38,10 @@ impl std::fmt::Debug for Tensor {
 fn memory_limit() -> u64 {
     static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *LIMIT.get_or_init(|| {
-        if let Ok(s) = std::env::var("TSH_MEMORY_LIMIT") {
-            if let Ok(v) = s.parse::<u64>() {
-                return v;
-            }
+        if let Ok(s) = std::env::var("TSH_MEMORY_LIMIT")
+            && let Ok(v) = s.parse::<u64>()
+        {
+            return v;
         }
         std::fs::read_to_string("/proc/meminfo")
             .ok()
@@ -64,7 +64,11 @@ pub fn human_bytes(b: u128) -> String {
         v /= 1024.0;
         u += 1;
     }
-    if u == 0 { format!("{b} bytes") } else { format!("{v:.1} {}", UNITS[u]) }
+    if u == 0 {
+        format!("{b} bytes")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }
 
 /// Refuse, before allocating, a tensor larger than memory: a `memory` error, not an abort.
@@ -203,7 +207,10 @@ impl Tensor {
         if self.0.wrapped {
             Operand::Scalar(self.dtype())
         } else {
-            Operand::Tensor { dtype: self.dtype(), zero_dim: self.ndim() == 0 }
+            Operand::Tensor {
+                dtype: self.dtype(),
+                zero_dim: self.ndim() == 0,
+            }
         }
     }
 

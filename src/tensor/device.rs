@@ -17,12 +17,13 @@ impl Device {
         if s == "cuda" {
             return Ok(Device::Cuda(0));
         }
-        if let Some(n) = s.strip_prefix("cuda:") {
-            if let Ok(i) = n.parse::<usize>() {
-                return Ok(Device::Cuda(i));
-            }
+        if let Some(n) = s.strip_prefix("cuda:")
+            && let Ok(i) = n.parse::<usize>()
+        {
+            return Ok(Device::Cuda(i));
         }
-        Err(device_err(format!("unknown device '{s}'")).hint("devices are written \"cpu\", \"cuda\" or \"cuda:N\""))
+        Err(device_err(format!("unknown device '{s}'"))
+            .hint("devices are written \"cpu\", \"cuda\" or \"cuda:N\""))
     }
 
     /// tsh has no CUDA backend in this build: every CUDA request is a clear error.

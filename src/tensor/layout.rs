@@ -25,7 +25,11 @@ pub fn numel(shape: &[usize]) -> usize {
 
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Layout {
-        Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+        Layout {
+            shape: shape.to_vec(),
+            strides: contiguous_strides(shape),
+            offset: 0,
+        }
     }
     pub fn ndim(&self) -> usize {
         self.shape.len()
@@ -52,7 +56,12 @@ impl Layout {
         if self.numel() == 0 {
             return 0;
         }
-        1 + self.shape.iter().zip(&self.strides).map(|(&n, &s)| (n - 1) * s).sum::<usize>()
+        1 + self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .map(|(&n, &s)| (n - 1) * s)
+            .sum::<usize>()
     }
 
     pub fn transpose(&self, a: usize, b: usize) -> Layout {
@@ -87,13 +96,21 @@ impl Layout {
     }
     pub fn unsqueeze(&self, dim: usize) -> Layout {
         let mut l = self.clone();
-        let stride = if dim < self.ndim() { self.strides[dim] * self.shape[dim] } else { 1 };
+        let stride = if dim < self.ndim() {
+            self.strides[dim] * self.shape[dim]
+        } else {
+            1
+        };
         l.shape.insert(dim, 1);
         l.strides.insert(dim, stride);
         l
     }
     pub fn squeeze_dims(&self, dims: &[usize]) -> Layout {
-        let mut l = Layout { shape: vec![], strides: vec![], offset: self.offset };
+        let mut l = Layout {
+            shape: vec![],
+            strides: vec![],
+            offset: self.offset,
+        };
         for i in 0..self.ndim() {
             if !(dims.contains(&i) && self.shape[i] == 1) {
                 l.shape.push(self.shape[i]);
@@ -108,9 +125,17 @@ impl Layout {
         let extra = shape.len() - self.ndim();
         let mut strides = vec![0; shape.len()];
         for i in 0..self.ndim() {
-            strides[extra + i] = if self.shape[i] == shape[extra + i] { self.strides[i] } else { 0 };
+            strides[extra + i] = if self.shape[i] == shape[extra + i] {
+                self.strides[i]
+            } else {
+                0
+            };
         }
-        Layout { shape: shape.to_vec(), strides, offset: self.offset }
+        Layout {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        }
     }
 
     /// The strides a view of `new_shape` would have over the same elements, if one
@@ -127,9 +152,11 @@ impl Layout {
         for tensor_d in (0..self.ndim()).rev() {
             tensor_numel *= self.shape[tensor_d];
             let boundary = tensor_d == 0
-                || (self.shape[tensor_d - 1] != 1 && self.strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
+                || (self.shape[tensor_d - 1] != 1
+                    && self.strides[tensor_d - 1] != tensor_numel * chunk_base_stride);
             if boundary {
-                while view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d as usize] == 1) {
+                while view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d as usize] == 1)
+                {
                     new_strides[view_d as usize] = view_numel * chunk_base_stride;
                     view_numel *= new_shape[view_d as usize];
                     view_d -= 1;
@@ -167,7 +194,12 @@ pub struct Offsets<'a> {
 
 impl<'a> Offsets<'a> {
     fn new(layout: &'a Layout) -> Offsets<'a> {
-        Offsets { layout, index: vec![0; layout.ndim()], next: layout.offset, remaining: layout.numel() }
+        Offsets {
+            layout,
+            index: vec![0; layout.ndim()],
+            next: layout.offset,
+            remaining: layout.numel(),
+        }
     }
 }
 

@@ -9,7 +9,10 @@ use super::dtype::DType;
 /// One operand as promotion sees it.
 #[derive(Clone, Copy, Debug)]
 pub enum Operand {
-    Tensor { dtype: DType, zero_dim: bool },
+    Tensor {
+        dtype: DType,
+        zero_dim: bool,
+    },
     /// A Python scalar: bool, int or float (a float counts as the default float dtype).
     Scalar(DType),
 }
@@ -70,8 +73,14 @@ pub fn result_type(operands: &[Operand]) -> DType {
     let (mut dim, mut zero, mut scalar) = (None, None, None);
     for op in operands {
         match *op {
-            Operand::Tensor { dtype, zero_dim: false } => dim = fold(dim, dtype),
-            Operand::Tensor { dtype, zero_dim: true } => zero = fold(zero, dtype),
+            Operand::Tensor {
+                dtype,
+                zero_dim: false,
+            } => dim = fold(dim, dtype),
+            Operand::Tensor {
+                dtype,
+                zero_dim: true,
+            } => zero = fold(zero, dtype),
             Operand::Scalar(d) => {
                 let d = if d.is_float() { DType::F32 } else { d };
                 scalar = fold(scalar, d)

@@ -12,8 +12,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -51,11 +59,19 @@ fn broadcast_error(a: &[usize], b: &[usize], dim: isize, da: usize, db: usize) -
 /// Check that `from` can be broadcast to `to` (for expand, index assignment, copy_).
 pub fn check_broadcast_to(from: &[usize], to: &[usize]) -> Result<()> {
     let ok = from.len() <= to.len()
-        && from.iter().rev().zip(to.iter().rev()).all(|(&f, &t)| f == t || f == 1);
+        && from
+            .iter()
+            .rev()
+            .zip(to.iter().rev())
+            .all(|(&f, &t)| f == t || f == 1);
     if ok {
         Ok(())
     } else {
-        Err(shape_err(format!("shape {} cannot be broadcast to {}", fmt_shape(from), fmt_shape(to))))
+        Err(shape_err(format!(
+            "shape {} cannot be broadcast to {}",
+            fmt_shape(from),
+            fmt_shape(to)
+        )))
     }
 }
 
@@ -69,7 +85,11 @@ pub fn normalize_dim(dim: i64, ndim: usize) -> Result<usize> {
             n - 1
         )));
     }
-    Ok(if dim < 0 { (dim + n) as usize } else { dim as usize })
+    Ok(if dim < 0 {
+        (dim + n) as usize
+    } else {
+        dim as usize
+    })
 }
 
 /// For ops that insert a dim (unsqueeze, stack): valid range is one wider.
@@ -103,7 +123,7 @@ pub fn infer_shape(requested: &[i64], numel: usize) -> Result<Vec<usize>> {
     };
     match infer_at {
         Some(i) => {
-            if known == 0 || numel % known != 0 {
+            if known == 0 || !numel.is_multiple_of(known) {
                 return Err(fail());
             }
             shape[i] = numel / known;

@@ -20,10 +20,16 @@ pub fn run(src: &str) -> String {
 pub fn error_kind(src: &str) -> Option<&'static str> {
     let buf = Buffer::default();
     let mut it = Interp::new(Box::new(buf));
-    tsh::script::run_script(&mut it, src, false).err().map(|e| e.kind.name())
+    tsh::script::run_script(&mut it, src, false)
+        .err()
+        .map(|e| e.kind.name())
 }
 
 pub fn json(path: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).expect("fixture file");
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture file");
     serde_json::from_str(&text).expect("fixture json")
 }

@@ -39,7 +39,10 @@ pub enum BinaryOp {
 impl BinaryOp {
     pub fn is_comparison(self) -> bool {
         use BinaryOp::*;
-        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor)
+        matches!(
+            self,
+            Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor
+        )
     }
 }
 
@@ -47,19 +50,31 @@ impl BinaryOp {
 #[inline(always)]
 pub fn py_fmod(a: f64, b: f64) -> f64 {
     let r = a % b;
-    if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
 }
 
 #[inline(always)]
 pub fn py_floordiv_int(a: i64, b: i64) -> i64 {
     let q = a.wrapping_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
 }
 
 #[inline(always)]
 pub fn py_mod_int(a: i64, b: i64) -> i64 {
     let r = a.wrapping_rem(b);
-    if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
 }
 
 /// Integer power by squaring, wrapping like PyTorch's integer `pow`.
@@ -69,7 +84,13 @@ pub fn int_pow(mut base: i64, mut exp: i64) -> i64 {
         // Only reachable for bases ±1 (others are rejected before the kernel).
         return match base {
             1 => 1,
-            -1 => if exp % 2 == 0 { 1 } else { -1 },
+            -1 => {
+                if exp % 2 == 0 {
+                    1
+                } else {
+                    -1
+                }
+            }
             _ => 0,
         };
     }
@@ -111,10 +132,20 @@ fn float_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &La
         Rem => num!(|x, y| py_fmod(x, y)),
         Pow => num!(|x, y| x.powf(y)),
         // maximum/minimum propagate NaN, as PyTorch's do.
-        Maximum => num!(|x, y| if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) }),
-        Minimum => num!(|x, y| if x.is_nan() || y.is_nan() { f64::NAN } else { x.min(y) }),
+        Maximum => num!(|x, y| if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else {
+            x.max(y)
+        }),
+        Minimum => num!(|x, y| if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else {
+            x.min(y)
+        }),
         Atan2 => num!(|x, y| x.atan2(y)),
-        BitAnd | BitOr | BitXor | Shl | Shr => unreachable!("bitwise ops are refused for floats before the kernel"),
+        BitAnd | BitOr | BitXor | Shl | Shr => {
+            unreachable!("bitwise ops are refused for floats before the kernel")
+        }
         Eq => cmp!(|x, y| x == y),
         Ne => cmp!(|x, y| x != y),
         Lt => cmp!(|x, y| x < y),
@@ -159,8 +190,18 @@ fn int_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &Layo
         BitAnd => num!(|x, y| x & y),
         BitOr => num!(|x, y| x | y),
         BitXor => num!(|x, y| x ^ y),
-        Shl => num!(|x, y| if (0..64).contains(&y) { x.wrapping_shl(y as u32) } else { 0 }),
-        Shr => num!(|x, y| if (0..64).contains(&y) { x >> y } else if x < 0 { -1 } else { 0 }),
+        Shl => num!(|x, y| if (0..64).contains(&y) {
+            x.wrapping_shl(y as u32)
+        } else {
+            0
+        }),
+        Shr => num!(|x, y| if (0..64).contains(&y) {
+            x >> y
+        } else if x < 0 {
+            -1
+        } else {
+            0
+        }),
         Eq => cmp!(|x, y| x == y),
         Ne => cmp!(|x, y| x != y),
         Lt => cmp!(|x, y| x < y),
@@ -175,7 +216,11 @@ fn int_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &Layo
 
 fn typed<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &Storage, lb: &Layout) -> Storage {
     let b = T::slice(b).expect("binary operands share the compute dtype");
-    if T::DTYPE.is_float() { float_kernel(op, a, la, b, lb) } else { int_kernel(op, a, la, b, lb) }
+    if T::DTYPE.is_float() {
+        float_kernel(op, a, la, b, lb)
+    } else {
+        int_kernel(op, a, la, b, lb)
+    }
 }
 
 /// `op` over two storages of one dtype; comparisons return bool storage.

@@ -19,7 +19,11 @@ fn contiguous_slice<'a, T>(v: &'a [T], l: &Layout) -> Option<&'a [T]> {
 }
 
 /// `f` applied to every element of `v` seen through `l`, in row-major order.
-pub fn map<T: Element, U: Element>(v: &[T], l: &Layout, f: impl Fn(T) -> U + Sync + Send) -> Vec<U> {
+pub fn map<T: Element, U: Element>(
+    v: &[T],
+    l: &Layout,
+    f: impl Fn(T) -> U + Sync + Send,
+) -> Vec<U> {
     if let Some(s) = contiguous_slice(v, l) {
         if s.len() >= PAR_THRESHOLD {
             return s.par_iter().map(|&x| f(x)).collect();
@@ -39,7 +43,11 @@ pub fn zip_map<T: Element, U: Element>(
 ) -> Vec<U> {
     if let (Some(sa), Some(sb)) = (contiguous_slice(a, la), contiguous_slice(b, lb)) {
         if sa.len() >= PAR_THRESHOLD {
-            return sa.par_iter().zip(sb.par_iter()).map(|(&x, &y)| f(x, y)).collect();
+            return sa
+                .par_iter()
+                .zip(sb.par_iter())
+                .map(|(&x, &y)| f(x, y))
+                .collect();
         }
         return sa.iter().zip(sb).map(|(&x, &y)| f(x, y)).collect();
     }
@@ -52,7 +60,10 @@ pub fn zip_map<T: Element, U: Element>(
         let x = a[la.offset];
         return map(b, lb, |y| f(x, y));
     }
-    la.offsets().zip(lb.offsets()).map(|(i, j)| f(a[i], b[j])).collect()
+    la.offsets()
+        .zip(lb.offsets())
+        .map(|(i, j)| f(a[i], b[j]))
+        .collect()
 }
 
 /// A contiguous copy of the elements `l` describes.
@@ -79,7 +90,11 @@ fn cast_typed<T: Element, U: Element>(v: &[T], l: &Layout) -> Vec<U> {
         // Float → integer truncates toward zero; → bool tests for non-zero.
         map(v, l, |x| {
             let f = x.to_f64();
-            if U::DTYPE.is_bool() { U::from_f64(f) } else { U::from_i64(f as i64) }
+            if U::DTYPE.is_bool() {
+                U::from_f64(f)
+            } else {
+                U::from_i64(f as i64)
+            }
         })
     } else if U::DTYPE.is_float() {
         map(v, l, |x| U::from_f64(x.to_i64() as f64))

@@ -21,10 +21,20 @@ pub struct MatmulSpec {
 }
 
 fn parallelism(spec: &MatmulSpec) -> Parallelism {
-    if spec.m * spec.n * spec.k >= 1 << 18 { Parallelism::Rayon(0) } else { Parallelism::None }
+    if spec.m * spec.n * spec.k >= 1 << 18 {
+        Parallelism::Rayon(0)
+    } else {
+        Parallelism::None
+    }
 }
 
-fn gemm_typed<T: Element + 'static>(a: &[T], b: &[T], spec: &MatmulSpec, zero: T, one: T) -> Vec<T> {
+fn gemm_typed<T: Element + 'static>(
+    a: &[T],
+    b: &[T],
+    spec: &MatmulSpec,
+    zero: T,
+    one: T,
+) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let batches = spec.a_offsets.len();
     let mut out = vec![zero; batches * m * n];

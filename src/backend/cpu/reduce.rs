@@ -33,8 +33,20 @@ fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
         ReduceOp::Sum => g.iter().sum(),
         ReduceOp::Prod => g.iter().product(),
         ReduceOp::Mean => g.iter().sum::<f64>() / g.len() as f64,
-        ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, |a, x| if x.is_nan() || a.is_nan() { f64::NAN } else { a.max(x) }),
-        ReduceOp::Min => g.iter().copied().fold(f64::INFINITY, |a, x| if x.is_nan() || a.is_nan() { f64::NAN } else { a.min(x) }),
+        ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, |a, x| {
+            if x.is_nan() || a.is_nan() {
+                f64::NAN
+            } else {
+                a.max(x)
+            }
+        }),
+        ReduceOp::Min => g.iter().copied().fold(f64::INFINITY, |a, x| {
+            if x.is_nan() || a.is_nan() {
+                f64::NAN
+            } else {
+                a.min(x)
+            }
+        }),
         ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
@@ -42,7 +54,11 @@ fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
             let mean = g.iter().sum::<f64>() / n;
             let ss: f64 = g.iter().map(|x| (x - mean) * (x - mean)).sum();
             let var = ss / (n - c).max(0.0);
-            if matches!(op, ReduceOp::Std(_)) { var.sqrt() } else { var }
+            if matches!(op, ReduceOp::Std(_)) {
+                var.sqrt()
+            } else {
+                var
+            }
         }
         ReduceOp::All => g.iter().all(|&x| x != 0.0) as u8 as f64,
         ReduceOp::Any => g.iter().any(|&x| x != 0.0) as u8 as f64,
@@ -90,8 +106,14 @@ fn reduce_group_i64(op: ReduceOp, g: &[i64]) -> i64 {
         ReduceOp::Prod => g.iter().fold(1i64, |a, &x| a.wrapping_mul(x)),
         ReduceOp::Max => g.iter().copied().max().unwrap_or(i64::MIN),
         ReduceOp::Min => g.iter().copied().min().unwrap_or(i64::MAX),
-        ReduceOp::ArgMax => g.iter().enumerate().fold(0, |b, (i, &x)| if x > g[b] { i } else { b }) as i64,
-        ReduceOp::ArgMin => g.iter().enumerate().fold(0, |b, (i, &x)| if x < g[b] { i } else { b }) as i64,
+        ReduceOp::ArgMax => g
+            .iter()
+            .enumerate()
+            .fold(0, |b, (i, &x)| if x > g[b] { i } else { b }) as i64,
+        ReduceOp::ArgMin => g
+            .iter()
+            .enumerate()
+            .fold(0, |b, (i, &x)| if x < g[b] { i } else { b }) as i64,
         ReduceOp::All => g.iter().all(|&x| x != 0) as i64,
         ReduceOp::Any => g.iter().any(|&x| x != 0) as i64,
         ReduceOp::CountNonzero => g.iter().filter(|&&x| x != 0).count() as i64,
@@ -99,7 +121,11 @@ fn reduce_group_i64(op: ReduceOp, g: &[i64]) -> i64 {
     }
 }
 
-fn run<T: Send + Sync + Copy, U: Send>(data: &[T], group: usize, f: impl Fn(&[T]) -> U + Sync + Send) -> Vec<U> {
+fn run<T: Send + Sync + Copy, U: Send>(
+    data: &[T],
+    group: usize,
+    f: impl Fn(&[T]) -> U + Sync + Send,
+) -> Vec<U> {
     if group == 0 {
         return Vec::new();
     }
@@ -143,8 +169,20 @@ pub fn scan_f64(op: ScanOp, s: &Storage, l: &Layout, group: usize) -> Vec<f64> {
                 g[i] = match op {
                     ScanOp::Sum => g[i - 1] + g[i],
                     ScanOp::Prod => g[i - 1] * g[i],
-                    ScanOp::Max => if g[i].is_nan() || g[i - 1].is_nan() { f64::NAN } else { g[i - 1].max(g[i]) },
-                    ScanOp::Min => if g[i].is_nan() || g[i - 1].is_nan() { f64::NAN } else { g[i - 1].min(g[i]) },
+                    ScanOp::Max => {
+                        if g[i].is_nan() || g[i - 1].is_nan() {
+                            f64::NAN
+                        } else {
+                            g[i - 1].max(g[i])
+                        }
+                    }
+                    ScanOp::Min => {
+                        if g[i].is_nan() || g[i - 1].is_nan() {
+                            f64::NAN
+                        } else {
+                            g[i - 1].min(g[i])
+                        }
+                    }
                 };
             }
         }

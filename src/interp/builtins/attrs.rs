@@ -13,7 +13,23 @@ use crate::tensor::Tensor;
 
 /// Attributes a tensor has (besides its methods), for completion and suggestions.
 pub fn tensor_attr_names() -> &'static [&'static str] {
-    &["shape", "dtype", "device", "T", "mT", "ndim", "requires_grad", "is_leaf", "grad", "grad_fn", "layout", "data", "is_cuda", "itemsize", "nbytes"]
+    &[
+        "shape",
+        "dtype",
+        "device",
+        "T",
+        "mT",
+        "ndim",
+        "requires_grad",
+        "is_leaf",
+        "grad",
+        "grad_fn",
+        "layout",
+        "data",
+        "is_cuda",
+        "itemsize",
+        "nbytes",
+    ]
 }
 
 fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
@@ -40,9 +56,27 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
 }
 
 const LIST_ROWS: &[Builtin] = &[
-    row!(Method, "append", "list.append(x)", "Add an item at the end.", list_append),
-    row!(Method, "pop", "list.pop(i=-1)", "Remove and return an item.", list_pop),
-    row!(Method, "extend", "list.extend(items)", "Add every item of an iterable.", list_extend),
+    row!(
+        Method,
+        "append",
+        "list.append(x)",
+        "Add an item at the end.",
+        list_append
+    ),
+    row!(
+        Method,
+        "pop",
+        "list.pop(i=-1)",
+        "Remove and return an item.",
+        list_pop
+    ),
+    row!(
+        Method,
+        "extend",
+        "list.extend(items)",
+        "Add every item of an iterable.",
+        list_extend
+    ),
 ];
 
 fn list_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<Vec<Value>>>> {
@@ -99,7 +133,11 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 return Ok(Value::Method(Rc::new((obj.clone(), b))));
             }
             let mut names: Vec<&str> = tensor_attr_names().to_vec();
-            names.extend(super::all().filter(|b| matches!(b.reach, super::Reach::Method | super::Reach::Both)).map(|b| b.name));
+            names.extend(
+                super::all()
+                    .filter(|b| matches!(b.reach, super::Reach::Method | super::Reach::Both))
+                    .map(|b| b.name),
+            );
             Err(no_attr(obj, name, names))
         }
         Value::Module(m) => module_attr(m, name).ok_or_else(|| {
@@ -145,7 +183,13 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     }
 }
 
-static SHAPE_NUMEL: Builtin = row!(Method, "numel", "shape.numel()", "Product of the sizes.", shape_numel);
+static SHAPE_NUMEL: Builtin = row!(
+    Method,
+    "numel",
+    "shape.numel()",
+    "Product of the sizes.",
+    shape_numel
+);
 
 fn shape_numel(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("self")?;
@@ -158,8 +202,11 @@ fn shape_numel(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 pub fn set_requires_grad(t: &Tensor, on: bool) -> Result<()> {
     if on && !t.dtype().is_float() {
-        return Err(dtype_err(format!("only floating point tensors can require gradients, not {}", t.dtype()))
-            .hint("convert first: t = t.float()"));
+        return Err(dtype_err(format!(
+            "only floating point tensors can require gradients, not {}",
+            t.dtype()
+        ))
+        .hint("convert first: t = t.float()"));
     }
     t.set_requires_grad(on);
     Ok(())
@@ -168,9 +215,16 @@ pub fn set_requires_grad(t: &Tensor, on: bool) -> Result<()> {
 pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()> {
     match (obj, name) {
         (Value::Tensor(t), "requires_grad") => set_requires_grad(t, v.truthy()?),
-        (Value::Tensor(_), "grad") => Err(type_err("gradients are not available: autograd is not part of this tsh yet")),
-        (Value::Tensor(_), other) => Err(type_err(format!("the tensor attribute '{other}' cannot be set"))
-            .hint("settable attributes: requires_grad")),
-        (o, n) => Err(type_err(format!("cannot set attribute '{n}' on a {}", o.type_name()))),
+        (Value::Tensor(_), "grad") => Err(type_err(
+            "gradients are not available: autograd is not part of this tsh yet",
+        )),
+        (Value::Tensor(_), other) => Err(type_err(format!(
+            "the tensor attribute '{other}' cannot be set"
+        ))
+        .hint("settable attributes: requires_grad")),
+        (o, n) => Err(type_err(format!(
+            "cannot set attribute '{n}' on a {}",
+            o.type_name()
+        ))),
     }
 }

@@ -11,27 +11,153 @@ use crate::tensor::ops::creation as c;
 use crate::tensor::{DType, Device, Tensor};
 
 pub const ROWS: &[Builtin] = &[
-    row!(Function, "tensor", "tensor(data, *, dtype=None, device=None, requires_grad=False)", "A tensor from (nested) lists; dtype inferred as PyTorch does (bool, int64, float32).", tensor),
-    row!(Function, "as_tensor", "as_tensor(data, *, dtype=None, device=None)", "Like tensor(); an existing tensor is returned as is when nothing changes.", as_tensor),
-    row!(Function, "Tensor", "Tensor(data) | Tensor(*size)", "A float32 tensor from data, or an uninitialised (zero) one of a size.", tensor_ctor),
-    row!(Function, "zeros", "zeros(*size, *, dtype=None, device=None, requires_grad=False)", "A tensor of zeros.", zeros),
-    row!(Function, "ones", "ones(*size, *, dtype=None, device=None, requires_grad=False)", "A tensor of ones.", ones),
-    row!(Function, "empty", "empty(*size, *, dtype=None, device=None, requires_grad=False)", "An uninitialised tensor (tsh fills it with zeros).", zeros),
-    row!(Function, "full", "full(size, fill_value, *, dtype=None, device=None, requires_grad=False)", "A tensor filled with one value; dtype follows the value.", full),
-    row!(Function, "eye", "eye(n, m=None, *, dtype=None, device=None, requires_grad=False)", "The identity matrix.", eye),
-    row!(Function, "arange", "arange(end) | arange(start, end, step=1, *, dtype=None, device=None)", "Values from start up to (not including) end.", arange),
-    row!(Function, "linspace", "linspace(start, end, steps, *, dtype=None, device=None)", "`steps` evenly spaced values from start to end inclusive.", linspace),
-    row!(Function, "rand", "rand(*size, *, dtype=None, device=None, requires_grad=False)", "Uniform random values in [0, 1).", rand),
-    row!(Function, "randn", "randn(*size, *, dtype=None, device=None, requires_grad=False)", "Standard normal random values.", randn),
-    row!(Function, "randint", "randint(low=0, high, size, *, dtype=int64, device=None)", "Random integers in [low, high).", randint),
-    row!(Function, "randperm", "randperm(n, *, dtype=int64, device=None)", "A random permutation of 0..n-1.", randperm),
-    row!(Function, "zeros_like", "zeros_like(input, *, dtype=None, device=None, requires_grad=False)", "Zeros with input's shape (and dtype).", zeros_like),
-    row!(Function, "ones_like", "ones_like(input, *, dtype=None, device=None, requires_grad=False)", "Ones with input's shape (and dtype).", ones_like),
-    row!(Function, "empty_like", "empty_like(input, *, dtype=None, device=None)", "An uninitialised (zero) tensor like input.", zeros_like),
-    row!(Function, "full_like", "full_like(input, fill_value, *, dtype=None, device=None)", "A constant with input's shape (and dtype).", full_like),
-    row!(Function, "rand_like", "rand_like(input, *, dtype=None, device=None)", "Uniform random values with input's shape.", rand_like),
-    row!(Function, "randn_like", "randn_like(input, *, dtype=None, device=None)", "Normal random values with input's shape.", randn_like),
-    row!(Function, "manual_seed", "manual_seed(seed)", "Seed the random generator (tsh's own stream, not PyTorch's).", manual_seed),
+    row!(
+        Function,
+        "tensor",
+        "tensor(data, *, dtype=None, device=None, requires_grad=False)",
+        "A tensor from (nested) lists; dtype inferred as PyTorch does (bool, int64, float32).",
+        tensor
+    ),
+    row!(
+        Function,
+        "as_tensor",
+        "as_tensor(data, *, dtype=None, device=None)",
+        "Like tensor(); an existing tensor is returned as is when nothing changes.",
+        as_tensor
+    ),
+    row!(
+        Function,
+        "Tensor",
+        "Tensor(data) | Tensor(*size)",
+        "A float32 tensor from data, or an uninitialised (zero) one of a size.",
+        tensor_ctor
+    ),
+    row!(
+        Function,
+        "zeros",
+        "zeros(*size, *, dtype=None, device=None, requires_grad=False)",
+        "A tensor of zeros.",
+        zeros
+    ),
+    row!(
+        Function,
+        "ones",
+        "ones(*size, *, dtype=None, device=None, requires_grad=False)",
+        "A tensor of ones.",
+        ones
+    ),
+    row!(
+        Function,
+        "empty",
+        "empty(*size, *, dtype=None, device=None, requires_grad=False)",
+        "An uninitialised tensor (tsh fills it with zeros).",
+        zeros
+    ),
+    row!(
+        Function,
+        "full",
+        "full(size, fill_value, *, dtype=None, device=None, requires_grad=False)",
+        "A tensor filled with one value; dtype follows the value.",
+        full
+    ),
+    row!(
+        Function,
+        "eye",
+        "eye(n, m=None, *, dtype=None, device=None, requires_grad=False)",
+        "The identity matrix.",
+        eye
+    ),
+    row!(
+        Function,
+        "arange",
+        "arange(end) | arange(start, end, step=1, *, dtype=None, device=None)",
+        "Values from start up to (not including) end.",
+        arange
+    ),
+    row!(
+        Function,
+        "linspace",
+        "linspace(start, end, steps, *, dtype=None, device=None)",
+        "`steps` evenly spaced values from start to end inclusive.",
+        linspace
+    ),
+    row!(
+        Function,
+        "rand",
+        "rand(*size, *, dtype=None, device=None, requires_grad=False)",
+        "Uniform random values in [0, 1).",
+        rand
+    ),
+    row!(
+        Function,
+        "randn",
+        "randn(*size, *, dtype=None, device=None, requires_grad=False)",
+        "Standard normal random values.",
+        randn
+    ),
+    row!(
+        Function,
+        "randint",
+        "randint(low=0, high, size, *, dtype=int64, device=None)",
+        "Random integers in [low, high).",
+        randint
+    ),
+    row!(
+        Function,
+        "randperm",
+        "randperm(n, *, dtype=int64, device=None)",
+        "A random permutation of 0..n-1.",
+        randperm
+    ),
+    row!(
+        Function,
+        "zeros_like",
+        "zeros_like(input, *, dtype=None, device=None, requires_grad=False)",
+        "Zeros with input's shape (and dtype).",
+        zeros_like
+    ),
+    row!(
+        Function,
+        "ones_like",
+        "ones_like(input, *, dtype=None, device=None, requires_grad=False)",
+        "Ones with input's shape (and dtype).",
+        ones_like
+    ),
+    row!(
+        Function,
+        "empty_like",
+        "empty_like(input, *, dtype=None, device=None)",
+        "An uninitialised (zero) tensor like input.",
+        zeros_like
+    ),
+    row!(
+        Function,
+        "full_like",
+        "full_like(input, fill_value, *, dtype=None, device=None)",
+        "A constant with input's shape (and dtype).",
+        full_like
+    ),
+    row!(
+        Function,
+        "rand_like",
+        "rand_like(input, *, dtype=None, device=None)",
+        "Uniform random values with input's shape.",
+        rand_like
+    ),
+    row!(
+        Function,
+        "randn_like",
+        "randn_like(input, *, dtype=None, device=None)",
+        "Normal random values with input's shape.",
+        randn_like
+    ),
+    row!(
+        Function,
+        "manual_seed",
+        "manual_seed(seed)",
+        "Seed the random generator (tsh's own stream, not PyTorch's).",
+        manual_seed
+    ),
 ];
 
 /// device=, requires_grad= for a newly made tensor.
@@ -46,9 +172,12 @@ fn finish(t: Tensor, a: &mut Args, device: Option<Device>) -> Result<Value> {
     }
     if requires_grad {
         if !t.dtype().is_float() {
-            return Err(dtype_err(format!("only floating point tensors can require gradients, not {}", t.dtype()))
-                .at(a.span)
-                .hint("pass dtype=float32 (or write the data as floats, e.g. 1.)"));
+            return Err(dtype_err(format!(
+                "only floating point tensors can require gradients, not {}",
+                t.dtype()
+            ))
+            .at(a.span)
+            .hint("pass dtype=float32 (or write the data as floats, e.g. 1.)"));
         }
         t.set_requires_grad(true);
     }
@@ -58,14 +187,18 @@ fn finish(t: Tensor, a: &mut Args, device: Option<Device>) -> Result<Value> {
 }
 
 fn tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let (data, span) = a.take("data").ok_or_else(|| type_err("tensor() missing required argument 'data'").at(a.span))?;
+    let (data, span) = a
+        .take("data")
+        .ok_or_else(|| type_err("tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
     let t = convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?;
     finish(t, &mut a, None)
 }
 
 fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let (data, span) = a.take("data").ok_or_else(|| type_err("as_tensor() missing required argument 'data'").at(a.span))?;
+    let (data, span) = a
+        .take("data")
+        .ok_or_else(|| type_err("as_tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
     let t = match &data {
         Value::Tensor(t) => t.to_dtype(dtype.unwrap_or(t.dtype())),
@@ -75,9 +208,14 @@ fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn tensor_ctor(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let data_form = matches!(a.positional.first(), Some((Value::List(_) | Value::Tuple(_) | Value::Tensor(_), _)));
+    let data_form = matches!(
+        a.positional.first(),
+        Some((Value::List(_) | Value::Tuple(_) | Value::Tensor(_), _))
+    );
     let t = if data_form {
-        let (data, span) = a.take("data").ok_or_else(|| type_err("Tensor() needs data or a size"))?;
+        let (data, span) = a
+            .take("data")
+            .ok_or_else(|| type_err("Tensor() needs data or a size"))?;
         convert::tensor_from_data(&data, Some(DType::F32)).map_err(|e| e.at(span))?
     } else {
         let shape = a.shape("size")?;
@@ -111,14 +249,25 @@ fn fill_value(v: &Value) -> Result<(f64, i64, DType)> {
             let (f, i) = (t.to_f64_vec()[0], t.to_i64_vec()[0]);
             (f, i, t.dtype())
         }
-        other => return Err(type_err(format!("fill_value must be a number, not {}", other.type_name()))),
+        other => {
+            return Err(type_err(format!(
+                "fill_value must be a number, not {}",
+                other.type_name()
+            )));
+        }
     })
 }
 
 fn full(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let (sv, ss) = a.take("size").ok_or_else(|| type_err("full() missing required argument 'size'").at(a.span))?;
-    let shape = convert::to_shape(&convert::to_int_list(&sv, "full", "size").map_err(|e| e.at(ss))?).map_err(|e| e.at(ss))?;
-    let (fv, fs) = a.take("fill_value").ok_or_else(|| type_err("full() missing required argument 'fill_value'").at(a.span))?;
+    let (sv, ss) = a
+        .take("size")
+        .ok_or_else(|| type_err("full() missing required argument 'size'").at(a.span))?;
+    let shape =
+        convert::to_shape(&convert::to_int_list(&sv, "full", "size").map_err(|e| e.at(ss))?)
+            .map_err(|e| e.at(ss))?;
+    let (fv, fs) = a
+        .take("fill_value")
+        .ok_or_else(|| type_err("full() missing required argument 'fill_value'").at(a.span))?;
     let (f, i, inferred) = fill_value(&fv).map_err(|e| e.at(fs))?;
     let dtype = a.dtype_kw()?.unwrap_or(inferred);
     let t = c::full(&shape, f, i, dtype).map_err(|e| e.at(a.span))?;
@@ -142,7 +291,10 @@ fn number(v: &Value) -> Result<(f64, bool)> {
         Value::Bool(b) => Ok((*b as i64 as f64, false)),
         Value::Float(f) => Ok((*f, true)),
         Value::Tensor(t) if t.numel() == 1 => Ok((t.to_f64_vec()[0], t.dtype().is_float())),
-        other => Err(type_err(format!("expected a number, got {}", other.type_name()))),
+        other => Err(type_err(format!(
+            "expected a number, got {}",
+            other.type_name()
+        ))),
     }
 }
 
@@ -160,7 +312,9 @@ fn arange(_: &mut Interp, mut a: Args) -> Result<Value> {
         [(s, _), (e, _), (st, _)] => (*s, *e, *st),
         _ => return Err(type_err("arange() needs end, or start and end (and step)").at(a.span)),
     };
-    let dtype = a.dtype_kw()?.unwrap_or(if any_float { DType::F32 } else { DType::I64 });
+    let dtype = a
+        .dtype_kw()?
+        .unwrap_or(if any_float { DType::F32 } else { DType::I64 });
     let t = c::arange(start, end, step, dtype).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, None)
 }
@@ -178,9 +332,18 @@ fn random(mut a: Args, normal: bool) -> Result<Value> {
     let shape = a.shape("size")?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
     if !dtype.is_float() {
-        return Err(dtype_err(format!("{} needs a floating point dtype, not {dtype}", if normal { "randn" } else { "rand" })).at(a.span));
+        return Err(dtype_err(format!(
+            "{} needs a floating point dtype, not {dtype}",
+            if normal { "randn" } else { "rand" }
+        ))
+        .at(a.span));
     }
-    let t = if normal { c::randn(&shape, dtype) } else { c::rand(&shape, dtype) }.map_err(|e| e.at(a.span))?;
+    let t = if normal {
+        c::randn(&shape, dtype)
+    } else {
+        c::rand(&shape, dtype)
+    }
+    .map_err(|e| e.at(a.span))?;
     finish(t, &mut a, None)
 }
 
@@ -199,7 +362,9 @@ fn randint(_: &mut Interp, mut a: Args) -> Result<Value> {
     for (v, s) in a.rest() {
         match v {
             Value::Tuple(_) | Value::List(_) | Value::Shape(_) => size = Some((v, s)),
-            other => ints.push(convert::to_int(&other, "randint", "low/high").map_err(|e| e.at(s))?),
+            other => {
+                ints.push(convert::to_int(&other, "randint", "low/high").map_err(|e| e.at(s))?)
+            }
         }
     }
     if let Some(v) = a.take_kw("low") {
@@ -214,12 +379,20 @@ fn randint(_: &mut Interp, mut a: Args) -> Result<Value> {
     let (low, high) = match ints.as_slice() {
         [h] => (0, *h),
         [l, h] => (*l, *h),
-        _ => return Err(type_err("randint() needs high (or low and high) and a size tuple").at(a.span)),
+        _ => {
+            return Err(
+                type_err("randint() needs high (or low and high) and a size tuple").at(a.span),
+            );
+        }
     };
     let Some((sv, ss)) = size else {
-        return Err(type_err("randint() missing required argument 'size' (a tuple such as (2, 3))").at(a.span));
+        return Err(type_err(
+            "randint() missing required argument 'size' (a tuple such as (2, 3))",
+        )
+        .at(a.span));
     };
-    let shape = convert::to_shape(&convert::to_int_list(&sv, "randint", "size")?).map_err(|e| e.at(ss))?;
+    let shape =
+        convert::to_shape(&convert::to_int_list(&sv, "randint", "size")?).map_err(|e| e.at(ss))?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::I64);
     let t = c::randint(low, high, &shape, dtype).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, None)
@@ -249,7 +422,9 @@ fn ones_like(_: &mut Interp, a: Args) -> Result<Value> {
 
 fn full_like(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
-    let (fv, fs) = a.take("fill_value").ok_or_else(|| type_err("full_like() missing required argument 'fill_value'").at(a.span))?;
+    let (fv, fs) = a
+        .take("fill_value")
+        .ok_or_else(|| type_err("full_like() missing required argument 'fill_value'").at(a.span))?;
     let (f, i, _) = fill_value(&fv).map_err(|e| e.at(fs))?;
     let dtype = a.dtype_kw()?.unwrap_or(t.dtype());
     let out = c::full(t.shape(), f, i, dtype).map_err(|e| e.at(a.span))?;

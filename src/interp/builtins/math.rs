@@ -52,24 +52,60 @@ binary_fns! {
 }
 
 pub const ROWS: &[Builtin] = &[
-    row!(Both, "abs", "abs(input)", "Absolute value, element-wise.", abs),
+    row!(
+        Both,
+        "abs",
+        "abs(input)",
+        "Absolute value, element-wise.",
+        abs
+    ),
     row!(Both, "neg", "neg(input)", "Negation, element-wise.", neg),
-    row!(Both, "negative", "negative(input)", "Negation, element-wise.", neg),
+    row!(
+        Both,
+        "negative",
+        "negative(input)",
+        "Negation, element-wise.",
+        neg
+    ),
     row!(Both, "sign", "sign(input)", "-1, 0 or 1 by sign.", sign),
     row!(Both, "floor", "floor(input)", "Round down.", floor),
     row!(Both, "ceil", "ceil(input)", "Round up.", ceil),
-    row!(Both, "round", "round(input, *, decimals=0)", "Round half to even.", round),
+    row!(
+        Both,
+        "round",
+        "round(input, *, decimals=0)",
+        "Round half to even.",
+        round
+    ),
     row!(Both, "trunc", "trunc(input)", "Round toward zero.", trunc),
     row!(Both, "fix", "fix(input)", "Round toward zero.", trunc),
-    row!(Both, "reciprocal", "reciprocal(input)", "1 / x.", reciprocal),
+    row!(
+        Both,
+        "reciprocal",
+        "reciprocal(input)",
+        "1 / x.",
+        reciprocal
+    ),
     row!(Both, "square", "square(input)", "x * x.", square),
     row!(Both, "exp", "exp(input)", "e ** x.", exp),
     row!(Both, "exp2", "exp2(input)", "2 ** x.", exp2),
-    row!(Both, "expm1", "expm1(input)", "e ** x - 1, accurate near 0.", expm1),
+    row!(
+        Both,
+        "expm1",
+        "expm1(input)",
+        "e ** x - 1, accurate near 0.",
+        expm1
+    ),
     row!(Both, "log", "log(input)", "Natural logarithm.", log),
     row!(Both, "log2", "log2(input)", "Base-2 logarithm.", log2),
     row!(Both, "log10", "log10(input)", "Base-10 logarithm.", log10),
-    row!(Both, "log1p", "log1p(input)", "log(1 + x), accurate near 0.", log1p),
+    row!(
+        Both,
+        "log1p",
+        "log1p(input)",
+        "log(1 + x), accurate near 0.",
+        log1p
+    ),
     row!(Both, "sqrt", "sqrt(input)", "Square root.", sqrt),
     row!(Both, "rsqrt", "rsqrt(input)", "1 / sqrt(x).", rsqrt),
     row!(Both, "sin", "sin(input)", "Sine.", sin),
@@ -81,33 +117,171 @@ pub const ROWS: &[Builtin] = &[
     row!(Both, "sinh", "sinh(input)", "Hyperbolic sine.", sinh),
     row!(Both, "cosh", "cosh(input)", "Hyperbolic cosine.", cosh),
     row!(Both, "tanh", "tanh(input)", "Hyperbolic tangent.", tanh),
-    row!(Both, "sigmoid", "sigmoid(input)", "1 / (1 + e ** -x).", sigmoid),
+    row!(
+        Both,
+        "sigmoid",
+        "sigmoid(input)",
+        "1 / (1 + e ** -x).",
+        sigmoid
+    ),
     row!(Both, "relu", "relu(input)", "max(x, 0).", relu),
     row!(Both, "erf", "erf(input)", "The error function.", erf),
-    row!(Both, "frac", "frac(input)", "Fractional part, x - trunc(x).", frac),
-    row!(Both, "bitwise_not", "bitwise_not(input)", "~x on bool and integer tensors.", bitwise_not),
-    row!(Both, "logical_not", "logical_not(input)", "True where x is zero.", logical_not),
+    row!(
+        Both,
+        "frac",
+        "frac(input)",
+        "Fractional part, x - trunc(x).",
+        frac
+    ),
+    row!(
+        Both,
+        "bitwise_not",
+        "bitwise_not(input)",
+        "~x on bool and integer tensors.",
+        bitwise_not
+    ),
+    row!(
+        Both,
+        "logical_not",
+        "logical_not(input)",
+        "True where x is zero.",
+        logical_not
+    ),
     row!(Both, "isnan", "isnan(input)", "True where x is nan.", isnan),
-    row!(Both, "isinf", "isinf(input)", "True where x is +inf or -inf.", isinf),
-    row!(Both, "isfinite", "isfinite(input)", "True where x is neither inf nor nan.", isfinite),
-    row!(Both, "pow", "pow(input, exponent)", "input ** exponent, element-wise with broadcasting.", pow),
-    row!(Both, "float_power", "float_power(input, exponent)", "Power computed in float64.", float_power),
-    row!(Both, "clamp", "clamp(input, min=None, max=None)", "Limit values to [min, max].", clamp),
-    row!(Both, "clip", "clip(input, min=None, max=None)", "Alias of clamp.", clamp),
-    row!(Both, "where", "where(condition, input, other)", "input where condition is true, else other.", where_),
-    row!(Both, "add", "add(input, other, *, alpha=1)", "input + alpha * other.", add),
-    row!(Both, "sub", "sub(input, other, *, alpha=1)", "input - alpha * other.", sub),
-    row!(Both, "subtract", "subtract(input, other, *, alpha=1)", "input - alpha * other.", sub),
+    row!(
+        Both,
+        "isinf",
+        "isinf(input)",
+        "True where x is +inf or -inf.",
+        isinf
+    ),
+    row!(
+        Both,
+        "isfinite",
+        "isfinite(input)",
+        "True where x is neither inf nor nan.",
+        isfinite
+    ),
+    row!(
+        Both,
+        "pow",
+        "pow(input, exponent)",
+        "input ** exponent, element-wise with broadcasting.",
+        pow
+    ),
+    row!(
+        Both,
+        "float_power",
+        "float_power(input, exponent)",
+        "Power computed in float64.",
+        float_power
+    ),
+    row!(
+        Both,
+        "clamp",
+        "clamp(input, min=None, max=None)",
+        "Limit values to [min, max].",
+        clamp
+    ),
+    row!(
+        Both,
+        "clip",
+        "clip(input, min=None, max=None)",
+        "Alias of clamp.",
+        clamp
+    ),
+    row!(
+        Both,
+        "where",
+        "where(condition, input, other)",
+        "input where condition is true, else other.",
+        where_
+    ),
+    row!(
+        Both,
+        "add",
+        "add(input, other, *, alpha=1)",
+        "input + alpha * other.",
+        add
+    ),
+    row!(
+        Both,
+        "sub",
+        "sub(input, other, *, alpha=1)",
+        "input - alpha * other.",
+        sub
+    ),
+    row!(
+        Both,
+        "subtract",
+        "subtract(input, other, *, alpha=1)",
+        "input - alpha * other.",
+        sub
+    ),
     row!(Both, "mul", "mul(input, other)", "input * other.", mul),
-    row!(Both, "multiply", "multiply(input, other)", "input * other.", mul),
-    row!(Both, "div", "div(input, other, *, rounding_mode=None)", "input / other; rounding_mode 'trunc' or 'floor'.", div),
-    row!(Both, "divide", "divide(input, other, *, rounding_mode=None)", "Alias of div.", div),
-    row!(Both, "true_divide", "true_divide(input, other)", "input / other (always float).", true_divide),
-    row!(Both, "floor_divide", "floor_divide(input, other)", "input // other.", floor_divide),
-    row!(Both, "remainder", "remainder(input, other)", "input % other (the divisor's sign, as Python).", remainder),
-    row!(Both, "maximum", "maximum(input, other)", "Element-wise max of two tensors.", maximum),
-    row!(Both, "minimum", "minimum(input, other)", "Element-wise min of two tensors.", minimum),
-    row!(Both, "atan2", "atan2(input, other)", "Angle of (other, input).", atan2),
+    row!(
+        Both,
+        "multiply",
+        "multiply(input, other)",
+        "input * other.",
+        mul
+    ),
+    row!(
+        Both,
+        "div",
+        "div(input, other, *, rounding_mode=None)",
+        "input / other; rounding_mode 'trunc' or 'floor'.",
+        div
+    ),
+    row!(
+        Both,
+        "divide",
+        "divide(input, other, *, rounding_mode=None)",
+        "Alias of div.",
+        div
+    ),
+    row!(
+        Both,
+        "true_divide",
+        "true_divide(input, other)",
+        "input / other (always float).",
+        true_divide
+    ),
+    row!(
+        Both,
+        "floor_divide",
+        "floor_divide(input, other)",
+        "input // other.",
+        floor_divide
+    ),
+    row!(
+        Both,
+        "remainder",
+        "remainder(input, other)",
+        "input % other (the divisor's sign, as Python).",
+        remainder
+    ),
+    row!(
+        Both,
+        "maximum",
+        "maximum(input, other)",
+        "Element-wise max of two tensors.",
+        maximum
+    ),
+    row!(
+        Both,
+        "minimum",
+        "minimum(input, other)",
+        "Element-wise min of two tensors.",
+        minimum
+    ),
+    row!(
+        Both,
+        "atan2",
+        "atan2(input, other)",
+        "Angle of (other, input).",
+        atan2
+    ),
     row!(Both, "eq", "eq(input, other)", "input == other.", eq),
     row!(Both, "ne", "ne(input, other)", "input != other.", ne),
     row!(Both, "lt", "lt(input, other)", "input < other.", lt),
@@ -115,17 +289,83 @@ pub const ROWS: &[Builtin] = &[
     row!(Both, "gt", "gt(input, other)", "input > other.", gt),
     row!(Both, "ge", "ge(input, other)", "input >= other.", ge),
     row!(Both, "less", "less(input, other)", "input < other.", lt),
-    row!(Both, "greater", "greater(input, other)", "input > other.", gt),
-    row!(Both, "logical_and", "logical_and(input, other)", "Both non-zero.", logical_and),
-    row!(Both, "logical_or", "logical_or(input, other)", "Either non-zero.", logical_or),
-    row!(Both, "logical_xor", "logical_xor(input, other)", "Exactly one non-zero.", logical_xor),
-    row!(Both, "bitwise_and", "bitwise_and(input, other)", "input & other.", bitwise_and),
-    row!(Both, "bitwise_or", "bitwise_or(input, other)", "input | other.", bitwise_or),
-    row!(Both, "bitwise_xor", "bitwise_xor(input, other)", "input ^ other.", bitwise_xor),
-    row!(Both, "equal", "equal(input, other)", "True if both have the same shape and values.", equal),
-    row!(Both, "isclose", "isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", "|a - b| <= atol + rtol * |b|, element-wise.", isclose),
-    row!(Both, "allclose", "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)", "isclose everywhere.", allclose),
-    row!(Both, "dist", "dist(input, other, p=2)", "The p-norm of input - other.", dist),
+    row!(
+        Both,
+        "greater",
+        "greater(input, other)",
+        "input > other.",
+        gt
+    ),
+    row!(
+        Both,
+        "logical_and",
+        "logical_and(input, other)",
+        "Both non-zero.",
+        logical_and
+    ),
+    row!(
+        Both,
+        "logical_or",
+        "logical_or(input, other)",
+        "Either non-zero.",
+        logical_or
+    ),
+    row!(
+        Both,
+        "logical_xor",
+        "logical_xor(input, other)",
+        "Exactly one non-zero.",
+        logical_xor
+    ),
+    row!(
+        Both,
+        "bitwise_and",
+        "bitwise_and(input, other)",
+        "input & other.",
+        bitwise_and
+    ),
+    row!(
+        Both,
+        "bitwise_or",
+        "bitwise_or(input, other)",
+        "input | other.",
+        bitwise_or
+    ),
+    row!(
+        Both,
+        "bitwise_xor",
+        "bitwise_xor(input, other)",
+        "input ^ other.",
+        bitwise_xor
+    ),
+    row!(
+        Both,
+        "equal",
+        "equal(input, other)",
+        "True if both have the same shape and values.",
+        equal
+    ),
+    row!(
+        Both,
+        "isclose",
+        "isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "|a - b| <= atol + rtol * |b|, element-wise.",
+        isclose
+    ),
+    row!(
+        Both,
+        "allclose",
+        "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "isclose everywhere.",
+        allclose
+    ),
+    row!(
+        Both,
+        "dist",
+        "dist(input, other, p=2)",
+        "The p-norm of input - other.",
+        dist
+    ),
 ];
 
 fn round(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -136,7 +376,9 @@ fn round(_: &mut Interp, mut a: Args) -> Result<Value> {
         return unary(UnaryOp::Round, &t).map(Value::Tensor);
     }
     let p = 10f64.powi(decimals as i32);
-    Ok(Value::Tensor(ew::map_float(&t, move |x| (x * p).round_ties_even() / p)))
+    Ok(Value::Tensor(ew::map_float(&t, move |x| {
+        (x * p).round_ties_even() / p
+    })))
 }
 
 fn logical_not(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -191,7 +433,10 @@ fn where_(_: &mut Interp, mut a: Args) -> Result<Value> {
         // where(cond) is nonzero(cond, as_tuple=True).
         let nz = crate::tensor::ops::sort::nonzero(&c);
         let cols = (0..c.ndim())
-            .map(|j| crate::tensor::ops::view::select(&nz, 1, j as i64).map(|t| Value::Tensor(t.contiguous())))
+            .map(|j| {
+                crate::tensor::ops::view::select(&nz, 1, j as i64)
+                    .map(|t| Value::Tensor(t.contiguous()))
+            })
             .collect::<Result<Vec<_>>>()?;
         return Ok(Value::tuple(cols));
     }
@@ -206,7 +451,8 @@ fn scaled(a: &mut Args) -> Result<Tensor> {
     match a.take_kw("alpha") {
         None => Ok(y),
         Some((v, s)) => {
-            let alpha = crate::interp::convert::to_tensor_arg(&v, "add", "alpha").map_err(|e| e.at(s))?;
+            let alpha =
+                crate::interp::convert::to_tensor_arg(&v, "add", "alpha").map_err(|e| e.at(s))?;
             binary(BinaryOp::Mul, &y, &alpha)
         }
     }
@@ -232,7 +478,9 @@ fn div(_: &mut Interp, mut a: Args) -> Result<Value> {
     let mode = match a.take_kw("rounding_mode") {
         None | Some((Value::None, _)) => None,
         Some((Value::Str(s), _)) => Some(s.to_string()),
-        Some((_, s)) => return Err(value_err("rounding_mode must be none, 'trunc' or 'floor'").at(s)),
+        Some((_, s)) => {
+            return Err(value_err("rounding_mode must be none, 'trunc' or 'floor'").at(s));
+        }
     };
     a.finish()?;
     let out = match mode.as_deref() {
@@ -244,7 +492,11 @@ fn div(_: &mut Interp, mut a: Args) -> Result<Value> {
             let d = crate::tensor::promote::result_type(&[x.operand(), y.operand()]);
             q.to_dtype(d)
         }
-        Some(other) => return Err(value_err(format!("rounding_mode must be none, 'trunc' or 'floor', not '{other}'"))),
+        Some(other) => {
+            return Err(value_err(format!(
+                "rounding_mode must be none, 'trunc' or 'floor', not '{other}'"
+            )));
+        }
     };
     Ok(Value::Tensor(out))
 }
@@ -304,7 +556,11 @@ fn dist(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let d = binary(BinaryOp::Sub, &x, &y)?;
     if !d.dtype().is_float() {
-        return Err(crate::error::dtype_err(format!("dist needs floating point tensors, not {}", d.dtype())).hint("convert with .float()"));
+        return Err(crate::error::dtype_err(format!(
+            "dist needs floating point tensors, not {}",
+            d.dtype()
+        ))
+        .hint("convert with .float()"));
     }
     reduce(&d, ReduceOp::Norm(p), None, false).map(Value::Tensor)
 }

@@ -59,7 +59,14 @@ macro_rules! row {
 }
 
 fn tables() -> [&'static [Builtin]; 6] {
-    [python::ROWS, creation::ROWS, math::ROWS, reduce::ROWS, shape::ROWS, tensor_methods::ROWS]
+    [
+        python::ROWS,
+        creation::ROWS,
+        math::ROWS,
+        reduce::ROWS,
+        shape::ROWS,
+        tensor_methods::ROWS,
+    ]
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -76,7 +83,11 @@ struct Index {
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut ix = Index { functions: HashMap::new(), methods: HashMap::new(), python: HashMap::new() };
+        let mut ix = Index {
+            functions: HashMap::new(),
+            methods: HashMap::new(),
+            python: HashMap::new(),
+        };
         for b in all() {
             match b.reach {
                 Reach::Function => {
@@ -108,7 +119,11 @@ pub fn torch_function(name: &str) -> Option<&'static Builtin> {
 
 pub fn find(name: &str) -> Option<&'static Builtin> {
     let ix = index();
-    ix.python.get(name).or_else(|| ix.functions.get(name)).or_else(|| ix.methods.get(name)).copied()
+    ix.python
+        .get(name)
+        .or_else(|| ix.functions.get(name))
+        .or_else(|| ix.methods.get(name))
+        .copied()
 }
 
 /// Names of namespaces and what they hold.
@@ -162,22 +177,22 @@ pub fn global(name: &str) -> Option<Value> {
 /// `module.name`.
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     match (module, name) {
-        ("torch", "nn") => return Some(Value::Module("torch.nn")),
-        ("torch.nn", "functional") => return Some(Value::Module("torch.nn.functional")),
-        ("torch", "Tensor") => return torch_function("Tensor").map(Value::Builtin),
+        ("torch", "nn") => Some(Value::Module("torch.nn")),
+        ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
+        ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         ("torch", n) | ("torch.nn.functional", n) | ("math", n) => {
-            if let Some(d) = DType::from_name(n) {
-                if module == "torch" {
-                    return Some(Value::DType(d));
-                }
+            if let Some(d) = DType::from_name(n)
+                && module == "torch"
+            {
+                return Some(Value::DType(d));
             }
             if let Some(b) = torch_function(n) {
                 return Some(Value::Builtin(b));
             }
-            if module != "torch" {
-                if let Some(b) = index().python.get(n) {
-                    return Some(Value::Builtin(b));
-                }
+            if module != "torch"
+                && let Some(b) = index().python.get(n)
+            {
+                return Some(Value::Builtin(b));
             }
             constant(n)
         }

@@ -11,26 +11,134 @@ use crate::print::number::py_float_repr;
 use crate::row;
 
 pub const ROWS: &[Builtin] = &[
-    row!(Python, "print", "print(*values, sep=' ', end='\\n')", "Print values separated by spaces.", print),
-    row!(Python, "len", "len(x)", "Length of a list, tuple, str, shape, or a tensor's first dim.", len),
-    row!(Python, "range", "range(stop) | range(start, stop, step=1)", "Integers from start up to (not including) stop.", range),
-    row!(Python, "abs", "abs(x)", "Absolute value of a number or tensor.", abs),
-    row!(Python, "min", "min(a, b, ...) | min(list) | min(tensor, dim=None)", "Smallest of numbers; on a tensor, torch.min.", min),
-    row!(Python, "max", "max(a, b, ...) | max(list) | max(tensor, dim=None)", "Largest of numbers; on a tensor, torch.max.", max),
-    row!(Python, "sum", "sum(list, start=0) | sum(tensor, dim=None)", "Sum of a list of numbers; on a tensor, torch.sum.", sum),
-    row!(Python, "round", "round(x, ndigits=None)", "Round half to even; on a tensor, torch.round.", round),
-    row!(Python, "int", "int(x)", "Convert to an integer (truncates floats).", int),
+    row!(
+        Python,
+        "print",
+        "print(*values, sep=' ', end='\\n')",
+        "Print values separated by spaces.",
+        print
+    ),
+    row!(
+        Python,
+        "len",
+        "len(x)",
+        "Length of a list, tuple, str, shape, or a tensor's first dim.",
+        len
+    ),
+    row!(
+        Python,
+        "range",
+        "range(stop) | range(start, stop, step=1)",
+        "Integers from start up to (not including) stop.",
+        range
+    ),
+    row!(
+        Python,
+        "abs",
+        "abs(x)",
+        "Absolute value of a number or tensor.",
+        abs
+    ),
+    row!(
+        Python,
+        "min",
+        "min(a, b, ...) | min(list) | min(tensor, dim=None)",
+        "Smallest of numbers; on a tensor, torch.min.",
+        min
+    ),
+    row!(
+        Python,
+        "max",
+        "max(a, b, ...) | max(list) | max(tensor, dim=None)",
+        "Largest of numbers; on a tensor, torch.max.",
+        max
+    ),
+    row!(
+        Python,
+        "sum",
+        "sum(list, start=0) | sum(tensor, dim=None)",
+        "Sum of a list of numbers; on a tensor, torch.sum.",
+        sum
+    ),
+    row!(
+        Python,
+        "round",
+        "round(x, ndigits=None)",
+        "Round half to even; on a tensor, torch.round.",
+        round
+    ),
+    row!(
+        Python,
+        "int",
+        "int(x)",
+        "Convert to an integer (truncates floats).",
+        int
+    ),
     row!(Python, "float", "float(x)", "Convert to a float.", float),
     row!(Python, "bool", "bool(x)", "Truth value.", bool_),
-    row!(Python, "str", "str(x)", "The printed form of a value.", str_),
-    row!(Python, "repr", "repr(x)", "The echoed form of a value.", repr),
-    row!(Python, "list", "list(iterable)", "A list of an iterable's items.", list),
-    row!(Python, "tuple", "tuple(iterable)", "A tuple of an iterable's items.", tuple),
-    row!(Python, "enumerate", "enumerate(iterable, start=0)", "Pairs (index, item).", enumerate),
-    row!(Python, "zip", "zip(a, b, ...)", "Tuples of items taken in step.", zip),
-    row!(Python, "sorted", "sorted(iterable, reverse=False)", "A sorted list.", sorted),
-    row!(Python, "type", "type(x)", "The name of a value's type.", type_),
-    row!(Function, "is_tensor", "is_tensor(obj)", "Is the value a tensor?", is_tensor),
+    row!(
+        Python,
+        "str",
+        "str(x)",
+        "The printed form of a value.",
+        str_
+    ),
+    row!(
+        Python,
+        "repr",
+        "repr(x)",
+        "The echoed form of a value.",
+        repr
+    ),
+    row!(
+        Python,
+        "list",
+        "list(iterable)",
+        "A list of an iterable's items.",
+        list
+    ),
+    row!(
+        Python,
+        "tuple",
+        "tuple(iterable)",
+        "A tuple of an iterable's items.",
+        tuple
+    ),
+    row!(
+        Python,
+        "enumerate",
+        "enumerate(iterable, start=0)",
+        "Pairs (index, item).",
+        enumerate
+    ),
+    row!(
+        Python,
+        "zip",
+        "zip(a, b, ...)",
+        "Tuples of items taken in step.",
+        zip
+    ),
+    row!(
+        Python,
+        "sorted",
+        "sorted(iterable, reverse=False)",
+        "A sorted list.",
+        sorted
+    ),
+    row!(
+        Python,
+        "type",
+        "type(x)",
+        "The name of a value's type.",
+        type_
+    ),
+    row!(
+        Function,
+        "is_tensor",
+        "is_tensor(obj)",
+        "Is the value a tensor?",
+        is_tensor
+    ),
 ];
 
 fn print(it: &mut Interp, mut a: Args) -> Result<Value> {
@@ -44,7 +152,10 @@ fn print(it: &mut Interp, mut a: Args) -> Result<Value> {
     };
     let values = a.rest();
     a.finish()?;
-    let text: Vec<String> = values.iter().map(|(v, _)| crate::print::value::plain_with(v, &it.print_opts)).collect();
+    let text: Vec<String> = values
+        .iter()
+        .map(|(v, _)| crate::print::value::plain_with(v, &it.print_opts))
+        .collect();
     let line = format!("{}{}", text.join(&sep), end);
     it.out.write_str(&line);
     Ok(Value::None)
@@ -60,7 +171,8 @@ pub fn len_of(v: &Value) -> Result<i64> {
         Value::Range(a, b, s) => range_len(*a, *b, *s),
         Value::Tensor(t) => {
             if t.ndim() == 0 {
-                return Err(type_err("len() of a 0-d tensor").hint("a 0-d tensor has no length; use .item() or .numel()"));
+                return Err(type_err("len() of a 0-d tensor")
+                    .hint("a 0-d tensor has no length; use .item() or .numel()"));
             }
             t.shape()[0] as i64
         }
@@ -97,7 +209,9 @@ fn torch(it: &mut Interp, name: &str, a: Args) -> Result<Value> {
 
 fn first_is_tensor(a: &Args) -> bool {
     matches!(a.positional.first(), Some((Value::Tensor(_), _)))
-        || a.keywords.iter().any(|(k, v, _)| k == "input" && matches!(v, Value::Tensor(_)))
+        || a.keywords
+            .iter()
+            .any(|(k, v, _)| k == "input" && matches!(v, Value::Tensor(_)))
 }
 
 fn abs(it: &mut Interp, mut a: Args) -> Result<Value> {
@@ -107,10 +221,16 @@ fn abs(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
     match v {
-        Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(|| value_err("integer overflow")),
+        Value::Int(i) => i
+            .checked_abs()
+            .map(Value::Int)
+            .ok_or_else(|| value_err("integer overflow")),
         Value::Bool(b) => Ok(Value::Int(b as i64)),
         Value::Float(f) => Ok(Value::Float(f.abs())),
-        other => Err(type_err(format!("bad operand type for abs(): {}", other.type_name()))),
+        other => Err(type_err(format!(
+            "bad operand type for abs(): {}",
+            other.type_name()
+        ))),
     }
 }
 
@@ -121,14 +241,22 @@ fn extreme(it: &mut Interp, a: Args, name: &str, want: std::cmp::Ordering) -> Re
     let mut a = a;
     let values = a.rest();
     a.finish()?;
-    let items: Vec<Value> = if values.len() == 1 { values[0].0.iter_items()? } else { values.into_iter().map(|(v, _)| v).collect() };
+    let items: Vec<Value> = if values.len() == 1 {
+        values[0].0.iter_items()?
+    } else {
+        values.into_iter().map(|(v, _)| v).collect()
+    };
     let mut best: Option<Value> = None;
     for v in items {
         best = Some(match best {
             None => v,
             Some(b) => {
                 let better = crate::interp::ops::compare(
-                    if want == std::cmp::Ordering::Greater { crate::syntax::ast::CmpOp::Gt } else { crate::syntax::ast::CmpOp::Lt },
+                    if want == std::cmp::Ordering::Greater {
+                        crate::syntax::ast::CmpOp::Gt
+                    } else {
+                        crate::syntax::ast::CmpOp::Lt
+                    },
                     &v,
                     &b,
                 )?;
@@ -191,11 +319,17 @@ fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
         Value::Bool(b) => *b as i64,
         Value::Float(f) => {
             if !f.is_finite() {
-                return Err(value_err(format!("cannot convert {} to an int", py_float_repr(*f))));
+                return Err(value_err(format!(
+                    "cannot convert {} to an int",
+                    py_float_repr(*f)
+                )));
             }
             f.trunc() as i64
         }
-        Value::Str(s) => s.trim().parse::<i64>().map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
+        Value::Str(s) => s
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
         Value::Tensor(t) if t.numel() == 1 => {
             if t.dtype().is_float() {
                 let f = t.to_f64_vec()[0];
@@ -207,7 +341,12 @@ fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
                 t.to_i64_vec()[0]
             }
         }
-        other => return Err(type_err(format!("int() cannot convert a {}", other.type_name()))),
+        other => {
+            return Err(type_err(format!(
+                "int() cannot convert a {}",
+                other.type_name()
+            )));
+        }
     }))
 }
 
@@ -219,7 +358,9 @@ fn float(_: &mut Interp, mut a: Args) -> Result<Value> {
             "inf" | "+inf" => f64::INFINITY,
             "-inf" => f64::NEG_INFINITY,
             "nan" => f64::NAN,
-            t => t.parse::<f64>().map_err(|_| value_err(format!("could not convert string to float: '{s}'")))?,
+            t => t
+                .parse::<f64>()
+                .map_err(|_| value_err(format!("could not convert string to float: '{s}'")))?,
         },
         other => convert::to_float(other, "float", "x")?,
     }))
@@ -234,13 +375,17 @@ fn bool_(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn str_(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
-    Ok(Value::Str(crate::print::value::plain_with(&v, &it.print_opts).into()))
+    Ok(Value::Str(
+        crate::print::value::plain_with(&v, &it.print_opts).into(),
+    ))
 }
 
 fn repr(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
-    Ok(Value::Str(crate::print::value::repr_with(&v, &it.print_opts).into()))
+    Ok(Value::Str(
+        crate::print::value::repr_with(&v, &it.print_opts).into(),
+    ))
 }
 
 fn list(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -265,14 +410,28 @@ fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
     let items = a.value("iterable")?.iter_items()?;
     let start = a.int_or("start", 0)?;
     a.finish()?;
-    Ok(Value::list(items.into_iter().enumerate().map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v])).collect()))
+    Ok(Value::list(
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+            .collect(),
+    ))
 }
 
 fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let seqs: Vec<Vec<Value>> = a.rest().iter().map(|(v, _)| v.iter_items()).collect::<Result<_>>()?;
+    let seqs: Vec<Vec<Value>> = a
+        .rest()
+        .iter()
+        .map(|(v, _)| v.iter_items())
+        .collect::<Result<_>>()?;
     a.finish()?;
     let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
-    Ok(Value::list((0..n).map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect())).collect()))
+    Ok(Value::list(
+        (0..n)
+            .map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect()))
+            .collect(),
+    ))
 }
 
 fn sorted(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -281,9 +440,13 @@ fn sorted(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let mut err = None;
     items.sort_by(|x, y| {
-        match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Lt, x, y).and_then(|v| v.truthy()) {
+        match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Lt, x, y)
+            .and_then(|v| v.truthy())
+        {
             Ok(true) => std::cmp::Ordering::Less,
-            Ok(false) => match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Gt, x, y).and_then(|v| v.truthy()) {
+            Ok(false) => match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Gt, x, y)
+                .and_then(|v| v.truthy())
+            {
                 Ok(true) => std::cmp::Ordering::Greater,
                 _ => std::cmp::Ordering::Equal,
             },

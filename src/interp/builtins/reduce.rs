@@ -12,26 +12,146 @@ use crate::row;
 use crate::tensor::ops::reduce::{self as r, reduce};
 
 pub const ROWS: &[Builtin] = &[
-    row!(Both, "sum", "sum(input, dim=None, keepdim=False, *, dtype=None)", "Sum of all elements, or over dim(s).", sum),
-    row!(Both, "mean", "mean(input, dim=None, keepdim=False, *, dtype=None)", "Mean (floating point tensors only).", mean),
-    row!(Both, "prod", "prod(input, dim=None, keepdim=False, *, dtype=None)", "Product of elements.", prod),
-    row!(Both, "max", "max(input) | max(input, dim, keepdim=False) | max(input, other)", "Largest element; with dim, (values, indices).", max),
-    row!(Both, "min", "min(input) | min(input, dim, keepdim=False) | min(input, other)", "Smallest element; with dim, (values, indices).", min),
-    row!(Both, "amax", "amax(input, dim=None, keepdim=False)", "Largest values over dim(s).", amax),
-    row!(Both, "amin", "amin(input, dim=None, keepdim=False)", "Smallest values over dim(s).", amin),
-    row!(Both, "argmax", "argmax(input, dim=None, keepdim=False)", "Index of the largest element (flattened without dim).", argmax),
-    row!(Both, "argmin", "argmin(input, dim=None, keepdim=False)", "Index of the smallest element (flattened without dim).", argmin),
-    row!(Both, "std", "std(input, dim=None, *, correction=1, keepdim=False)", "Standard deviation (Bessel-corrected by default).", std),
-    row!(Both, "var", "var(input, dim=None, *, correction=1, keepdim=False)", "Variance (Bessel-corrected by default).", var),
-    row!(Both, "norm", "norm(input, p='fro', dim=None, keepdim=False)", "Vector p-norm over all elements or dim(s).", norm),
-    row!(Both, "all", "all(input, dim=None, keepdim=False)", "True if every element is non-zero.", all),
-    row!(Both, "any", "any(input, dim=None, keepdim=False)", "True if any element is non-zero.", any),
-    row!(Both, "count_nonzero", "count_nonzero(input, dim=None)", "Number of non-zero elements.", count_nonzero),
-    row!(Both, "logsumexp", "logsumexp(input, dim, keepdim=False)", "log(sum(exp(x))), computed stably.", logsumexp),
-    row!(Both, "cumsum", "cumsum(input, dim)", "Running sum along dim.", cumsum),
-    row!(Both, "cumprod", "cumprod(input, dim)", "Running product along dim.", cumprod),
-    row!(Both, "softmax", "softmax(input, dim)", "exp(x) / sum(exp(x)) along dim.", softmax),
-    row!(Both, "log_softmax", "log_softmax(input, dim)", "log(softmax(x)) along dim, computed stably.", log_softmax),
+    row!(
+        Both,
+        "sum",
+        "sum(input, dim=None, keepdim=False, *, dtype=None)",
+        "Sum of all elements, or over dim(s).",
+        sum
+    ),
+    row!(
+        Both,
+        "mean",
+        "mean(input, dim=None, keepdim=False, *, dtype=None)",
+        "Mean (floating point tensors only).",
+        mean
+    ),
+    row!(
+        Both,
+        "prod",
+        "prod(input, dim=None, keepdim=False, *, dtype=None)",
+        "Product of elements.",
+        prod
+    ),
+    row!(
+        Both,
+        "max",
+        "max(input) | max(input, dim, keepdim=False) | max(input, other)",
+        "Largest element; with dim, (values, indices).",
+        max
+    ),
+    row!(
+        Both,
+        "min",
+        "min(input) | min(input, dim, keepdim=False) | min(input, other)",
+        "Smallest element; with dim, (values, indices).",
+        min
+    ),
+    row!(
+        Both,
+        "amax",
+        "amax(input, dim=None, keepdim=False)",
+        "Largest values over dim(s).",
+        amax
+    ),
+    row!(
+        Both,
+        "amin",
+        "amin(input, dim=None, keepdim=False)",
+        "Smallest values over dim(s).",
+        amin
+    ),
+    row!(
+        Both,
+        "argmax",
+        "argmax(input, dim=None, keepdim=False)",
+        "Index of the largest element (flattened without dim).",
+        argmax
+    ),
+    row!(
+        Both,
+        "argmin",
+        "argmin(input, dim=None, keepdim=False)",
+        "Index of the smallest element (flattened without dim).",
+        argmin
+    ),
+    row!(
+        Both,
+        "std",
+        "std(input, dim=None, *, correction=1, keepdim=False)",
+        "Standard deviation (Bessel-corrected by default).",
+        std
+    ),
+    row!(
+        Both,
+        "var",
+        "var(input, dim=None, *, correction=1, keepdim=False)",
+        "Variance (Bessel-corrected by default).",
+        var
+    ),
+    row!(
+        Both,
+        "norm",
+        "norm(input, p='fro', dim=None, keepdim=False)",
+        "Vector p-norm over all elements or dim(s).",
+        norm
+    ),
+    row!(
+        Both,
+        "all",
+        "all(input, dim=None, keepdim=False)",
+        "True if every element is non-zero.",
+        all
+    ),
+    row!(
+        Both,
+        "any",
+        "any(input, dim=None, keepdim=False)",
+        "True if any element is non-zero.",
+        any
+    ),
+    row!(
+        Both,
+        "count_nonzero",
+        "count_nonzero(input, dim=None)",
+        "Number of non-zero elements.",
+        count_nonzero
+    ),
+    row!(
+        Both,
+        "logsumexp",
+        "logsumexp(input, dim, keepdim=False)",
+        "log(sum(exp(x))), computed stably.",
+        logsumexp
+    ),
+    row!(
+        Both,
+        "cumsum",
+        "cumsum(input, dim)",
+        "Running sum along dim.",
+        cumsum
+    ),
+    row!(
+        Both,
+        "cumprod",
+        "cumprod(input, dim)",
+        "Running product along dim.",
+        cumprod
+    ),
+    row!(
+        Both,
+        "softmax",
+        "softmax(input, dim)",
+        "exp(x) / sum(exp(x)) along dim.",
+        softmax
+    ),
+    row!(
+        Both,
+        "log_softmax",
+        "log_softmax(input, dim)",
+        "log(softmax(x)) along dim, computed stably.",
+        log_softmax
+    ),
 ];
 
 /// The common `(input, dim=None, keepdim=False, *, dtype=None)` shape of reductions.
@@ -86,17 +206,32 @@ fn extreme(mut a: Args, is_max: bool) -> Result<Value> {
     let keepdim = a.flag("keepdim", false)?;
     a.finish()?;
     match second {
-        None | Some((Value::None, _)) => {
-            reduce(&t, if is_max { ReduceOp::Max } else { ReduceOp::Min }, None, false).map(Value::Tensor)
-        }
-        Some((Value::Tensor(other), _)) if !(other.ndim() == 0 && !other.dtype().is_float()) => {
-            let op = if is_max { BinaryOp::Maximum } else { BinaryOp::Minimum };
+        None | Some((Value::None, _)) => reduce(
+            &t,
+            if is_max { ReduceOp::Max } else { ReduceOp::Min },
+            None,
+            false,
+        )
+        .map(Value::Tensor),
+        Some((Value::Tensor(other), _)) if other.ndim() != 0 || other.dtype().is_float() => {
+            let op = if is_max {
+                BinaryOp::Maximum
+            } else {
+                BinaryOp::Minimum
+            };
             crate::tensor::ops::elementwise::binary(op, &t, &other).map(Value::Tensor)
         }
         Some((v, s)) => {
-            let dim = crate::interp::convert::to_int(&v, if is_max { "max" } else { "min" }, "dim").map_err(|e| e.at(s))?;
+            let dim = crate::interp::convert::to_int(&v, if is_max { "max" } else { "min" }, "dim")
+                .map_err(|e| e.at(s))?;
             let (values, indices) = r::max_min_dim(&t, dim, keepdim, is_max)?;
-            Ok(named(if is_max { "max" } else { "min" }, vec![("values", Value::Tensor(values)), ("indices", Value::Tensor(indices))]))
+            Ok(named(
+                if is_max { "max" } else { "min" },
+                vec![
+                    ("values", Value::Tensor(values)),
+                    ("indices", Value::Tensor(indices)),
+                ],
+            ))
         }
     }
 }
@@ -145,17 +280,28 @@ fn spread(mut a: Args, is_std: bool) -> Result<Value> {
             None
         }
         None | Some((Value::None, _)) => None,
-        Some((v, s)) => Some(crate::interp::convert::to_int_list(&v, a.name, "dim").map_err(|e| e.at(s))?),
+        Some((v, s)) => {
+            Some(crate::interp::convert::to_int_list(&v, a.name, "dim").map_err(|e| e.at(s))?)
+        }
     };
     if let Some((v, s)) = a.take_kw("unbiased") {
-        correction = if v.truthy().map_err(|e| e.at(s))? { 1.0 } else { 0.0 };
+        correction = if v.truthy().map_err(|e| e.at(s))? {
+            1.0
+        } else {
+            0.0
+        };
     }
     if let Some((v, s)) = a.take_kw("correction") {
-        correction = crate::interp::convert::to_float(&v, a.name, "correction").map_err(|e| e.at(s))?;
+        correction =
+            crate::interp::convert::to_float(&v, a.name, "correction").map_err(|e| e.at(s))?;
     }
     let keepdim = a.flag("keepdim", false)?;
     a.finish()?;
-    let op = if is_std { ReduceOp::Std(correction) } else { ReduceOp::Var(correction) };
+    let op = if is_std {
+        ReduceOp::Std(correction)
+    } else {
+        ReduceOp::Var(correction)
+    };
     reduce(&t, op, dims.as_deref(), keepdim).map(Value::Tensor)
 }
 
@@ -173,7 +319,12 @@ fn norm(_: &mut Interp, mut a: Args) -> Result<Value> {
         None | Some((Value::None, _)) => 2.0,
         Some((Value::Str(s), sp)) => match s.as_ref() {
             "fro" => 2.0,
-            other => return Err(type_err(format!("norm: p='{other}' is not supported (use a number or 'fro')")).at(sp)),
+            other => {
+                return Err(type_err(format!(
+                    "norm: p='{other}' is not supported (use a number or 'fro')"
+                ))
+                .at(sp));
+            }
         },
         Some((v, s)) => crate::interp::convert::to_float(&v, "norm", "p").map_err(|e| e.at(s))?,
     };
@@ -220,7 +371,12 @@ fn softmax_like(mut a: Args, log: bool) -> Result<Value> {
         Some(d) => t.to_dtype(d),
         None => t,
     };
-    if log { r::log_softmax(&t, dim) } else { r::softmax(&t, dim) }.map(Value::Tensor)
+    if log {
+        r::log_softmax(&t, dim)
+    } else {
+        r::softmax(&t, dim)
+    }
+    .map(Value::Tensor)
 }
 
 fn softmax(_: &mut Interp, a: Args) -> Result<Value> {

@@ -12,45 +12,261 @@ use crate::tensor::Tensor;
 use crate::tensor::ops::{join, matmul as mm_ops, sort as so, view as v};
 
 pub const ROWS: &[Builtin] = &[
-    row!(Both, "reshape", "reshape(input, *shape)", "Same data in a new shape (a view when possible, else a copy); one size may be -1.", reshape),
-    row!(Method, "view", "view(*shape)", "A view with a new shape; fails when the layout cannot be viewed so.", view),
-    row!(Method, "view_as", "view_as(other)", "view(other.shape).", view_as),
-    row!(Method, "reshape_as", "reshape_as(other)", "reshape(other.shape).", reshape_as),
-    row!(Both, "transpose", "transpose(input, dim0, dim1)", "Swap two dims (a view).", transpose),
-    row!(Both, "swapaxes", "swapaxes(input, axis0, axis1)", "Alias of transpose.", transpose),
-    row!(Both, "permute", "permute(input, *dims)", "Reorder dims (a view).", permute),
-    row!(Both, "t", "t(input)", "Transpose a 0-, 1- or 2-d tensor.", t),
-    row!(Both, "squeeze", "squeeze(input, dim=None)", "Remove dims of size 1 (all, or the given ones).", squeeze),
-    row!(Both, "unsqueeze", "unsqueeze(input, dim)", "Insert a dim of size 1 at dim.", unsqueeze),
-    row!(Both, "flatten", "flatten(input, start_dim=0, end_dim=-1)", "Merge dims start_dim..end_dim into one.", flatten),
+    row!(
+        Both,
+        "reshape",
+        "reshape(input, *shape)",
+        "Same data in a new shape (a view when possible, else a copy); one size may be -1.",
+        reshape
+    ),
+    row!(
+        Method,
+        "view",
+        "view(*shape)",
+        "A view with a new shape; fails when the layout cannot be viewed so.",
+        view
+    ),
+    row!(
+        Method,
+        "view_as",
+        "view_as(other)",
+        "view(other.shape).",
+        view_as
+    ),
+    row!(
+        Method,
+        "reshape_as",
+        "reshape_as(other)",
+        "reshape(other.shape).",
+        reshape_as
+    ),
+    row!(
+        Both,
+        "transpose",
+        "transpose(input, dim0, dim1)",
+        "Swap two dims (a view).",
+        transpose
+    ),
+    row!(
+        Both,
+        "swapaxes",
+        "swapaxes(input, axis0, axis1)",
+        "Alias of transpose.",
+        transpose
+    ),
+    row!(
+        Both,
+        "permute",
+        "permute(input, *dims)",
+        "Reorder dims (a view).",
+        permute
+    ),
+    row!(
+        Both,
+        "t",
+        "t(input)",
+        "Transpose a 0-, 1- or 2-d tensor.",
+        t
+    ),
+    row!(
+        Both,
+        "squeeze",
+        "squeeze(input, dim=None)",
+        "Remove dims of size 1 (all, or the given ones).",
+        squeeze
+    ),
+    row!(
+        Both,
+        "unsqueeze",
+        "unsqueeze(input, dim)",
+        "Insert a dim of size 1 at dim.",
+        unsqueeze
+    ),
+    row!(
+        Both,
+        "flatten",
+        "flatten(input, start_dim=0, end_dim=-1)",
+        "Merge dims start_dim..end_dim into one.",
+        flatten
+    ),
     row!(Both, "ravel", "ravel(input)", "Flatten to 1-d.", ravel),
-    row!(Both, "narrow", "narrow(input, dim, start, length)", "length elements of dim from start (a view).", narrow),
-    row!(Both, "chunk", "chunk(input, chunks, dim=0)", "Split into `chunks` nearly equal views.", chunk),
-    row!(Both, "split", "split(input, split_size_or_sections, dim=0)", "Split into views of a size, or of the listed sizes.", split),
-    row!(Both, "unbind", "unbind(input, dim=0)", "A tuple of slices along dim.", unbind),
-    row!(Method, "expand", "expand(*sizes)", "Broadcast to sizes (a view; -1 keeps a dim).", expand),
-    row!(Method, "expand_as", "expand_as(other)", "expand(other.shape).", expand_as),
-    row!(Both, "broadcast_to", "broadcast_to(input, shape)", "Broadcast to a shape (a view).", broadcast_to),
-    row!(Method, "repeat", "repeat(*sizes)", "Tile the tensor sizes[i] times along each dim (a copy).", repeat),
-    row!(Both, "flip", "flip(input, dims)", "Reverse the order along dims (a copy).", flip),
-    row!(Function, "cat", "cat(tensors, dim=0)", "Join tensors along an existing dim.", cat),
-    row!(Function, "concat", "concat(tensors, dim=0)", "Alias of cat.", cat),
-    row!(Function, "concatenate", "concatenate(tensors, dim=0)", "Alias of cat.", cat),
-    row!(Function, "stack", "stack(tensors, dim=0)", "Join tensors of one shape along a new dim.", stack),
-    row!(Function, "vstack", "vstack(tensors)", "Stack rows (1-d tensors become rows).", vstack),
-    row!(Function, "hstack", "hstack(tensors)", "Join along columns (along dim 0 for 1-d).", hstack),
-    row!(Both, "matmul", "matmul(input, other)", "Matrix product with batching and broadcasting (the @ operator).", matmul),
+    row!(
+        Both,
+        "narrow",
+        "narrow(input, dim, start, length)",
+        "length elements of dim from start (a view).",
+        narrow
+    ),
+    row!(
+        Both,
+        "chunk",
+        "chunk(input, chunks, dim=0)",
+        "Split into `chunks` nearly equal views.",
+        chunk
+    ),
+    row!(
+        Both,
+        "split",
+        "split(input, split_size_or_sections, dim=0)",
+        "Split into views of a size, or of the listed sizes.",
+        split
+    ),
+    row!(
+        Both,
+        "unbind",
+        "unbind(input, dim=0)",
+        "A tuple of slices along dim.",
+        unbind
+    ),
+    row!(
+        Method,
+        "expand",
+        "expand(*sizes)",
+        "Broadcast to sizes (a view; -1 keeps a dim).",
+        expand
+    ),
+    row!(
+        Method,
+        "expand_as",
+        "expand_as(other)",
+        "expand(other.shape).",
+        expand_as
+    ),
+    row!(
+        Both,
+        "broadcast_to",
+        "broadcast_to(input, shape)",
+        "Broadcast to a shape (a view).",
+        broadcast_to
+    ),
+    row!(
+        Method,
+        "repeat",
+        "repeat(*sizes)",
+        "Tile the tensor sizes[i] times along each dim (a copy).",
+        repeat
+    ),
+    row!(
+        Both,
+        "flip",
+        "flip(input, dims)",
+        "Reverse the order along dims (a copy).",
+        flip
+    ),
+    row!(
+        Function,
+        "cat",
+        "cat(tensors, dim=0)",
+        "Join tensors along an existing dim.",
+        cat
+    ),
+    row!(
+        Function,
+        "concat",
+        "concat(tensors, dim=0)",
+        "Alias of cat.",
+        cat
+    ),
+    row!(
+        Function,
+        "concatenate",
+        "concatenate(tensors, dim=0)",
+        "Alias of cat.",
+        cat
+    ),
+    row!(
+        Function,
+        "stack",
+        "stack(tensors, dim=0)",
+        "Join tensors of one shape along a new dim.",
+        stack
+    ),
+    row!(
+        Function,
+        "vstack",
+        "vstack(tensors)",
+        "Stack rows (1-d tensors become rows).",
+        vstack
+    ),
+    row!(
+        Function,
+        "hstack",
+        "hstack(tensors)",
+        "Join along columns (along dim 0 for 1-d).",
+        hstack
+    ),
+    row!(
+        Both,
+        "matmul",
+        "matmul(input, other)",
+        "Matrix product with batching and broadcasting (the @ operator).",
+        matmul
+    ),
     row!(Both, "mm", "mm(input, mat2)", "2-d matrix product.", mm),
-    row!(Both, "bmm", "bmm(input, mat2)", "Batched 3-d matrix product.", bmm),
+    row!(
+        Both,
+        "bmm",
+        "bmm(input, mat2)",
+        "Batched 3-d matrix product.",
+        bmm
+    ),
     row!(Both, "mv", "mv(input, vec)", "Matrix-vector product.", mv),
-    row!(Both, "dot", "dot(input, other)", "Dot product of two 1-d tensors.", dot),
-    row!(Both, "inner", "inner(input, other)", "Dot product of two 1-d tensors.", dot),
-    row!(Both, "outer", "outer(input, vec2)", "Outer product of two 1-d tensors.", outer),
-    row!(Both, "sort", "sort(input, dim=-1, descending=False)", "Sorted values and their indices (stable).", sort),
-    row!(Both, "argsort", "argsort(input, dim=-1, descending=False)", "Indices that sort along dim.", argsort),
-    row!(Both, "topk", "topk(input, k, dim=-1, largest=True, sorted=True)", "The k largest (or smallest) values and their indices.", topk),
-    row!(Both, "unique", "unique(input, sorted=True, return_inverse=False, return_counts=False)", "Sorted unique elements.", unique),
-    row!(Both, "nonzero", "nonzero(input, *, as_tuple=False)", "Indices of non-zero elements, one row each.", nonzero),
+    row!(
+        Both,
+        "dot",
+        "dot(input, other)",
+        "Dot product of two 1-d tensors.",
+        dot
+    ),
+    row!(
+        Both,
+        "inner",
+        "inner(input, other)",
+        "Dot product of two 1-d tensors.",
+        dot
+    ),
+    row!(
+        Both,
+        "outer",
+        "outer(input, vec2)",
+        "Outer product of two 1-d tensors.",
+        outer
+    ),
+    row!(
+        Both,
+        "sort",
+        "sort(input, dim=-1, descending=False)",
+        "Sorted values and their indices (stable).",
+        sort
+    ),
+    row!(
+        Both,
+        "argsort",
+        "argsort(input, dim=-1, descending=False)",
+        "Indices that sort along dim.",
+        argsort
+    ),
+    row!(
+        Both,
+        "topk",
+        "topk(input, k, dim=-1, largest=True, sorted=True)",
+        "The k largest (or smallest) values and their indices.",
+        topk
+    ),
+    row!(
+        Both,
+        "unique",
+        "unique(input, sorted=True, return_inverse=False, return_counts=False)",
+        "Sorted unique elements.",
+        unique
+    ),
+    row!(
+        Both,
+        "nonzero",
+        "nonzero(input, *, as_tuple=False)",
+        "Indices of non-zero elements, one row each.",
+        nonzero
+    ),
 ];
 
 fn sizes_of(a: &mut Args) -> Result<Vec<i64>> {
@@ -66,10 +282,12 @@ fn reshape(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn view(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;
-    if let Some((Value::DType(d), _)) = a.positional.get(1) {
-        if *d != t.dtype() {
-            return Err(type_err("view(dtype) reinterpreting bits is not supported; use .to(dtype)"));
-        }
+    if let Some((Value::DType(d), _)) = a.positional.get(1)
+        && *d != t.dtype()
+    {
+        return Err(type_err(
+            "view(dtype) reinterpreting bits is not supported; use .to(dtype)",
+        ));
     }
     let s = sizes_of(&mut a)?;
     a.finish()?;
@@ -166,12 +384,15 @@ fn chunk(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn split(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
-    let (s, span) = a.take("split_size_or_sections").ok_or_else(|| type_err("split() missing 'split_size_or_sections'"))?;
+    let (s, span) = a
+        .take("split_size_or_sections")
+        .ok_or_else(|| type_err("split() missing 'split_size_or_sections'"))?;
     let d = a.int_or("dim", 0)?;
     a.finish()?;
     match s {
         Value::List(_) | Value::Tuple(_) => {
-            let sizes = convert::to_shape(&convert::to_int_list(&s, "split", "sections")?).map_err(|e| e.at(span))?;
+            let sizes = convert::to_shape(&convert::to_int_list(&s, "split", "sections")?)
+                .map_err(|e| e.at(span))?;
             v::split_sizes(&t, &sizes, d).map(tensors_tuple)
         }
         other => {
@@ -236,8 +457,15 @@ fn repeat(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
     let x = v::reshape(&t, &inter_view)?;
     let x = v::expand(&x, &inter_full)?;
-    crate::tensor::core::check_alloc(&inter_full.iter().map(|&d| d as usize).collect::<Vec<_>>(), t.dtype())?;
-    let out: Vec<i64> = reps.iter().zip(&padded).map(|(r, s)| (r * s) as i64).collect();
+    crate::tensor::core::check_alloc(
+        &inter_full.iter().map(|&d| d as usize).collect::<Vec<_>>(),
+        t.dtype(),
+    )?;
+    let out: Vec<i64> = reps
+        .iter()
+        .zip(&padded)
+        .map(|(r, s)| (r * s) as i64)
+        .collect();
     v::reshape(&x.contiguous(), &out).map(Value::Tensor)
 }
 
@@ -246,12 +474,18 @@ fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
     let dims = a.sizes("dims")?;
     a.finish()?;
     let mut idx = Vec::new();
-    let dims: Vec<usize> = dims.iter().map(|&d| crate::tensor::shape::normalize_dim(d, t.ndim())).collect::<Result<_>>()?;
+    let dims: Vec<usize> = dims
+        .iter()
+        .map(|&d| crate::tensor::shape::normalize_dim(d, t.ndim()))
+        .collect::<Result<_>>()?;
     for d in 0..t.ndim() {
         if dims.contains(&d) {
             let n = t.shape()[d] as i64;
             let rev: Vec<i64> = (0..n).rev().collect();
-            idx.push(crate::tensor::ops::index::Idx::Tensor(Tensor::from_vec(rev, &[n as usize])));
+            idx.push(crate::tensor::ops::index::Idx::Tensor(Tensor::from_vec(
+                rev,
+                &[n as usize],
+            )));
         } else {
             idx.push(crate::tensor::ops::index::Idx::Slice(None, None, None));
         }
@@ -269,16 +503,25 @@ fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn tensor_list(a: &mut Args, param: &str) -> Result<Vec<Tensor>> {
-    let (v, s) = a.take(param).ok_or_else(|| type_err(format!("{}() missing '{param}'", a.name)).at(a.span))?;
+    let (v, s) = a
+        .take(param)
+        .ok_or_else(|| type_err(format!("{}() missing '{param}'", a.name)).at(a.span))?;
     let items = match &v {
         Value::List(_) | Value::Tuple(_) => v.iter_items()?,
         other => {
-            return Err(type_err(format!("{}() expects a list or tuple of tensors, not a {}", a.name, other.type_name()))
-                .at(s)
-                .hint(format!("wrap them in brackets: {}([a, b])", a.name)));
+            return Err(type_err(format!(
+                "{}() expects a list or tuple of tensors, not a {}",
+                a.name,
+                other.type_name()
+            ))
+            .at(s)
+            .hint(format!("wrap them in brackets: {}([a, b])", a.name)));
         }
     };
-    items.iter().map(|x| convert::to_tensor_arg(x, a.name, param).map_err(|e| e.at(s))).collect()
+    items
+        .iter()
+        .map(|x| convert::to_tensor_arg(x, a.name, param).map_err(|e| e.at(s)))
+        .collect()
 }
 
 fn cat(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -336,7 +579,13 @@ fn sort(_: &mut Interp, mut a: Args) -> Result<Value> {
     let _ = a.take_kw("stable");
     a.finish()?;
     let (values, indices) = so::sort(&t, d, desc)?;
-    Ok(named("sort", vec![("values", Value::Tensor(values)), ("indices", Value::Tensor(indices))]))
+    Ok(named(
+        "sort",
+        vec![
+            ("values", Value::Tensor(values)),
+            ("indices", Value::Tensor(indices)),
+        ],
+    ))
 }
 
 fn argsort(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -356,7 +605,13 @@ fn topk(_: &mut Interp, mut a: Args) -> Result<Value> {
     let _sorted = a.flag("sorted", true)?;
     a.finish()?;
     let (values, indices) = so::topk(&t, k, d, largest)?;
-    Ok(named("topk", vec![("values", Value::Tensor(values)), ("indices", Value::Tensor(indices))]))
+    Ok(named(
+        "topk",
+        vec![
+            ("values", Value::Tensor(values)),
+            ("indices", Value::Tensor(indices)),
+        ],
+    ))
 }
 
 fn unique(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -364,10 +619,10 @@ fn unique(_: &mut Interp, mut a: Args) -> Result<Value> {
     let _sorted = a.flag("sorted", true)?;
     let inverse = a.flag("return_inverse", false)?;
     let counts = a.flag("return_counts", false)?;
-    if let Some((d, s)) = a.take_kw("dim") {
-        if !matches!(d, Value::None) {
-            return Err(value_err("unique(dim=...) is not supported yet; it flattens the input").at(s));
-        }
+    if let Some((d, s)) = a.take_kw("dim")
+        && !matches!(d, Value::None)
+    {
+        return Err(value_err("unique(dim=...) is not supported yet; it flattens the input").at(s));
     }
     a.finish()?;
     let (u, inv, c) = so::unique(&t);

@@ -15,26 +15,116 @@ use crate::tensor::ops::elementwise as ew;
 use crate::tensor::{DType, Device, Tensor};
 
 pub const ROWS: &[Builtin] = &[
-    row!(Method, "item", "item()", "The single element as a plain number.", item),
-    row!(Method, "tolist", "tolist()", "Nested lists of plain numbers.", tolist),
-    row!(Method, "size", "size(dim=None)", "The shape, or the size of one dim.", size),
+    row!(
+        Method,
+        "item",
+        "item()",
+        "The single element as a plain number.",
+        item
+    ),
+    row!(
+        Method,
+        "tolist",
+        "tolist()",
+        "Nested lists of plain numbers.",
+        tolist
+    ),
+    row!(
+        Method,
+        "size",
+        "size(dim=None)",
+        "The shape, or the size of one dim.",
+        size
+    ),
     row!(Method, "dim", "dim()", "Number of dimensions.", dim),
-    row!(Method, "ndimension", "ndimension()", "Number of dimensions.", dim),
+    row!(
+        Method,
+        "ndimension",
+        "ndimension()",
+        "Number of dimensions.",
+        dim
+    ),
     row!(Both, "numel", "numel(input)", "Number of elements.", numel),
-    row!(Method, "nelement", "nelement()", "Number of elements.", numel),
-    row!(Method, "stride", "stride(dim=None)", "Steps in storage between neighbours along each dim.", stride),
-    row!(Method, "storage_offset", "storage_offset()", "Index of the first element in the storage.", storage_offset),
-    row!(Method, "is_contiguous", "is_contiguous()", "Is the layout row-major without gaps?", is_contiguous),
-    row!(Method, "contiguous", "contiguous()", "The tensor itself if contiguous, else a row-major copy.", contiguous),
-    row!(Both, "clone", "clone(input)", "A copy with its own storage.", clone),
-    row!(Method, "detach", "detach()", "The same data, cut from the autograd graph.", detach),
-    row!(Method, "element_size", "element_size()", "Bytes per element.", element_size),
-    row!(Method, "to", "to(dtype) | to(device) | to(device, dtype) | to(other)", "Convert dtype and/or move to a device.", to),
-    row!(Method, "type", "type(dtype=None)", "The type name, or a conversion to dtype.", type_),
+    row!(
+        Method,
+        "nelement",
+        "nelement()",
+        "Number of elements.",
+        numel
+    ),
+    row!(
+        Method,
+        "stride",
+        "stride(dim=None)",
+        "Steps in storage between neighbours along each dim.",
+        stride
+    ),
+    row!(
+        Method,
+        "storage_offset",
+        "storage_offset()",
+        "Index of the first element in the storage.",
+        storage_offset
+    ),
+    row!(
+        Method,
+        "is_contiguous",
+        "is_contiguous()",
+        "Is the layout row-major without gaps?",
+        is_contiguous
+    ),
+    row!(
+        Method,
+        "contiguous",
+        "contiguous()",
+        "The tensor itself if contiguous, else a row-major copy.",
+        contiguous
+    ),
+    row!(
+        Both,
+        "clone",
+        "clone(input)",
+        "A copy with its own storage.",
+        clone
+    ),
+    row!(
+        Method,
+        "detach",
+        "detach()",
+        "The same data, cut from the autograd graph.",
+        detach
+    ),
+    row!(
+        Method,
+        "element_size",
+        "element_size()",
+        "Bytes per element.",
+        element_size
+    ),
+    row!(
+        Method,
+        "to",
+        "to(dtype) | to(device) | to(device, dtype) | to(other)",
+        "Convert dtype and/or move to a device.",
+        to
+    ),
+    row!(
+        Method,
+        "type",
+        "type(dtype=None)",
+        "The type name, or a conversion to dtype.",
+        type_
+    ),
     row!(Method, "float", "float()", "Convert to float32.", to_f32),
     row!(Method, "double", "double()", "Convert to float64.", to_f64),
     row!(Method, "half", "half()", "Convert to float16.", to_f16),
-    row!(Method, "bfloat16", "bfloat16()", "Convert to bfloat16.", to_bf16),
+    row!(
+        Method,
+        "bfloat16",
+        "bfloat16()",
+        "Convert to bfloat16.",
+        to_bf16
+    ),
     row!(Method, "long", "long()", "Convert to int64.", to_i64),
     row!(Method, "int", "int()", "Convert to int32.", to_i32),
     row!(Method, "short", "short()", "Convert to int16.", to_i16),
@@ -42,18 +132,90 @@ pub const ROWS: &[Builtin] = &[
     row!(Method, "byte", "byte()", "Convert to uint8.", to_u8),
     row!(Method, "bool", "bool()", "Convert to bool.", to_bool),
     row!(Method, "cpu", "cpu()", "The tensor on the cpu.", cpu),
-    row!(Method, "cuda", "cuda(device=None)", "Move to a CUDA device.", cuda),
-    row!(Method, "is_floating_point", "is_floating_point()", "Is the dtype a float type?", is_floating_point),
-    row!(Method, "requires_grad_", "requires_grad_(requires_grad=True)", "Set requires_grad in place.", requires_grad_),
-    row!(Method, "add_", "add_(other, *, alpha=1)", "In place: self += alpha * other.", add_),
-    row!(Method, "sub_", "sub_(other, *, alpha=1)", "In place: self -= alpha * other.", sub_),
-    row!(Method, "mul_", "mul_(other)", "In place: self *= other.", mul_),
-    row!(Method, "div_", "div_(other)", "In place: self /= other.", div_),
-    row!(Method, "pow_", "pow_(exponent)", "In place: self **= exponent.", pow_),
-    row!(Method, "fill_", "fill_(value)", "In place: every element becomes value.", fill_),
-    row!(Method, "zero_", "zero_()", "In place: every element becomes 0.", zero_),
-    row!(Method, "clamp_", "clamp_(min=None, max=None)", "In place clamp.", clamp_),
-    row!(Method, "copy_", "copy_(src)", "In place: copy src (broadcast, converted) into self.", copy_),
+    row!(
+        Method,
+        "cuda",
+        "cuda(device=None)",
+        "Move to a CUDA device.",
+        cuda
+    ),
+    row!(
+        Method,
+        "is_floating_point",
+        "is_floating_point()",
+        "Is the dtype a float type?",
+        is_floating_point
+    ),
+    row!(
+        Method,
+        "requires_grad_",
+        "requires_grad_(requires_grad=True)",
+        "Set requires_grad in place.",
+        requires_grad_
+    ),
+    row!(
+        Method,
+        "add_",
+        "add_(other, *, alpha=1)",
+        "In place: self += alpha * other.",
+        add_
+    ),
+    row!(
+        Method,
+        "sub_",
+        "sub_(other, *, alpha=1)",
+        "In place: self -= alpha * other.",
+        sub_
+    ),
+    row!(
+        Method,
+        "mul_",
+        "mul_(other)",
+        "In place: self *= other.",
+        mul_
+    ),
+    row!(
+        Method,
+        "div_",
+        "div_(other)",
+        "In place: self /= other.",
+        div_
+    ),
+    row!(
+        Method,
+        "pow_",
+        "pow_(exponent)",
+        "In place: self **= exponent.",
+        pow_
+    ),
+    row!(
+        Method,
+        "fill_",
+        "fill_(value)",
+        "In place: every element becomes value.",
+        fill_
+    ),
+    row!(
+        Method,
+        "zero_",
+        "zero_()",
+        "In place: every element becomes 0.",
+        zero_
+    ),
+    row!(
+        Method,
+        "clamp_",
+        "clamp_(min=None, max=None)",
+        "In place clamp.",
+        clamp_
+    ),
+    row!(
+        Method,
+        "copy_",
+        "copy_(src)",
+        "In place: copy src (broadcast, converted) into self.",
+        copy_
+    ),
 ];
 
 fn receiver(a: &mut Args) -> Result<Tensor> {
@@ -71,7 +233,11 @@ fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
         ))
         .hint("index one element first (t[0, 1].item()) or reduce it (t.sum().item())"));
     }
-    let (f, n) = if t.dtype().is_float() { (t.to_f64_vec(), vec![]) } else { (vec![], t.to_i64_vec()) };
+    let (f, n) = if t.dtype().is_float() {
+        (t.to_f64_vec(), vec![])
+    } else {
+        (vec![], t.to_i64_vec())
+    };
     Ok(convert::element_value(&t, 0, &f, &n))
 }
 
@@ -114,7 +280,9 @@ fn stride(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = a.opt_int("dim")?;
     a.finish()?;
     match d {
-        None => Ok(Value::tuple(t.strides().iter().map(|&s| Value::Int(s as i64)).collect())),
+        None => Ok(Value::tuple(
+            t.strides().iter().map(|&s| Value::Int(s as i64)).collect(),
+        )),
         Some(d) => {
             if t.ndim() == 0 {
                 return Err(index_err("a 0-d tensor has no strides"));
@@ -165,10 +333,10 @@ fn element_size(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 /// The result of a conversion: the same tensor when nothing changes (as PyTorch).
 fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Result<Value> {
-    if let Some(d) = device {
-        if d != t.device() {
-            d.check_available()?;
-        }
+    if let Some(d) = device
+        && d != t.device()
+    {
+        d.check_available()?;
     }
     Ok(Value::Tensor(match dtype {
         Some(d) if d != t.dtype() => t.to_dtype(d),
@@ -182,7 +350,9 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let mut device = a.device_kw()?;
     for (v, s) in a.rest() {
         match &v {
-            Value::DType(_) | Value::Builtin(_) => dtype = Some(convert::to_dtype(&v).map_err(|e| e.at(s))?),
+            Value::DType(_) | Value::Builtin(_) => {
+                dtype = Some(convert::to_dtype(&v).map_err(|e| e.at(s))?)
+            }
             Value::Device(d) => device = Some(*d),
             Value::Str(st) => device = Some(Device::parse(st).map_err(|e| e.at(s))?),
             Value::Tensor(o) => {
@@ -190,7 +360,11 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
                 device = Some(o.device());
             }
             other => {
-                return Err(type_err(format!("to() takes a dtype, a device or a tensor, not a {}", other.type_name())).at(s));
+                return Err(type_err(format!(
+                    "to() takes a dtype, a device or a tensor, not a {}",
+                    other.type_name()
+                ))
+                .at(s));
             }
         }
     }
@@ -277,7 +451,7 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
     }
     a.finish()?;
     let result = crate::interp::ops::tensor_binary(op, &t, &other)?;
-    write_into(&t, &result, &format!("{}", op.symbol()))?;
+    write_into(&t, &result, op.symbol())?;
     Ok(Value::Tensor(t))
 }
 
@@ -309,7 +483,12 @@ fn fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
         return Err(value_err("fill_ takes a single value"));
     }
     let offsets: Vec<usize> = t.layout().offsets().collect();
-    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &crate::tensor::ops::view::reshape(&v, &[])?)?;
+    crate::tensor::ops::index::write_at(
+        &t,
+        t.shape(),
+        &offsets,
+        &crate::tensor::ops::view::reshape(&v, &[])?,
+    )?;
     Ok(Value::Tensor(t))
 }
 
@@ -317,7 +496,12 @@ fn zero_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     a.finish()?;
     let offsets: Vec<usize> = t.layout().offsets().collect();
-    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &Tensor::scalar_i64(0, t.dtype()))?;
+    crate::tensor::ops::index::write_at(
+        &t,
+        t.shape(),
+        &offsets,
+        &Tensor::scalar_i64(0, t.dtype()),
+    )?;
     Ok(Value::Tensor(t))
 }
 
@@ -336,7 +520,9 @@ fn copy_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let src = a.tensor("src")?;
     a.finish()?;
     if src.device() != t.device() {
-        return Err(crate::error::device_err("copy_ between devices is not available"));
+        return Err(crate::error::device_err(
+            "copy_ between devices is not available",
+        ));
     }
     let offsets: Vec<usize> = t.layout().offsets().collect();
     crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &src)?;

@@ -9,7 +9,10 @@ use crate::tensor::dtype::DType;
 
 pub fn full(shape: &[usize], value: f64, ivalue: i64, dtype: DType) -> Result<Tensor> {
     check_alloc(shape, dtype)?;
-    Ok(Tensor::from_contiguous(filled(dtype, shape.iter().product(), value, ivalue), shape))
+    Ok(Tensor::from_contiguous(
+        filled(dtype, shape.iter().product(), value, ivalue),
+        shape,
+    ))
 }
 
 pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
@@ -41,10 +44,18 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
     let n = n as usize;
     check_alloc(&[n], dtype)?;
     let t = if dtype.is_float() {
-        Tensor::from_vec((0..n).map(|i| start + i as f64 * step).collect::<Vec<f64>>(), &[n])
+        Tensor::from_vec(
+            (0..n)
+                .map(|i| start + i as f64 * step)
+                .collect::<Vec<f64>>(),
+            &[n],
+        )
     } else {
         let (s, st) = (start as i64, step as i64);
-        Tensor::from_vec((0..n).map(|i| s + i as i64 * st).collect::<Vec<i64>>(), &[n])
+        Tensor::from_vec(
+            (0..n).map(|i| s + i as i64 * st).collect::<Vec<i64>>(),
+            &[n],
+        )
     };
     Ok(t.to_dtype(dtype))
 }
@@ -56,10 +67,20 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
     }
     let n = steps as usize;
     check_alloc(&[n], dtype)?;
-    let step = if n > 1 { (end - start) / (n - 1) as f64 } else { 0.0 };
+    let step = if n > 1 {
+        (end - start) / (n - 1) as f64
+    } else {
+        0.0
+    };
     let half = n / 2;
     let v: Vec<f64> = (0..n)
-        .map(|i| if i < half { start + step * i as f64 } else { end - step * (n - 1 - i) as f64 })
+        .map(|i| {
+            if i < half {
+                start + step * i as f64
+            } else {
+                end - step * (n - 1 - i) as f64
+            }
+        })
         .collect();
     Ok(Tensor::from_vec(v, &[n]).to_dtype(dtype))
 }
@@ -146,12 +167,18 @@ pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
 
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Tensor> {
     if high <= low {
-        return Err(value_err(format!("randint: high ({high}) must be greater than low ({low})")));
+        return Err(value_err(format!(
+            "randint: high ({high}) must be greater than low ({low})"
+        )));
     }
     check_alloc(shape, dtype)?;
     let n = shape.iter().product();
     let span = (high as i128 - low as i128) as u64;
-    let v: Vec<i64> = with_rng(|r| (0..n).map(|_| low.wrapping_add(r.below(span) as i64)).collect());
+    let v: Vec<i64> = with_rng(|r| {
+        (0..n)
+            .map(|_| low.wrapping_add(r.below(span) as i64))
+            .collect()
+    });
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
 }
 

@@ -18,7 +18,10 @@ pub fn check_same_device(a: &Tensor, b: &Tensor, what: &str) -> Result<Device> {
             a.device(),
             b.device()
         ))
-        .hint(format!("move one with .to(\"{}\") (tsh never copies between devices silently)", a.device())));
+        .hint(format!(
+            "move one with .to(\"{}\") (tsh never copies between devices silently)",
+            a.device()
+        )));
     }
     Ok(a.device())
 }
@@ -65,11 +68,13 @@ pub fn compute_dtype(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<DType> {
             a.dtype(),
             b.dtype()
         ))
-        .hint("compare first to get bool tensors (e.g. (a > 0) & (b > 0)), or convert with .long()")),
-        Sub if a.dtype().is_bool() && b.dtype().is_bool() => Err(dtype_err(
-            "subtracting two bool tensors is not supported",
-        )
-        .hint("use `a ^ b` or `a.logical_xor(b)` for bools, or convert with .int() first")),
+        .hint(
+            "compare first to get bool tensors (e.g. (a > 0) & (b > 0)), or convert with .long()",
+        )),
+        Sub if a.dtype().is_bool() && b.dtype().is_bool() => {
+            Err(dtype_err("subtracting two bool tensors is not supported")
+                .hint("use `a ^ b` or `a.logical_xor(b)` for bools, or convert with .int() first"))
+        }
         Shl | Shr if d.is_bool() => Ok(DType::I64),
         _ => Ok(d),
     }
@@ -80,7 +85,11 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_same_device(a, b, op_name(op))?;
     let dtype = compute_dtype(op, a, b)?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
-    let out_dtype = if op.is_comparison() { DType::Bool } else { dtype };
+    let out_dtype = if op.is_comparison() {
+        DType::Bool
+    } else {
+        dtype
+    };
     check_alloc(&shape, out_dtype)?;
     let (a, b) = (a.to_dtype(dtype), b.to_dtype(dtype));
     if !dtype.is_float() {
@@ -97,18 +106,20 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn guard_integer_op(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<()> {
     match op {
-        BinaryOp::FloorDiv | BinaryOp::Rem | BinaryOp::Div => {
-            if kbin::any_zero(&b.read(), b.layout()) {
-                return Err(value_err("integer division by zero").hint(
+        BinaryOp::FloorDiv | BinaryOp::Rem | BinaryOp::Div
+            if kbin::any_zero(&b.read(), b.layout()) =>
+        {
+            return Err(value_err("integer division by zero").hint(
                     "integer tensors have no inf or nan; convert to float first (e.g. a.float() / b) to get inf",
                 ));
-            }
         }
         BinaryOp::Pow => {
             let negative = b.to_i64_vec().iter().any(|&e| e < 0);
             if negative {
-                return Err(value_err("integers to negative integer powers are not allowed")
-                    .hint("use a float base or exponent, e.g. a.float() ** b"));
+                return Err(
+                    value_err("integers to negative integer powers are not allowed")
+                        .hint("use a float base or exponent, e.g. a.float() ** b"),
+                );
             }
         }
         _ => {}
@@ -122,8 +133,10 @@ pub fn unary(op: UnaryOp, a: &Tensor) -> Result<Tensor> {
     let a = if op.keeps_int() || a.dtype().is_float() {
         if a.dtype().is_bool() && op != UnaryOp::BitNot {
             if op == UnaryOp::Neg {
-                return Err(dtype_err("negation, the `-` operator, on a bool tensor is not supported")
-                    .hint("use `~t` or `t.logical_not()` to flip bools"));
+                return Err(dtype_err(
+                    "negation, the `-` operator, on a bool tensor is not supported",
+                )
+                .hint("use `~t` or `t.logical_not()` to flip bools"));
             }
             a.to_dtype(DType::I64)
         } else {
@@ -133,8 +146,11 @@ pub fn unary(op: UnaryOp, a: &Tensor) -> Result<Tensor> {
         a.to_dtype(DType::F32)
     };
     if op == UnaryOp::BitNot && a.dtype().is_float() {
-        return Err(dtype_err(format!("`~` works on bool and integer tensors, not {}", a.dtype()))
-            .hint("for a float mask use `t == 0`; `~` flips bool masks"));
+        return Err(dtype_err(format!(
+            "`~` works on bool and integer tensors, not {}",
+            a.dtype()
+        ))
+        .hint("for a float mask use `t == 0`; `~` flips bool masks"));
     }
     if op == UnaryOp::BitNot && a.dtype().is_bool() {
         let out = kun::test(&a.read(), a.layout(), |x| x == 0.0);
@@ -146,7 +162,11 @@ pub fn unary(op: UnaryOp, a: &Tensor) -> Result<Tensor> {
 
 /// A float-valued map applied to a float tensor (integers promote to float32).
 pub fn map_float(a: &Tensor, f: impl Fn(f64) -> f64 + Sync + Send) -> Tensor {
-    let a = if a.dtype().is_float() { a.clone() } else { a.to_dtype(DType::F32) };
+    let a = if a.dtype().is_float() {
+        a.clone()
+    } else {
+        a.to_dtype(DType::F32)
+    };
     let out = kun::map_float(&a.read(), a.layout(), f);
     Tensor::from_contiguous(out, a.shape())
 }
@@ -182,10 +202,11 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_alloc(&shape, dtype)?;
     let c = cond.to_dtype(DType::Bool);
     let (a, b) = (a.to_dtype(dtype), b.to_dtype(dtype));
-    let cv: Vec<bool> = match crate::backend::cpu::map::contiguous(&c.read(), &c.layout().expand(&shape)) {
-        Storage::Bool(v) => v,
-        _ => unreachable!("a bool tensor holds bool storage"),
-    };
+    let cv: Vec<bool> =
+        match crate::backend::cpu::map::contiguous(&c.read(), &c.layout().expand(&shape)) {
+            Storage::Bool(v) => v,
+            _ => unreachable!("a bool tensor holds bool storage"),
+        };
     let av = crate::backend::cpu::map::contiguous(&a.read(), &a.layout().expand(&shape));
     let bv = crate::backend::cpu::map::contiguous(&b.read(), &b.layout().expand(&shape));
     let out = select_by_mask(&cv, av, &bv);
@@ -193,7 +214,11 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 fn select_by_mask(mask: &[bool], a: Storage, b: &Storage) -> Storage {
-    fn go<T: crate::tensor::storage::Element>(mask: &[bool], mut a: Vec<T>, b: &Storage) -> Storage {
+    fn go<T: crate::tensor::storage::Element>(
+        mask: &[bool],
+        mut a: Vec<T>,
+        b: &Storage,
+    ) -> Storage {
         let b = T::slice(b).expect("where operands share a dtype");
         for (i, m) in mask.iter().enumerate() {
             if !m {

@@ -23,7 +23,10 @@ pub enum Idx {
 /// storage offsets (with the result's shape) for advanced ones.
 enum Selection {
     View(Tensor),
-    Gather { shape: Vec<usize>, offsets: Vec<usize> },
+    Gather {
+        shape: Vec<usize>,
+        offsets: Vec<usize>,
+    },
 }
 
 fn consumed(idx: &Idx) -> usize {
@@ -37,9 +40,14 @@ fn consumed(idx: &Idx) -> usize {
 
 fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
     let used: usize = indices.iter().map(consumed).sum();
-    let ellipses = indices.iter().filter(|i| matches!(i, Idx::Ellipsis)).count();
+    let ellipses = indices
+        .iter()
+        .filter(|i| matches!(i, Idx::Ellipsis))
+        .count();
     if ellipses > 1 {
-        return Err(index_err("an index can only have a single ellipsis ('...')"));
+        return Err(index_err(
+            "an index can only have a single ellipsis ('...')",
+        ));
     }
     if used > t.ndim() {
         return Err(index_err(format!(
@@ -96,8 +104,11 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
             }
             Idx::Tensor(ix) => {
                 if ix.dtype().is_float() {
-                    return Err(index_err(format!("tensors used as indices must be integer or bool, not {}", ix.dtype()))
-                        .hint("convert with .long()"));
+                    return Err(index_err(format!(
+                        "tensors used as indices must be integer or bool, not {}",
+                        ix.dtype()
+                    ))
+                    .hint("convert with .long()"));
                 }
                 advanced.push((dim, ix.clone()));
                 dim += 1;
@@ -110,12 +121,14 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
     gather_advanced(&view, &advanced).map(|(shape, offsets)| Selection::Gather { shape, offsets })
 }
 
-fn gather_advanced(view: &Tensor, advanced: &[(usize, Tensor)]) -> Result<(Vec<usize>, Vec<usize>)> {
+fn gather_advanced(
+    view: &Tensor,
+    advanced: &[(usize, Tensor)],
+) -> Result<(Vec<usize>, Vec<usize>)> {
     let mut bshape: Vec<usize> = vec![];
     for (_, ix) in advanced {
-        bshape = broadcast_shapes(&bshape, ix.shape()).map_err(|_| {
-            index_err("index tensors could not be broadcast together")
-        })?;
+        bshape = broadcast_shapes(&bshape, ix.shape())
+            .map_err(|_| index_err("index tensors could not be broadcast together"))?;
     }
     let positions: Vec<usize> = advanced.iter().map(|(p, _)| *p).collect();
     // Each index tensor's values, broadcast to the common shape and bounds-checked.
@@ -126,7 +139,9 @@ fn gather_advanced(view: &Tensor, advanced: &[(usize, Tensor)]) -> Result<(Vec<u
         let mut v = expanded.to_i64_vec();
         for x in v.iter_mut() {
             if *x < -size || *x >= size {
-                return Err(index_err(format!("index {x} is out of bounds for dimension {p} with size {size}")));
+                return Err(index_err(format!(
+                    "index {x} is out of bounds for dimension {p} with size {size}"
+                )));
             }
             if *x < 0 {
                 *x += size;
@@ -136,9 +151,17 @@ fn gather_advanced(view: &Tensor, advanced: &[(usize, Tensor)]) -> Result<(Vec<u
     }
     let nb: usize = bshape.iter().product();
     let base: Vec<usize> = (0..nb)
-        .map(|b| positions.iter().zip(&values).map(|(&p, v)| v[b] as usize * view.strides()[p]).sum())
+        .map(|b| {
+            positions
+                .iter()
+                .zip(&values)
+                .map(|(&p, v)| v[b] as usize * view.strides()[p])
+                .sum()
+        })
         .collect();
-    let rest: Vec<usize> = (0..view.ndim()).filter(|d| !positions.contains(d)).collect();
+    let rest: Vec<usize> = (0..view.ndim())
+        .filter(|d| !positions.contains(d))
+        .collect();
     let consecutive = positions.windows(2).all(|w| w[1] == w[0] + 1);
     let sub = |dims: &[usize]| Layout {
         shape: dims.iter().map(|&d| view.shape()[d]).collect(),
@@ -201,7 +224,11 @@ pub fn write_at(t: &Tensor, shape: &[usize], offsets: &[usize], value: &Tensor) 
     let src = {
         let s = value.read();
         let l = value.layout().expand(shape);
-        if value.dtype() == t.dtype() { contiguous(&s, &l) } else { cast(&s, &l, t.dtype()) }
+        if value.dtype() == t.dtype() {
+            contiguous(&s, &l)
+        } else {
+            cast(&s, &l, t.dtype())
+        }
     };
     scatter(&mut t.write(), offsets, &src);
     Ok(())

@@ -13,13 +13,17 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
         return Err(value_err("cat expects a non-empty list of tensors"));
     }
     // Legacy rule kept by PyTorch: 1-d empty tensors are skipped.
-    let parts: Vec<&Tensor> = tensors.iter().filter(|t| !(t.ndim() == 1 && t.numel() == 0)).collect();
+    let parts: Vec<&Tensor> = tensors
+        .iter()
+        .filter(|t| !(t.ndim() == 1 && t.numel() == 0))
+        .collect();
     if parts.is_empty() {
         return Ok(tensors[0].clone());
     }
     let first = parts[0];
     if first.ndim() == 0 {
-        return Err(shape_err("zero-dimensional tensors cannot be concatenated").hint("use stack, or unsqueeze them first"));
+        return Err(shape_err("zero-dimensional tensors cannot be concatenated")
+            .hint("use stack, or unsqueeze them first"));
     }
     let d = normalize_dim(dim, first.ndim())?;
     for (i, t) in parts.iter().enumerate() {
@@ -34,12 +38,21 @@ pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
             )));
         }
     }
-    let ops: Vec<Operand> = parts.iter().map(|t| Operand::Tensor { dtype: t.dtype(), zero_dim: false }).collect();
+    let ops: Vec<Operand> = parts
+        .iter()
+        .map(|t| Operand::Tensor {
+            dtype: t.dtype(),
+            zero_dim: false,
+        })
+        .collect();
     let dtype = result_type(&ops);
     let mut shape = first.shape().to_vec();
     shape[d] = parts.iter().map(|t| t.shape()[d]).sum();
     check_alloc(&shape, dtype)?;
-    let out = Tensor::from_contiguous(crate::backend::cpu::map::filled(dtype, shape.iter().product(), 0.0, 0), &shape);
+    let out = Tensor::from_contiguous(
+        crate::backend::cpu::map::filled(dtype, shape.iter().product(), 0.0, 0),
+        &shape,
+    );
     let mut start = 0;
     for t in parts {
         let n = t.shape()[d];
@@ -65,18 +78,38 @@ pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let d = normalize_insert_dim(dim, tensors[0].ndim())?;
-    let parts: Vec<Tensor> = tensors.iter().map(|t| unsqueeze(t, d as i64)).collect::<Result<_>>()?;
+    let parts: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| unsqueeze(t, d as i64))
+        .collect::<Result<_>>()?;
     cat(&parts, d as i64)
 }
 
 pub fn vstack(tensors: &[Tensor]) -> Result<Tensor> {
-    let parts: Vec<Tensor> =
-        tensors.iter().map(|t| if t.ndim() < 2 { crate::tensor::ops::view::reshape(t, &[1, -1]) } else { Ok(t.clone()) }).collect::<Result<_>>()?;
+    let parts: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| {
+            if t.ndim() < 2 {
+                crate::tensor::ops::view::reshape(t, &[1, -1])
+            } else {
+                Ok(t.clone())
+            }
+        })
+        .collect::<Result<_>>()?;
     cat(&parts, 0)
 }
 
 pub fn hstack(tensors: &[Tensor]) -> Result<Tensor> {
     let all_1d = tensors.iter().all(|t| t.ndim() <= 1);
-    let parts: Vec<Tensor> = tensors.iter().map(|t| if t.ndim() == 0 { crate::tensor::ops::view::reshape(t, &[1]) } else { Ok(t.clone()) }).collect::<Result<_>>()?;
+    let parts: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| {
+            if t.ndim() == 0 {
+                crate::tensor::ops::view::reshape(t, &[1])
+            } else {
+                Ok(t.clone())
+            }
+        })
+        .collect::<Result<_>>()?;
     cat(&parts, if all_1d { 0 } else { 1 })
 }

@@ -19,13 +19,22 @@ fn check_dtypes(a: &Tensor, b: &Tensor, what: &str) -> Result<()> {
         ))
         .hint(format!(
             "convert one side, e.g. `a{} {} b{}` (matmul does not promote)",
-            if a.dtype() == target { "" } else { target.conversion().leak() },
+            if a.dtype() == target {
+                ""
+            } else {
+                target.conversion().leak()
+            },
             if what == "matmul" { "@" } else { "," },
-            if b.dtype() == target { "" } else { target.conversion().leak() },
+            if b.dtype() == target {
+                ""
+            } else {
+                target.conversion().leak()
+            },
         )));
     }
     if a.dtype().is_bool() {
-        return Err(dtype_err(format!("{what} is not defined for bool tensors")).hint("convert with .float() or .long()"));
+        return Err(dtype_err(format!("{what} is not defined for bool tensors"))
+            .hint("convert with .float() or .long()"));
     }
     Ok(())
 }
@@ -44,7 +53,9 @@ fn inner_mismatch(a: &[usize], b: &[usize], ka: usize, kb: usize) -> crate::erro
     } else if an >= 2 && a[an - 2] == kb {
         e = e.hint("did you mean a.T @ b ?");
     } else {
-        e = e.hint("the last dim of the left operand must equal the second-to-last dim of the right");
+        e = e.hint(
+            "the last dim of the left operand must equal the second-to-last dim of the right",
+        );
     }
     e
 }
@@ -62,8 +73,16 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     check_dtypes(a, b, "matmul")?;
     let (a_shape0, b_shape0) = (a.shape().to_vec(), b.shape().to_vec());
-    let a2 = if a.ndim() == 1 { unsqueeze(a, 0)? } else { a.clone() };
-    let b2 = if b.ndim() == 1 { unsqueeze(b, -1)? } else { b.clone() };
+    let a2 = if a.ndim() == 1 {
+        unsqueeze(a, 0)?
+    } else {
+        a.clone()
+    };
+    let b2 = if b.ndim() == 1 {
+        unsqueeze(b, -1)?
+    } else {
+        b.clone()
+    };
     let (an, bn) = (a2.ndim(), b2.ndim());
     let (m, ka) = (a2.shape()[an - 2], a2.shape()[an - 1]);
     let (kb, n) = (b2.shape()[bn - 2], b2.shape()[bn - 1]);
@@ -84,7 +103,11 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_alloc(&out_shape, a.dtype())?;
     let batch_offsets = |t: &Tensor| -> Vec<usize> {
         let nd = t.ndim();
-        let bl = Layout { shape: t.shape()[..nd - 2].to_vec(), strides: t.strides()[..nd - 2].to_vec(), offset: t.offset() };
+        let bl = Layout {
+            shape: t.shape()[..nd - 2].to_vec(),
+            strides: t.strides()[..nd - 2].to_vec(),
+            offset: t.offset(),
+        };
         bl.expand(&batch).offsets().collect()
     };
     let spec = MatmulSpec {

@@ -55,14 +55,19 @@ fn output_dtype(op: ReduceOp, d: DType) -> Result<DType> {
 pub fn reduce_dims(t: &Tensor, dims: Option<&[i64]>) -> Result<Vec<usize>> {
     let mut out: Vec<usize> = match dims {
         None => (0..t.ndim()).collect(),
-        Some(ds) if ds.is_empty() => (0..t.ndim()).collect(),
-        Some(ds) => ds.iter().map(|&d| normalize_dim(d, t.ndim())).collect::<Result<_>>()?,
+        Some([]) => (0..t.ndim()).collect(),
+        Some(ds) => ds
+            .iter()
+            .map(|&d| normalize_dim(d, t.ndim()))
+            .collect::<Result<_>>()?,
     };
     out.sort_unstable();
     let n = out.len();
     out.dedup();
     if out.len() != n {
-        return Err(value_err("a dim appears more than once in the reduction's dims"));
+        return Err(value_err(
+            "a dim appears more than once in the reduction's dims",
+        ));
     }
     if t.ndim() == 0 {
         out.clear();
@@ -77,7 +82,12 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
     let kept: Vec<usize> = (0..t.ndim()).filter(|d| !rdims.contains(d)).collect();
     let group: usize = rdims.iter().map(|&d| t.shape()[d]).product();
     let outputs: usize = kept.iter().map(|&d| t.shape()[d]).product();
-    if group == 0 && matches!(op, ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin) {
+    if group == 0
+        && matches!(
+            op,
+            ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin
+        )
+    {
         return Err(index_err(format!(
             "{}() of an empty tensor (or an empty dimension) has no answer",
             op_name(op)
@@ -88,11 +98,25 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
     perm.extend(&rdims);
     let layout = t.layout().permute(&perm);
     let out_shape: Vec<usize> = if keepdim {
-        (0..t.ndim()).map(|d| if rdims.contains(&d) { 1 } else { t.shape()[d] }).collect()
+        (0..t.ndim())
+            .map(|d| if rdims.contains(&d) { 1 } else { t.shape()[d] })
+            .collect()
     } else {
         kept.iter().map(|&d| t.shape()[d]).collect()
     };
-    let float_path = t.dtype().is_float() || !matches!(op, ReduceOp::Sum | ReduceOp::Prod | ReduceOp::Max | ReduceOp::Min | ReduceOp::ArgMax | ReduceOp::ArgMin | ReduceOp::All | ReduceOp::Any | ReduceOp::CountNonzero);
+    let float_path = t.dtype().is_float()
+        || !matches!(
+            op,
+            ReduceOp::Sum
+                | ReduceOp::Prod
+                | ReduceOp::Max
+                | ReduceOp::Min
+                | ReduceOp::ArgMax
+                | ReduceOp::ArgMin
+                | ReduceOp::All
+                | ReduceOp::Any
+                | ReduceOp::CountNonzero
+        );
     let storage = t.read();
     let result = if float_path {
         let v = kred::reduce_f64(op, &storage, &layout, group, outputs);
@@ -107,7 +131,11 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
 
 /// `max(dim)`/`min(dim)`: values and the index of each.
 pub fn max_min_dim(t: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
-    let (vop, iop) = if is_max { (ReduceOp::Max, ReduceOp::ArgMax) } else { (ReduceOp::Min, ReduceOp::ArgMin) };
+    let (vop, iop) = if is_max {
+        (ReduceOp::Max, ReduceOp::ArgMax)
+    } else {
+        (ReduceOp::Min, ReduceOp::ArgMin)
+    };
     let values = reduce(t, vop, Some(&[dim]), keepdim)?;
     let indices = reduce(t, iop, Some(&[dim]), keepdim)?;
     Ok((values, indices))
@@ -115,9 +143,17 @@ pub fn max_min_dim(t: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<
 
 /// cumsum/cumprod/cummax... along one dim.
 pub fn scan(t: &Tensor, op: ScanOp, dim: i64) -> Result<Tensor> {
-    let d = if t.ndim() == 0 { 0 } else { normalize_dim(dim, t.ndim())? };
+    let d = if t.ndim() == 0 {
+        0
+    } else {
+        normalize_dim(dim, t.ndim())?
+    };
     if t.ndim() == 0 {
-        return Ok(if t.dtype().is_float() { t.deep_clone() } else { t.to_dtype(DType::I64).deep_clone() });
+        return Ok(if t.dtype().is_float() {
+            t.deep_clone()
+        } else {
+            t.to_dtype(DType::I64).deep_clone()
+        });
     }
     let mut perm: Vec<usize> = (0..t.ndim()).filter(|&x| x != d).collect();
     perm.push(d);
@@ -142,7 +178,11 @@ pub fn scan(t: &Tensor, op: ScanOp, dim: i64) -> Result<Tensor> {
 }
 
 fn float_input(t: &Tensor) -> Tensor {
-    if t.dtype().is_float() { t.clone() } else { t.to_dtype(DType::F32) }
+    if t.dtype().is_float() {
+        t.clone()
+    } else {
+        t.to_dtype(DType::F32)
+    }
 }
 
 pub fn softmax(t: &Tensor, dim: i64) -> Result<Tensor> {

@@ -29,10 +29,16 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
 }
 
 pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
-    let d = if t.ndim() == 0 { 0 } else { normalize_dim(dim, t.ndim())? };
+    let d = if t.ndim() == 0 {
+        0
+    } else {
+        normalize_dim(dim, t.ndim())?
+    };
     let size = if t.ndim() == 0 { 1 } else { t.shape()[d] };
     if k < 0 || k as usize > size {
-        return Err(index_err(format!("topk: k = {k} is out of range for a dimension of size {size}")));
+        return Err(index_err(format!(
+            "topk: k = {k} is out of range for a dimension of size {size}"
+        )));
     }
     let (v, i) = sort(t, dim, largest)?;
     if t.ndim() == 0 {
@@ -74,7 +80,10 @@ pub fn unique(t: &Tensor) -> (Tensor, Tensor, Tensor) {
     let mut uniq: Vec<f64> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     for v in sorted {
-        if uniq.last().is_some_and(|&u| u == v || (u.is_nan() && v.is_nan())) {
+        if uniq
+            .last()
+            .is_some_and(|&u| u == v || (u.is_nan() && v.is_nan()))
+        {
             *counts.last_mut().expect("counts grows with uniq") += 1;
         } else {
             uniq.push(v);

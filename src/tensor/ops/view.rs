@@ -4,12 +4,18 @@
 use crate::error::{Result, index_err, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::layout::Layout;
-use crate::tensor::shape::{check_broadcast_to, fmt_shape, infer_shape, normalize_dim, normalize_insert_dim};
+use crate::tensor::shape::{
+    check_broadcast_to, fmt_shape, infer_shape, normalize_dim, normalize_insert_dim,
+};
 
 pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let shape = infer_shape(shape, t.numel())?;
     match t.layout().view_strides(&shape) {
-        Some(strides) => Ok(t.view_with(Layout { shape, strides, offset: t.offset() })),
+        Some(strides) => Ok(t.view_with(Layout {
+            shape,
+            strides,
+            offset: t.offset(),
+        })),
         None => Err(shape_err(format!(
             "view of shape {} is impossible for this non-contiguous {} tensor (strides {:?})",
             fmt_shape(&shape),
@@ -23,7 +29,11 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
 pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let shape = infer_shape(shape, t.numel())?;
     match t.layout().view_strides(&shape) {
-        Some(strides) => Ok(t.view_with(Layout { shape, strides, offset: t.offset() })),
+        Some(strides) => Ok(t.view_with(Layout {
+            shape,
+            strides,
+            offset: t.offset(),
+        })),
         None => Ok(Tensor::from_contiguous(t.contiguous_storage(), &shape)),
     }
 }
@@ -45,8 +55,11 @@ pub fn reverse_dims(t: &Tensor) -> Tensor {
 
 pub fn t2d(t: &Tensor) -> Result<Tensor> {
     if t.ndim() > 2 {
-        return Err(shape_err(format!("t() expects a tensor with at most 2 dimensions, but this one has {}", t.ndim()))
-            .hint("use .transpose(dim0, dim1) or .permute(...) for more dimensions"));
+        return Err(shape_err(format!(
+            "t() expects a tensor with at most 2 dimensions, but this one has {}",
+            t.ndim()
+        ))
+        .hint("use .transpose(dim0, dim1) or .permute(...) for more dimensions"));
     }
     Ok(reverse_dims(t))
 }
@@ -60,11 +73,16 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
             dims.len()
         )));
     }
-    let dims: Vec<usize> = dims.iter().map(|&d| normalize_dim(d, t.ndim())).collect::<Result<_>>()?;
+    let dims: Vec<usize> = dims
+        .iter()
+        .map(|&d| normalize_dim(d, t.ndim()))
+        .collect::<Result<_>>()?;
     let mut seen = vec![false; dims.len()];
     for &d in &dims {
         if seen[d] {
-            return Err(value_err(format!("permute: dim {d} appears more than once")));
+            return Err(value_err(format!(
+                "permute: dim {d} appears more than once"
+            )));
         }
         seen[d] = true;
     }
@@ -79,7 +97,10 @@ pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
 pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
     let dims: Vec<usize> = match dims {
         None => (0..t.ndim()).collect(),
-        Some(ds) => ds.iter().map(|&d| normalize_dim(d, t.ndim())).collect::<Result<_>>()?,
+        Some(ds) => ds
+            .iter()
+            .map(|&d| normalize_dim(d, t.ndim()))
+            .collect::<Result<_>>()?,
     };
     Ok(t.view_with(t.layout().squeeze_dims(&dims)))
 }
@@ -88,7 +109,10 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
     if t.ndim() == 0 {
         return reshape(t, &[1]);
     }
-    let (s, e) = (normalize_dim(start, t.ndim())?, normalize_dim(end, t.ndim())?);
+    let (s, e) = (
+        normalize_dim(start, t.ndim())?,
+        normalize_dim(end, t.ndim())?,
+    );
     if s > e {
         return Err(value_err("flatten: start_dim cannot come after end_dim"));
     }
@@ -111,23 +135,41 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
 }
 
 /// Python slice semantics for `start:stop:step` over a dim of `size`.
-pub fn slice_dim(t: &Tensor, dim: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> Result<Tensor> {
+pub fn slice_dim(
+    t: &Tensor,
+    dim: usize,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
     if step <= 0 {
-        return Err(value_err("slice step must be positive").hint("tensors have no negative steps; use .flip(dim)"));
+        return Err(value_err("slice step must be positive")
+            .hint("tensors have no negative steps; use .flip(dim)"));
     }
     let size = t.shape()[dim] as i64;
-    let clampi = |v: i64| if v < 0 { (v + size).max(0) } else { v.min(size) };
+    let clampi = |v: i64| {
+        if v < 0 {
+            (v + size).max(0)
+        } else {
+            v.min(size)
+        }
+    };
     let s = start.map(clampi).unwrap_or(0);
     let e = stop.map(clampi).unwrap_or(size);
     let len = if e > s { (e - s + step - 1) / step } else { 0 };
-    Ok(t.view_with(t.layout().slice(dim, s as usize, len as usize, step as usize)))
+    Ok(t.view_with(
+        t.layout()
+            .slice(dim, s as usize, len as usize, step as usize),
+    ))
 }
 
 pub fn select(t: &Tensor, dim: usize, index: i64) -> Result<Tensor> {
     let size = t.shape()[dim] as i64;
     let i = if index < 0 { index + size } else { index };
     if i < 0 || i >= size {
-        return Err(index_err(format!("index {index} is out of bounds for dimension {dim} with size {size}")));
+        return Err(index_err(format!(
+            "index {index} is out of bounds for dimension {dim} with size {size}"
+        )));
     }
     Ok(t.view_with(t.layout().select(dim, i as usize)))
 }
@@ -144,7 +186,13 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let shape: Vec<usize> = sizes
         .iter()
         .enumerate()
-        .map(|(i, &s)| if s == -1 && i >= extra { t.shape()[i - extra] } else { s.max(0) as usize })
+        .map(|(i, &s)| {
+            if s == -1 && i >= extra {
+                t.shape()[i - extra]
+            } else {
+                s.max(0) as usize
+            }
+        })
         .collect();
     check_broadcast_to(t.shape(), &shape)?;
     Ok(t.view_with(t.layout().expand(&shape)))
@@ -176,7 +224,7 @@ pub fn split(t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     }
     let n = t.shape()[d];
     let mut sizes = vec![size; n / size];
-    if n % size != 0 {
+    if !n.is_multiple_of(size) {
         sizes.push(n % size);
     }
     split_sizes(t, &sizes, dim)

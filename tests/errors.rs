@@ -1,0 +1,70 @@
+//! Every error kind is reachable, named, and never a panic.
+
+mod common;
+
+fn check(src: &str, kind: &str) {
+    assert_eq!(
+        common::error_kind(src),
+        Some(match kind {
+            "syntax" => "syntax",
+            "name" => "name",
+            "type" => "type",
+            "shape" => "shape",
+            "dtype" => "dtype",
+            "device" => "device",
+            "index" => "index",
+            "value" => "value",
+            "memory" => "memory",
+            "recursion" => "recursion",
+            "assert" => "assert",
+            _ => "?",
+        }),
+        "{src}"
+    );
+}
+
+#[test]
+fn each_kind() {
+    check("x = (1 +", "syntax");
+    check("1 2", "syntax");
+    check("undefined_thing", "name");
+    check("zeros(2, nope=1)", "type");
+    check("'a' + 1", "type");
+    check("ones(2, 3) @ ones(2, 3)", "shape");
+    check("ones(3) + ones(4)", "shape");
+    check("ones(2, 3).view(4)", "shape");
+    check("tensor([1, 2]).mean()", "dtype");
+    check("tensor([1, 2]) @ tensor([1., 2.])", "dtype");
+    check("t = tensor([1, 2]); t += 1.5", "dtype");
+    check("ones(2).cuda()", "device");
+    check("ones(2).to('cuda:1')", "device");
+    check("ones(2, 3)[2]", "index");
+    check("ones(2)[0, 0]", "index");
+    check("ones(2).sum(3)", "index");
+    check("tensor([1]) // 0", "value");
+    check("1 / 0", "value");
+    check("tensor([[1, 2], [3]])", "value");
+    check("ones(2, 2).item()", "value");
+    check("zeros(1000000, 1000000, 1000)", "memory");
+    check("fn f(n) { return f(n) }\nf(1)", "recursion");
+    check("assert 1 == 2, 'no'", "assert");
+}
+
+#[test]
+fn the_three_classic_mistakes_teach() {
+    let shape = common::run("a = ones(2, 3)\nb = ones(2, 3)\na @ b");
+    assert!(
+        shape.contains("[2, 3] @ [2, 3]") && shape.contains("b.T"),
+        "{shape}"
+    );
+    let dtype = common::run("tensor([1, 2]) @ tensor([1., 2.])");
+    assert!(
+        dtype.contains("int64") && dtype.contains("float32") && dtype.contains(".float()"),
+        "{dtype}"
+    );
+    let device = common::run("ones(2).to('cuda')");
+    assert!(
+        device.contains("cuda:0") && device.contains("cpu"),
+        "{device}"
+    );
+}
