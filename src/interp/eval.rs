@@ -82,7 +82,15 @@ impl Interp {
                 }
             }
             StmtKind::For(targets, iter, body) => {
-                let items = self.eval(iter)?.iter_items().map_err(|e| e.at(iter.span))?;
+                let seq = self.eval(iter)?;
+                // A range is walked lazily, so `for i in range(10**12)` needs no memory.
+                let items: Box<dyn Iterator<Item = Value>> = match seq {
+                    Value::Range(a, b, st) => Box::new(
+                        (0..super::value::range_len(a, b, st))
+                            .map(move |i| Value::Int(a.wrapping_add(i.wrapping_mul(st)))),
+                    ),
+                    other => Box::new(other.iter_items().map_err(|e| e.at(iter.span))?.into_iter()),
+                };
                 for item in items {
                     if targets.len() == 1 {
                         self.assign(&targets[0], item)?;

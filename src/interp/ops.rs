@@ -80,6 +80,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             Ok(Value::Str(format!("{x}{y}").into()))
         }
         (Value::Str(x), Value::Int(n)) | (Value::Int(n), Value::Str(x)) if op == BinOp::Mul => {
+            super::value::check_items(x.len() as u128 * (*n).max(0) as u128)?;
             Ok(Value::Str(x.repeat((*n).max(0) as usize).into()))
         }
         (Value::List(x), Value::List(y)) if op == BinOp::Add => {
@@ -92,6 +93,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         }
         (Value::List(x), Value::Int(n)) | (Value::Int(n), Value::List(x)) if op == BinOp::Mul => {
             let items = x.borrow();
+            super::value::check_items(items.len() as u128 * (*n).max(0) as u128)?;
             let mut v = Vec::new();
             for _ in 0..(*n).max(0) {
                 v.extend(items.iter().cloned());

@@ -110,6 +110,7 @@ impl Value {
             Value::Named(n) => n.fields.iter().map(|(_, v)| v.clone()).collect(),
             Value::Range(a, b, s) => {
                 let n = range_len(*a, *b, *s);
+                check_items(n as u128)?;
                 (0..n).map(|i| Value::Int(a + i * s)).collect()
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
@@ -140,4 +141,19 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
     } else {
         0
     }
+}
+
+/// Most items a list, tuple or string may hold: beyond it, a `memory` error
+/// rather than an allocation that aborts the process.
+pub const MAX_ITEMS: u128 = 1 << 28;
+
+pub fn check_items(n: u128) -> Result<()> {
+    if n > MAX_ITEMS {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Memory,
+            format!("a sequence of {n} items is too large (the limit is {MAX_ITEMS})"),
+        )
+        .hint("iterate a range lazily with `for`, or build a tensor (arange) instead of a list"));
+    }
+    Ok(())
 }

@@ -195,6 +195,9 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         })
         .collect();
     check_broadcast_to(t.shape(), &shape)?;
+    // A view allocates nothing, but every op on it walks (and most copy) numel
+    // elements: refuse views larger than memory could ever hold in f64.
+    crate::tensor::core::check_alloc(&shape, crate::tensor::DType::F64)?;
     Ok(t.view_with(t.layout().expand(&shape)))
 }
 
