@@ -46,6 +46,9 @@ fn each_kind() {
     check("tensor([[1, 2], [3]])", "value");
     check("ones(2, 2).item()", "value");
     check("zeros(1000000, 1000000, 1000)", "memory");
+    check("x = list(range(10**12))", "memory");
+    check("x = 'ab' * 10**15", "memory");
+    check("ones(1).expand(10**9, 10**9).sum()", "memory");
     check("fn f(n) { return f(n) }\nf(1)", "recursion");
     check("assert 1 == 2, 'no'", "assert");
 }
