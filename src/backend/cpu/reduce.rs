@@ -28,11 +28,25 @@ pub enum ReduceOp {
     CountNonzero,
 }
 
+/// A sum in eight interleaved lanes: the compiler vectorises it, and the partial
+/// sums keep rounding error lower than one running total.
+fn lane_sum(g: &[f64]) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let chunks = g.chunks_exact(8);
+    let tail: f64 = chunks.remainder().iter().sum();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] += c[i];
+        }
+    }
+    lanes.iter().sum::<f64>() + tail
+}
+
 fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
     match op {
-        ReduceOp::Sum => g.iter().sum(),
+        ReduceOp::Sum => lane_sum(g),
         ReduceOp::Prod => g.iter().product(),
-        ReduceOp::Mean => g.iter().sum::<f64>() / g.len() as f64,
+        ReduceOp::Mean => lane_sum(g) / g.len() as f64,
         ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, |a, x| {
             if x.is_nan() || a.is_nan() {
                 f64::NAN
@@ -51,7 +65,7 @@ fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
             let n = g.len() as f64;
-            let mean = g.iter().sum::<f64>() / n;
+            let mean = lane_sum(g) / n;
             let ss: f64 = g.iter().map(|x| (x - mean) * (x - mean)).sum();
             let var = ss / (n - c).max(0.0);
             if matches!(op, ReduceOp::Std(_)) {
@@ -141,6 +155,16 @@ fn run<T: Send + Sync + Copy, U: Send>(
 pub fn reduce_f64(op: ReduceOp, s: &Storage, l: &Layout, group: usize, outputs: usize) -> Vec<f64> {
     if group == 0 {
         return vec![reduce_group_f64(op, &[]); outputs];
+    }
+    if outputs == 1 && group >= PAR_THRESHOLD && matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
+        // One large sum: partial sums on every core.
+        let data = to_f64_vec(s, l);
+        let total: f64 = data.par_chunks(PAR_THRESHOLD).map(lane_sum).sum();
+        return vec![if op == ReduceOp::Mean {
+            total / group as f64
+        } else {
+            total
+        }];
     }
     run(&to_f64_vec(s, l), group, |g| reduce_group_f64(op, g))
 }
