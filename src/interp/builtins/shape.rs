@@ -470,34 +470,18 @@ fn repeat(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
+    use crate::tensor::ops::index::{Idx, index};
     let t = a.tensor("input")?;
     let dims = a.sizes("dims")?;
     a.finish()?;
-    let mut idx = Vec::new();
-    let dims: Vec<usize> = dims
-        .iter()
-        .map(|&d| crate::tensor::shape::normalize_dim(d, t.ndim()))
-        .collect::<Result<_>>()?;
-    for d in 0..t.ndim() {
-        if dims.contains(&d) {
-            let n = t.shape()[d] as i64;
-            let rev: Vec<i64> = (0..n).rev().collect();
-            idx.push(crate::tensor::ops::index::Idx::Tensor(Tensor::from_vec(
-                rev,
-                &[n as usize],
-            )));
-        } else {
-            idx.push(crate::tensor::ops::index::Idx::Slice(None, None, None));
-        }
-    }
-    // Flip each dim separately so that several advanced indices do not pair up.
+    // Reverse one dim at a time, so that several index tensors never pair up.
     let mut out = t.clone();
-    for (d, ix) in idx.into_iter().enumerate() {
-        if matches!(ix, crate::tensor::ops::index::Idx::Tensor(_)) {
-            let mut full = vec![crate::tensor::ops::index::Idx::Slice(None, None, None); d];
-            full.push(ix);
-            out = crate::tensor::ops::index::index(&out, &full)?;
-        }
+    for d in dims {
+        let d = crate::tensor::shape::normalize_dim(d, t.ndim())?;
+        let rev: Vec<i64> = (0..t.shape()[d] as i64).rev().collect();
+        let mut idx = vec![Idx::Slice(None, None, None); d];
+        idx.push(Idx::Tensor(Tensor::from_vec(rev, &[t.shape()[d]])));
+        out = index(&out, &idx)?;
     }
     Ok(Value::Tensor(out.contiguous()))
 }
