@@ -7,7 +7,7 @@ use crate::error::{Result, dtype_err, shape_err, type_err, value_err};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::tensor::Tensor;
 use crate::tensor::ops::elementwise;
-use crate::tensor::ops::index::write_at;
+use crate::tensor::ops::index::write_all;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::promote::can_cast;
 use crate::tensor::shape::fmt_shape;
@@ -432,6 +432,5 @@ pub fn write_into(t: &Tensor, result: &Tensor, what: &str) -> Result<()> {
         ))
         .hint("use the out-of-place form (t = t + x) to get the broadcast shape"));
     }
-    let offsets: Vec<usize> = t.layout().offsets().collect();
-    write_at(t, t.shape(), &offsets, result)
+    write_all(t, result)
 }

@@ -168,36 +168,18 @@ fn simple(mut a: Args, op: ReduceOp) -> Result<Value> {
     reduce(&t, op, dims.as_deref(), keepdim).map(Value::Tensor)
 }
 
-fn sum(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Sum)
+/// The reductions that take exactly `simple`'s parameters.
+macro_rules! simple_fns {
+    ($($f:ident => $op:ident),* $(,)?) => {
+        $(fn $f(_: &mut Interp, a: Args) -> Result<Value> {
+            simple(a, ReduceOp::$op)
+        })*
+    };
 }
 
-fn mean(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Mean)
-}
-
-fn prod(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Prod)
-}
-
-fn amax(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Max)
-}
-
-fn amin(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Min)
-}
-
-fn all(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::All)
-}
-
-fn any(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::Any)
-}
-
-fn count_nonzero(_: &mut Interp, a: Args) -> Result<Value> {
-    simple(a, ReduceOp::CountNonzero)
+simple_fns! {
+    sum => Sum, mean => Mean, prod => Prod, amax => Max, amin => Min, all => All, any => Any,
+    count_nonzero => CountNonzero,
 }
 
 fn extreme(mut a: Args, is_max: bool) -> Result<Value> {

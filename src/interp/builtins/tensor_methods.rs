@@ -482,26 +482,14 @@ fn fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
     if v.numel() != 1 {
         return Err(value_err("fill_ takes a single value"));
     }
-    let offsets: Vec<usize> = t.layout().offsets().collect();
-    crate::tensor::ops::index::write_at(
-        &t,
-        t.shape(),
-        &offsets,
-        &crate::tensor::ops::view::reshape(&v, &[])?,
-    )?;
+    crate::tensor::ops::index::write_all(&t, &crate::tensor::ops::view::reshape(&v, &[])?)?;
     Ok(Value::Tensor(t))
 }
 
 fn zero_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     a.finish()?;
-    let offsets: Vec<usize> = t.layout().offsets().collect();
-    crate::tensor::ops::index::write_at(
-        &t,
-        t.shape(),
-        &offsets,
-        &Tensor::scalar_i64(0, t.dtype()),
-    )?;
+    crate::tensor::ops::index::write_all(&t, &Tensor::scalar_i64(0, t.dtype()))?;
     Ok(Value::Tensor(t))
 }
 
@@ -524,7 +512,6 @@ fn copy_(_: &mut Interp, mut a: Args) -> Result<Value> {
             "copy_ between devices is not available",
         ));
     }
-    let offsets: Vec<usize> = t.layout().offsets().collect();
-    crate::tensor::ops::index::write_at(&t, t.shape(), &offsets, &src)?;
+    crate::tensor::ops::index::write_all(&t, &src)?;
     Ok(Value::Tensor(t))
 }

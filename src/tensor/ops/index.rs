@@ -233,3 +233,10 @@ pub fn write_at(t: &Tensor, shape: &[usize], offsets: &[usize], value: &Tensor) 
     scatter(&mut t.write(), offsets, &src);
     Ok(())
 }
+
+/// Overwrite every element of `t` with `value` (broadcast, converted): the body
+/// of fill_, zero_, copy_ and in-place arithmetic.
+pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
+    let offsets: Vec<usize> = t.layout().offsets().collect();
+    write_at(t, t.shape(), &offsets, value)
+}
