@@ -1,10 +1,12 @@
 //! tsh, the tensor shell: a PyTorch-like array language with an eager CPU tensor
 //! engine and PyTorch-faithful printing.
 
+pub mod autograd;
 pub mod backend;
 pub mod error;
 pub mod interp;
 pub mod interrupt;
+pub mod nn;
 pub mod print;
 pub mod repl;
 pub mod script;

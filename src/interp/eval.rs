@@ -115,10 +115,8 @@ impl Interp {
             StmtKind::Break => return Ok(Exec::Break),
             StmtKind::Continue => return Ok(Exec::Continue),
             StmtKind::NoGrad(body) => {
-                self.no_grad += 1;
-                let r = self.exec_block(body);
-                self.no_grad -= 1;
-                return r;
+                let _off = crate::autograd::NoGradGuard::new();
+                return self.exec_block(body);
             }
             StmtKind::Assert(cond, msg) => {
                 if !self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {

@@ -62,7 +62,6 @@ pub struct Interp {
     /// Colour the footer (only on a terminal, never with NO_COLOR).
     pub color: bool,
     depth: usize,
-    no_grad: usize,
 }
 
 impl Interp {
@@ -74,7 +73,6 @@ impl Interp {
             print_opts: PrintOptions::default(),
             color: false,
             depth: 0,
-            no_grad: 0,
         }
     }
 
@@ -114,6 +112,6 @@ impl Interp {
     }
 
     pub fn is_no_grad(&self) -> bool {
-        self.no_grad > 0
+        !crate::autograd::is_enabled()
     }
 }

@@ -292,6 +292,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::GradFn(x), Value::GradFn(y)) => std::sync::Arc::ptr_eq(x, y),
+        (Value::Optimizer(x), Value::Optimizer(y)) => std::rc::Rc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -407,8 +409,18 @@ pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
             rhs.type_name()
         ))
     })?;
-    let result = tensor_binary(op, t, &r)?;
+    let result = tensor_binary(op, &inplace_source(t), &r)?;
     write_into(t, &result, &format!("{}=", op.symbol()))
+}
+
+/// What an in-place op computes from: `t` itself, or, when autograd tracks `t`, a
+/// recorded copy, so the graph keeps t's old values after t is overwritten.
+pub fn inplace_source(t: &Tensor) -> Tensor {
+    if crate::autograd::needs_grad(&[t]) && !t.is_leaf() {
+        t.deep_clone()
+    } else {
+        t.clone()
+    }
 }
 
 /// Write a computed result into `t` in place, checking dtype and shape.

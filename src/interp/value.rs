@@ -33,6 +33,10 @@ pub enum Value {
     Method(Rc<(Value, &'static Builtin)>),
     /// A namespace such as `torch` or `torch.nn.functional`.
     Module(&'static str),
+    /// `t.grad_fn`: the autograd node that made a tensor.
+    GradFn(std::sync::Arc<crate::autograd::Node>),
+    /// `SGD([w], lr=0.1)` and the other optimizers.
+    Optimizer(Rc<RefCell<crate::nn::optim::Optimizer>>),
 }
 
 pub struct NamedTuple {
@@ -72,6 +76,8 @@ impl Value {
             Value::Builtin(_) => "builtin function",
             Value::Method(_) => "method",
             Value::Module(_) => "module",
+            Value::GradFn(_) => "grad_fn",
+            Value::Optimizer(_) => "optimizer",
         }
     }
 

@@ -86,6 +86,8 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
         Value::Builtin(b) => format!("<builtin {}>", b.name),
         Value::Method(m) => format!("<method {} of {}>", m.1.name, m.0.type_name()),
         Value::Module(m) => format!("<module {m}>"),
+        Value::GradFn(n) => format!("<{}>", n.name()),
+        Value::Optimizer(o) => o.borrow().describe(),
     }
 }
 
@@ -93,7 +95,9 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
 /// sharing notes.
 pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
     let mut s = format!("{} {} {}", fmt_shape(t.shape()), t.dtype(), t.device());
-    if t.requires_grad() {
+    if let Some(node) = t.grad_fn() {
+        s.push_str(&format!("  grad_fn={}", node.name()));
+    } else if t.requires_grad() {
         s.push_str("  requires_grad=true");
     }
     let mut views: Vec<&str> = globals

@@ -2,8 +2,8 @@
 //! Cloning a Tensor clones a handle (Python reference semantics); views share the
 //! storage and differ only in layout.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use super::device::Device;
 use super::dtype::DType;
@@ -11,18 +11,39 @@ use super::layout::{Layout, numel};
 use super::promote::Operand;
 use super::shape::fmt_shape;
 use super::storage::{Element, Storage};
+use crate::autograd::Node;
 use crate::backend::cpu::map;
 use crate::error::{Error, ErrorKind, Result};
 
+/// A storage buffer shared by a tensor and its views, with a version counter that
+/// every in-place write bumps (autograd uses it to refuse stale saved tensors).
+struct Shared {
+    data: RwLock<Storage>,
+    version: AtomicU64,
+}
+
 pub struct Inner {
-    storage: Arc<RwLock<Storage>>,
+    storage: Arc<Shared>,
     layout: Layout,
     dtype: DType,
     device: Device,
     /// A Python number turned into a 0-d tensor: it takes part in type promotion
     /// with the lowest priority, as PyTorch's "wrapped numbers" do.
     wrapped: bool,
+    /// Made by a view op (shares another tensor's storage through its own layout).
+    is_view: bool,
+    /// Set on leaves by the user; a tensor with a grad_fn requires grad by definition.
     requires_grad: AtomicBool,
+    /// The autograd node that made this tensor (none for leaves). A Mutex because an
+    /// in-place op moves the tensor onto a new node.
+    grad_fn: Mutex<Option<Arc<Node>>>,
+    /// The accumulated gradient of a leaf.
+    grad: Mutex<Option<Tensor>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Poisoning needs a panic while locked, and nothing panics while holding these.
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[derive(Clone)]
@@ -93,16 +114,33 @@ pub fn check_alloc(shape: &[usize], dtype: DType) -> Result<()> {
 }
 
 impl Tensor {
-    pub fn from_storage(storage: Storage, layout: Layout) -> Tensor {
-        let dtype = storage.dtype();
+    fn make(
+        storage: Arc<Shared>,
+        layout: Layout,
+        dtype: DType,
+        wrapped: bool,
+        is_view: bool,
+    ) -> Tensor {
         Tensor(Arc::new(Inner {
-            storage: Arc::new(RwLock::new(storage)),
+            storage,
             layout,
             dtype,
             device: Device::Cpu,
-            wrapped: false,
+            wrapped,
+            is_view,
             requires_grad: AtomicBool::new(false),
+            grad_fn: Mutex::new(None),
+            grad: Mutex::new(None),
         }))
+    }
+
+    pub fn from_storage(storage: Storage, layout: Layout) -> Tensor {
+        let dtype = storage.dtype();
+        let shared = Arc::new(Shared {
+            data: RwLock::new(storage),
+            version: AtomicU64::new(0),
+        });
+        Tensor::make(shared, layout, dtype, false, false)
     }
 
     /// A contiguous tensor over `storage`, which must hold exactly `numel(shape)` elements.
@@ -124,26 +162,19 @@ impl Tensor {
 
     /// A Python number as a wrapped 0-d tensor (int64, float64 or bool).
     pub fn wrapped_number(t: Tensor) -> Tensor {
-        Tensor(Arc::new(Inner {
-            storage: t.0.storage.clone(),
-            layout: t.0.layout.clone(),
-            dtype: t.0.dtype,
-            device: t.0.device,
-            wrapped: true,
-            requires_grad: AtomicBool::new(false),
-        }))
+        Tensor::make(
+            t.0.storage.clone(),
+            t.0.layout.clone(),
+            t.0.dtype,
+            true,
+            false,
+        )
     }
 
-    /// A new tensor sharing this one's storage through another layout.
+    /// A new tensor sharing this one's storage through another layout (no autograd
+    /// history: view ops record theirs).
     pub fn view_with(&self, layout: Layout) -> Tensor {
-        Tensor(Arc::new(Inner {
-            storage: self.0.storage.clone(),
-            layout,
-            dtype: self.0.dtype,
-            device: self.0.device,
-            wrapped: false,
-            requires_grad: AtomicBool::new(false),
-        }))
+        Tensor::make(self.0.storage.clone(), layout, self.0.dtype, false, true)
     }
 
     pub fn dtype(&self) -> DType {
@@ -176,11 +207,34 @@ impl Tensor {
     pub fn is_wrapped_number(&self) -> bool {
         self.0.wrapped
     }
+    pub fn is_view(&self) -> bool {
+        self.0.is_view
+    }
+    /// Does autograd track this tensor: a leaf marked by the user, or an op's result?
     pub fn requires_grad(&self) -> bool {
-        self.0.requires_grad.load(Ordering::Relaxed)
+        self.0.requires_grad.load(Ordering::Relaxed) || lock(&self.0.grad_fn).is_some()
     }
     pub fn set_requires_grad(&self, on: bool) {
         self.0.requires_grad.store(on, Ordering::Relaxed)
+    }
+    pub fn is_leaf(&self) -> bool {
+        lock(&self.0.grad_fn).is_none()
+    }
+    pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        lock(&self.0.grad_fn).clone()
+    }
+    pub fn set_grad_fn(&self, node: Option<Arc<Node>>) {
+        *lock(&self.0.grad_fn) = node;
+    }
+    pub fn grad(&self) -> Option<Tensor> {
+        lock(&self.0.grad).clone()
+    }
+    pub fn set_grad(&self, g: Option<Tensor>) {
+        *lock(&self.0.grad) = g;
+    }
+    /// How many in-place writes the storage has seen.
+    pub fn version(&self) -> u64 {
+        self.0.storage.version.load(Ordering::Relaxed)
     }
     /// Do the two tensors share a storage buffer (one is a view of the other)?
     pub fn shares_storage(&self, other: &Tensor) -> bool {
@@ -196,10 +250,19 @@ impl Tensor {
     /// Shared access to the storage. Poisoning cannot happen (kernels do not panic
     /// on user input), but if it did the data is still valid, so it is used.
     pub fn read(&self) -> RwLockReadGuard<'_, Storage> {
-        self.0.storage.read().unwrap_or_else(|e| e.into_inner())
+        self.0
+            .storage
+            .data
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
     }
     pub fn write(&self) -> RwLockWriteGuard<'_, Storage> {
-        self.0.storage.write().unwrap_or_else(|e| e.into_inner())
+        self.0.storage.version.fetch_add(1, Ordering::Relaxed);
+        self.0
+            .storage
+            .data
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// How promotion sees this tensor.
@@ -231,7 +294,8 @@ impl Tensor {
         if self.is_contiguous() {
             return self.clone();
         }
-        Tensor::from_contiguous(self.contiguous_storage(), self.shape())
+        let out = Tensor::from_contiguous(self.contiguous_storage(), self.shape());
+        crate::autograd::rules::elementwise::record_identity("CloneBackward0", self, out)
     }
 
     /// A copy in another dtype (a fresh contiguous tensor; the same tensor if unchanged).
@@ -239,11 +303,14 @@ impl Tensor {
         if dtype == self.dtype() {
             return self.clone();
         }
-        Tensor::from_contiguous(map::cast(&self.read(), self.layout(), dtype), self.shape())
+        let out =
+            Tensor::from_contiguous(map::cast(&self.read(), self.layout(), dtype), self.shape());
+        crate::autograd::rules::elementwise::record_identity("ToCopyBackward0", self, out)
     }
 
     /// An independent contiguous copy.
     pub fn deep_clone(&self) -> Tensor {
-        Tensor::from_contiguous(self.contiguous_storage(), self.shape())
+        let out = Tensor::from_contiguous(self.contiguous_storage(), self.shape());
+        crate::autograd::rules::elementwise::record_identity("CloneBackward0", self, out)
     }
 }

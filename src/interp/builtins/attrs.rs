@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::{Builtin, method, module_attr};
-use crate::error::{Result, dtype_err, type_err};
+use crate::error::{Result, dtype_err, type_err, value_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::value::Value;
@@ -44,8 +44,12 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
         },
         "ndim" => Value::Int(t.ndim() as i64),
         "requires_grad" => Value::Bool(t.requires_grad()),
-        "is_leaf" => Value::Bool(true),
-        "grad" | "grad_fn" => Value::None,
+        "is_leaf" => Value::Bool(t.is_leaf()),
+        "grad" => match t.grad_fn() {
+            None => t.grad().map(Value::Tensor).unwrap_or(Value::None),
+            Some(n) => n.retained_grad().map(Value::Tensor).unwrap_or(Value::None),
+        },
+        "grad_fn" => t.grad_fn().map(Value::GradFn).unwrap_or(Value::None),
         "layout" => Value::str("strided"),
         "data" => Value::Tensor(t.view_with(t.layout().clone())),
         "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
@@ -170,6 +174,17 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             }),
             _ => Err(no_attr(obj, name, vec!["type", "index"])),
         },
+        Value::GradFn(_) => match name {
+            "name" => Ok(Value::Method(Rc::new((obj.clone(), &GRAD_FN_NAME)))),
+            _ => Err(no_attr(obj, name, vec!["name"])),
+        },
+        Value::Optimizer(o) => {
+            if let Some(v) = super::nn::optimizer_attr(&o.borrow(), name) {
+                return Ok(v);
+            }
+            super::nn::optimizer_method(obj, name)
+                .ok_or_else(|| no_attr(obj, name, super::nn::optimizer_attr_names()))
+        }
         Value::Shape(_) => match name {
             "numel" => Ok(Value::Method(Rc::new((obj.clone(), &SHAPE_NUMEL)))),
             _ => Err(no_attr(obj, name, vec!["numel"])),
@@ -180,6 +195,23 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, LIST_ROWS.iter().map(|b| b.name).collect())),
         _ => Err(no_attr(obj, name, vec![])),
+    }
+}
+
+static GRAD_FN_NAME: Builtin = row!(
+    Method,
+    "name",
+    "grad_fn.name()",
+    "The node's name, e.g. MulBackward0.",
+    grad_fn_name
+);
+
+fn grad_fn_name(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("self")?;
+    a.finish()?;
+    match v {
+        Value::GradFn(n) => Ok(Value::str(n.name())),
+        _ => Err(type_err("expected a grad_fn")),
     }
 }
 
@@ -201,6 +233,15 @@ fn shape_numel(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 pub fn set_requires_grad(t: &Tensor, on: bool) -> Result<()> {
+    if !t.is_leaf() {
+        if on {
+            return Ok(());
+        }
+        return Err(value_err(
+            "requires_grad can only be changed on leaf tensors; this one was computed by an op",
+        )
+        .hint("use t.detach() to get a tensor without history"));
+    }
     if on && !t.dtype().is_float() {
         return Err(dtype_err(format!(
             "only floating point tensors can require gradients, not {}",
@@ -212,16 +253,42 @@ pub fn set_requires_grad(t: &Tensor, on: bool) -> Result<()> {
     Ok(())
 }
 
+/// `t.grad = none` (what zero_grad does) or a tensor of t's shape and dtype.
+fn set_grad(t: &Tensor, v: Value) -> Result<()> {
+    match v {
+        Value::None => {
+            t.set_grad(None);
+            Ok(())
+        }
+        Value::Tensor(g) => {
+            if g.shape() != t.shape() || g.dtype() != t.dtype() {
+                return Err(crate::error::shape_err(format!(
+                    "a gradient must match its tensor: got {} {}, but the tensor is {} {}",
+                    crate::tensor::shape::fmt_shape(g.shape()),
+                    g.dtype(),
+                    crate::tensor::shape::fmt_shape(t.shape()),
+                    t.dtype()
+                )));
+            }
+            t.set_grad(Some(g));
+            Ok(())
+        }
+        other => Err(type_err(format!(
+            "t.grad must be none or a tensor, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
 pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()> {
     match (obj, name) {
         (Value::Tensor(t), "requires_grad") => set_requires_grad(t, v.truthy()?),
-        (Value::Tensor(_), "grad") => Err(type_err(
-            "gradients are not available: autograd is not part of this tsh yet",
-        )),
+        (Value::Tensor(t), "grad") => set_grad(t, v),
         (Value::Tensor(_), other) => Err(type_err(format!(
             "the tensor attribute '{other}' cannot be set"
         ))
-        .hint("settable attributes: requires_grad")),
+        .hint("settable attributes: requires_grad, grad")),
+        (Value::Optimizer(o), name) => super::nn::set_optimizer_attr(&mut o.borrow_mut(), name, &v),
         (o, n) => Err(type_err(format!(
             "cannot set attribute '{n}' on a {}",
             o.type_name()

@@ -3,8 +3,10 @@
 //! `:help` and completion.
 
 mod attrs;
+mod autograd;
 mod creation;
 mod math;
+mod nn;
 mod python;
 mod reduce;
 mod shape;
@@ -58,8 +60,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 6] {
+fn tables() -> [&'static [Builtin]; 8] {
     [
+        autograd::ROWS,
+        nn::ROWS,
         python::ROWS,
         creation::ROWS,
         math::ROWS,
@@ -127,7 +131,9 @@ pub fn find(name: &str) -> Option<&'static Builtin> {
 }
 
 /// Names of namespaces and what they hold.
-pub const MODULES: [(&str, &str); 5] = [
+pub const MODULES: [(&str, &str); 7] = [
+    ("optim", "torch.optim"),
+    ("init", "torch.nn.init"),
     ("torch", "torch"),
     ("nn", "torch.nn"),
     ("F", "torch.nn.functional"),
@@ -179,6 +185,9 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     match (module, name) {
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
+        ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
+        ("torch", "optim") => Some(Value::Module("torch.optim")),
+        ("torch.optim", n) | ("torch.nn.init", n) => torch_function(n).map(Value::Builtin),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         ("torch", n) | ("torch.nn.functional", n) | ("math", n) => {
             if let Some(d) = DType::from_name(n)

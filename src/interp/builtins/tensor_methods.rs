@@ -314,9 +314,7 @@ fn contiguous(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn clone(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     a.finish()?;
-    let c = t.deep_clone();
-    c.set_requires_grad(t.requires_grad());
-    Ok(Value::Tensor(c))
+    Ok(Value::Tensor(t.deep_clone()))
 }
 
 fn detach(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -450,7 +448,8 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
         other = ew::binary(BinaryOp::Mul, &other, &alpha)?;
     }
     a.finish()?;
-    let result = crate::interp::ops::tensor_binary(op, &t, &other)?;
+    let result =
+        crate::interp::ops::tensor_binary(op, &crate::interp::ops::inplace_source(&t), &other)?;
     write_into(&t, &result, op.symbol())?;
     Ok(Value::Tensor(t))
 }
@@ -498,7 +497,11 @@ fn clamp_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let lo = a.opt_tensor("min")?;
     let hi = a.opt_tensor("max")?;
     a.finish()?;
-    let r = ew::clamp(&t, lo.as_ref(), hi.as_ref())?;
+    let r = ew::clamp(
+        &crate::interp::ops::inplace_source(&t),
+        lo.as_ref(),
+        hi.as_ref(),
+    )?;
     write_into(&t, &r, "clamp_")?;
     Ok(Value::Tensor(t))
 }

@@ -1,6 +1,7 @@
 //! Element-wise ops: type promotion and broadcasting are decided here, once, and
 //! the backend receives operands in one compute dtype with broadcast layouts.
 
+use crate::autograd::rules::elementwise as rules;
 use crate::backend::cpu::binary::{self as kbin, BinaryOp};
 use crate::backend::cpu::unary::{self as kun, UnaryOp};
 use crate::error::{Result, dtype_err, value_err};
@@ -81,7 +82,8 @@ pub fn compute_dtype(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<DType> {
 }
 
 /// `a op b` with PyTorch's promotion and broadcasting.
-pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
+    let (a, b) = (a0, b0);
     check_same_device(a, b, op_name(op))?;
     let dtype = compute_dtype(op, a, b)?;
     let shape = broadcast_shapes(a.shape(), b.shape())?;
@@ -101,7 +103,8 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let (sa, sb) = (a.read(), b.read());
         kbin::binary(op, &sa, &la, &sb, &lb)
     };
-    Ok(Tensor::from_contiguous(out, &shape))
+    let out = Tensor::from_contiguous(out, &shape);
+    Ok(rules::record_binary(op, a0, b0, out))
 }
 
 fn guard_integer_op(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<()> {
@@ -157,7 +160,11 @@ pub fn unary(op: UnaryOp, a: &Tensor) -> Result<Tensor> {
         return Ok(Tensor::from_contiguous(out, a.shape()));
     }
     let out = kun::unary(op, &a.read(), a.layout());
-    Ok(Tensor::from_contiguous(out, a.shape()))
+    Ok(rules::record_unary(
+        op,
+        &a,
+        Tensor::from_contiguous(out, a.shape()),
+    ))
 }
 
 /// A float-valued map applied to a float tensor (integers promote to float32).
@@ -182,19 +189,25 @@ pub fn clamp(a: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<T
     if min.is_none() && max.is_none() {
         return Err(value_err("clamp needs at least one of min and max"));
     }
-    let mut out = a.clone();
-    if let Some(lo) = min {
-        out = binary(BinaryOp::Maximum, &out, lo)?;
+    let out = crate::autograd::no_grad(|| -> Result<Tensor> {
+        let mut out = a.clone();
+        if let Some(lo) = min {
+            out = binary(BinaryOp::Maximum, &out, lo)?;
+        }
+        if let Some(hi) = max {
+            out = binary(BinaryOp::Minimum, &out, hi)?;
+        }
+        Ok(out)
+    })?;
+    if out.same_tensor(a) {
+        return Ok(out);
     }
-    if let Some(hi) = max {
-        out = binary(BinaryOp::Minimum, &out, hi)?;
-    }
-    // Clamping never changes the input's dtype category unless a bound is float.
-    Ok(out)
+    Ok(rules::record_clamp(a, min, max, out))
 }
 
 /// `where(cond, a, b)`: broadcast all three; a and b promote together.
-pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn where_(cond: &Tensor, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
+    let (a, b) = (a0, b0);
     check_same_device(cond, a, "where")?;
     check_same_device(a, b, "where")?;
     let dtype = result_type(&[a.operand(), b.operand()]);
@@ -210,7 +223,12 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let av = crate::backend::cpu::map::contiguous(&a.read(), &a.layout().expand(&shape));
     let bv = crate::backend::cpu::map::contiguous(&b.read(), &b.layout().expand(&shape));
     let out = select_by_mask(&cv, av, &bv);
-    Ok(Tensor::from_contiguous(out, &shape))
+    Ok(rules::record_where(
+        cond,
+        a0,
+        b0,
+        Tensor::from_contiguous(out, &shape),
+    ))
 }
 
 fn select_by_mask(mask: &[bool], a: Storage, b: &Storage) -> Storage {

@@ -7,7 +7,7 @@ use crate::error::{Result, index_err, shape_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
-use crate::tensor::ops::view::{select, slice_dim};
+use crate::tensor::ops::view::{select, slice_dim, unsqueeze};
 use crate::tensor::shape::{broadcast_shapes, check_broadcast_to, fmt_shape};
 
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
                 dim += 1;
             }
             Idx::NewAxis => {
-                view = view.view_with(view.layout().unsqueeze(dim));
+                view = unsqueeze(&view, dim as i64)?;
                 dim += 1;
             }
             Idx::Ellipsis => dim += t.ndim() - used,
@@ -94,7 +94,7 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
                 if k == 0 {
                     // A 0-d bool index adds a dim of size 1 (true) or 0 (false).
                     let keep = ix.to_i64_vec()[0] != 0;
-                    view = view.view_with(view.layout().unsqueeze(dim));
+                    view = unsqueeze(&view, dim as i64)?;
                     if !keep {
                         view = slice_dim(&view, dim, Some(0), Some(0), 1)?;
                     }
@@ -195,15 +195,26 @@ pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
     match select_elements(t, indices)? {
         Selection::View(v) => Ok(v),
         Selection::Gather { shape, offsets } => {
-            let out = take(&t.read(), &offsets);
-            Ok(Tensor::from_contiguous(out, &shape))
+            let out = Tensor::from_contiguous(take(&t.read(), &offsets), &shape);
+            let indices = indices.to_vec();
+            Ok(crate::autograd::rules::shape::record_gather(
+                "IndexBackward0",
+                t,
+                out,
+                move |positions| index(positions, &indices),
+            ))
         }
     }
 }
 
 /// `t[indices] = value`, writing through to `t`'s storage; `value` broadcasts
-/// to the selection and converts to `t`'s dtype.
+/// to the selection and converts to `t`'s dtype. Autograd sees it.
 pub fn index_put(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
+    crate::autograd::inplace::index_put(t, indices, value)
+}
+
+/// `t[indices] = value` without autograd bookkeeping.
+pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
     let (shape, offsets) = match select_elements(t, indices)? {
         Selection::View(v) => (v.shape().to_vec(), v.layout().offsets().collect::<Vec<_>>()),
         Selection::Gather { shape, offsets } => (shape, offsets),
@@ -237,6 +248,9 @@ pub fn write_at(t: &Tensor, shape: &[usize], offsets: &[usize], value: &Tensor) 
 /// Overwrite every element of `t` with `value` (broadcast, converted): the body
 /// of fill_, zero_, copy_ and in-place arithmetic.
 pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
+    crate::autograd::inplace::check(t, value)?;
     let offsets: Vec<usize> = t.layout().offsets().collect();
-    write_at(t, t.shape(), &offsets, value)
+    write_at(t, t.shape(), &offsets, value)?;
+    crate::autograd::inplace::after_write_all(t, value);
+    Ok(())
 }

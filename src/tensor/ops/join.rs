@@ -9,6 +9,15 @@ use crate::tensor::promote::{Operand, result_type};
 use crate::tensor::shape::{fmt_shape, normalize_dim, normalize_insert_dim};
 
 pub fn cat(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
+    let out = cat_raw(tensors, dim)?;
+    if out.ndim() == 0 || tensors.iter().any(|t| t.same_tensor(&out)) {
+        return Ok(out);
+    }
+    let d = normalize_dim(dim, out.ndim())?;
+    Ok(crate::autograd::rules::shape::record_cat(tensors, d, out))
+}
+
+fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     if tensors.is_empty() {
         return Err(value_err("cat expects a non-empty list of tensors"));
     }
@@ -78,11 +87,14 @@ pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let d = normalize_insert_dim(dim, tensors[0].ndim())?;
-    let parts: Vec<Tensor> = tensors
-        .iter()
-        .map(|t| unsqueeze(t, d as i64))
-        .collect::<Result<_>>()?;
-    cat(&parts, d as i64)
+    let out = crate::autograd::no_grad(|| -> Result<Tensor> {
+        let parts: Vec<Tensor> = tensors
+            .iter()
+            .map(|t| unsqueeze(t, d as i64))
+            .collect::<Result<_>>()?;
+        cat_raw(&parts, d as i64)
+    })?;
+    Ok(crate::autograd::rules::shape::record_stack(tensors, d, out))
 }
 
 pub fn vstack(tensors: &[Tensor]) -> Result<Tensor> {

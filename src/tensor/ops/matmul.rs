@@ -62,6 +62,11 @@ fn inner_mismatch(a: &[usize], b: &[usize], ka: usize, kb: usize) -> crate::erro
 
 /// `torch.matmul`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = crate::autograd::no_grad(|| matmul_raw(a, b))?;
+    Ok(crate::autograd::rules::matmul::record_matmul(a, b, out))
+}
+
+fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_same_device(a, b, "matmul")?;
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(shape_err(format!(

@@ -1,5 +1,7 @@
 //! Reductions over all dims or a set of dims, with keepdim; scans; softmax.
 
+use crate::autograd::rules::reduce as rules;
+use crate::autograd::rules::shape as rules_shape;
 use crate::backend::cpu::binary::BinaryOp;
 use crate::backend::cpu::reduce::{self as kred, ReduceOp, ScanOp};
 use crate::backend::cpu::unary::UnaryOp;
@@ -126,7 +128,9 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
         Tensor::from_vec(v, &out_shape)
     };
     drop(storage);
-    Ok(result.to_dtype(out_dtype))
+    let result = crate::autograd::no_grad(|| result.to_dtype(out_dtype));
+    let all = dims.is_none_or(|d| d.is_empty());
+    Ok(rules::record_reduce(op, t, rdims, keepdim, all, result))
 }
 
 /// `max(dim)`/`min(dim)`: values and the index of each.
@@ -136,8 +140,30 @@ pub fn max_min_dim(t: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<
     } else {
         (ReduceOp::Min, ReduceOp::ArgMin)
     };
-    let values = reduce(t, vop, Some(&[dim]), keepdim)?;
-    let indices = reduce(t, iop, Some(&[dim]), keepdim)?;
+    let (values, indices) = crate::autograd::no_grad(|| -> Result<(Tensor, Tensor)> {
+        Ok((
+            reduce(t, vop, Some(&[dim]), keepdim)?,
+            reduce(t, iop, Some(&[dim]), keepdim)?,
+        ))
+    })?;
+    if t.ndim() == 0 {
+        return Ok((
+            rules_shape::record_reshape("MaxBackward0", t, values),
+            indices,
+        ));
+    }
+    let d = normalize_dim(dim, t.ndim())?;
+    let kept = if keepdim {
+        indices.clone()
+    } else {
+        indices.view_with(indices.layout().unsqueeze(d))
+    };
+    let name = if is_max {
+        "MaxBackward0"
+    } else {
+        "MinBackward0"
+    };
+    let values = rules_shape::record_take_along(name, t, d, &kept, values);
     Ok((values, indices))
 }
 
@@ -174,7 +200,9 @@ pub fn scan(t: &Tensor, op: ScanOp, dim: i64) -> Result<Tensor> {
     for (i, &p) in perm.iter().enumerate() {
         inverse[p] = i;
     }
-    Ok(out.view_with(out.layout().permute(&inverse)).contiguous())
+    let out =
+        crate::autograd::no_grad(|| out.view_with(out.layout().permute(&inverse)).contiguous());
+    Ok(rules::record_scan(op, t, d, out))
 }
 
 fn float_input(t: &Tensor) -> Tensor {
@@ -187,14 +215,20 @@ fn float_input(t: &Tensor) -> Tensor {
 
 pub fn softmax(t: &Tensor, dim: i64) -> Result<Tensor> {
     let x = float_input(t);
-    let m = reduce(&x, ReduceOp::Max, Some(&[dim]), true)?;
-    let e = unary(UnaryOp::Exp, &binary(BinaryOp::Sub, &x, &m)?)?;
-    let s = reduce(&e, ReduceOp::Sum, Some(&[dim]), true)?;
-    binary(BinaryOp::Div, &e, &s)
+    let out = crate::autograd::no_grad(|| -> Result<Tensor> {
+        let m = reduce(&x, ReduceOp::Max, Some(&[dim]), true)?;
+        let e = unary(UnaryOp::Exp, &binary(BinaryOp::Sub, &x, &m)?)?;
+        let s = reduce(&e, ReduceOp::Sum, Some(&[dim]), true)?;
+        binary(BinaryOp::Div, &e, &s)
+    })?;
+    Ok(rules::record_softmax(&x, dim, false, out))
 }
 
 pub fn log_softmax(t: &Tensor, dim: i64) -> Result<Tensor> {
     let x = float_input(t);
-    let lse = reduce(&x, ReduceOp::LogSumExp, Some(&[dim]), true)?;
-    binary(BinaryOp::Sub, &x, &lse)
+    let out = crate::autograd::no_grad(|| -> Result<Tensor> {
+        let lse = reduce(&x, ReduceOp::LogSumExp, Some(&[dim]), true)?;
+        binary(BinaryOp::Sub, &x, &lse)
+    })?;
+    Ok(rules::record_softmax(&x, dim, true, out))
 }

@@ -25,6 +25,7 @@ pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
     let back = |x: Tensor| x.view_with(x.layout().permute(&inverse)).contiguous();
     let v = back(Tensor::from_vec(values, &pshape).to_dtype(t.dtype()));
     let i = back(Tensor::from_vec(indices, &pshape));
+    let v = crate::autograd::rules::shape::record_take_along("SortBackward0", t, d, &i, v);
     Ok((v, i))
 }
 
@@ -40,12 +41,20 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tens
             "topk: k = {k} is out of range for a dimension of size {size}"
         )));
     }
-    let (v, i) = sort(t, dim, largest)?;
+    let (v, i) = crate::autograd::no_grad(|| sort(t, dim, largest))?;
     if t.ndim() == 0 {
-        return Ok((v, i));
+        return Ok((
+            crate::autograd::rules::shape::record_reshape("TopkBackward0", t, v),
+            i,
+        ));
     }
-    let v = crate::tensor::ops::view::narrow(&v, d as i64, 0, k)?.contiguous();
-    let i = crate::tensor::ops::view::narrow(&i, d as i64, 0, k)?.contiguous();
+    let (v, i) = crate::autograd::no_grad(|| -> Result<(Tensor, Tensor)> {
+        Ok((
+            crate::tensor::ops::view::narrow(&v, d as i64, 0, k)?.contiguous(),
+            crate::tensor::ops::view::narrow(&i, d as i64, 0, k)?.contiguous(),
+        ))
+    })?;
+    let v = crate::autograd::rules::shape::record_take_along("TopkBackward0", t, d, &i, v);
     Ok((v, i))
 }
 

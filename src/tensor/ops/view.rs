@@ -1,6 +1,9 @@
 //! View ops: a new layout over the same storage. `reshape` copies only when no
 //! view of the requested shape exists, as in PyTorch.
 
+use crate::autograd::rules::shape::{
+    record_expand, record_permute, record_reshape, record_view_of,
+};
 use crate::error::{Result, index_err, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::layout::Layout;
@@ -11,11 +14,15 @@ use crate::tensor::shape::{
 pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let shape = infer_shape(shape, t.numel())?;
     match t.layout().view_strides(&shape) {
-        Some(strides) => Ok(t.view_with(Layout {
-            shape,
-            strides,
-            offset: t.offset(),
-        })),
+        Some(strides) => Ok(record_reshape(
+            "ViewBackward0",
+            t,
+            t.view_with(Layout {
+                shape,
+                strides,
+                offset: t.offset(),
+            }),
+        )),
         None => Err(shape_err(format!(
             "view of shape {} is impossible for this non-contiguous {} tensor (strides {:?})",
             fmt_shape(&shape),
@@ -28,29 +35,51 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
 
 pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let shape = infer_shape(shape, t.numel())?;
-    match t.layout().view_strides(&shape) {
-        Some(strides) => Ok(t.view_with(Layout {
-            shape,
-            strides,
-            offset: t.offset(),
-        })),
-        None => Ok(Tensor::from_contiguous(t.contiguous_storage(), &shape)),
-    }
+    let (name, out) = match t.layout().view_strides(&shape) {
+        Some(strides) => (
+            "ViewBackward0",
+            t.view_with(Layout {
+                shape,
+                strides,
+                offset: t.offset(),
+            }),
+        ),
+        None => (
+            "UnsafeViewBackward0",
+            Tensor::from_contiguous(t.contiguous_storage(), &shape),
+        ),
+    };
+    Ok(record_reshape(name, t, out))
 }
 
 pub fn transpose(t: &Tensor, a: i64, b: i64) -> Result<Tensor> {
     let n = t.ndim();
     if n == 0 {
-        return Ok(t.view_with(t.layout().clone()));
+        return Ok(record_reshape(
+            "TransposeBackward0",
+            t,
+            t.view_with(t.layout().clone()),
+        ));
     }
     let (a, b) = (normalize_dim(a, n)?, normalize_dim(b, n)?);
-    Ok(t.view_with(t.layout().transpose(a, b)))
+    let mut dims: Vec<usize> = (0..n).collect();
+    dims.swap(a, b);
+    Ok(record_permute(
+        "TransposeBackward0",
+        t,
+        &dims,
+        t.view_with(t.layout().transpose(a, b)),
+    ))
 }
 
 /// `t.T`/`t.t()`: reverse the dims (PyTorch's `.T`); `.t()` accepts at most 2-d.
 pub fn reverse_dims(t: &Tensor) -> Tensor {
+    reversed(t, "PermuteBackward0")
+}
+
+fn reversed(t: &Tensor, name: &'static str) -> Tensor {
     let dims: Vec<usize> = (0..t.ndim()).rev().collect();
-    t.view_with(t.layout().permute(&dims))
+    record_permute(name, t, &dims, t.view_with(t.layout().permute(&dims)))
 }
 
 pub fn t2d(t: &Tensor) -> Result<Tensor> {
@@ -61,7 +90,7 @@ pub fn t2d(t: &Tensor) -> Result<Tensor> {
         ))
         .hint("use .transpose(dim0, dim1) or .permute(...) for more dimensions"));
     }
-    Ok(reverse_dims(t))
+    Ok(reversed(t, "TBackward0"))
 }
 
 pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
@@ -86,15 +115,29 @@ pub fn permute(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         }
         seen[d] = true;
     }
-    Ok(t.view_with(t.layout().permute(&dims)))
+    Ok(record_permute(
+        "PermuteBackward0",
+        t,
+        &dims,
+        t.view_with(t.layout().permute(&dims)),
+    ))
 }
 
 pub fn unsqueeze(t: &Tensor, dim: i64) -> Result<Tensor> {
     let d = normalize_insert_dim(dim, t.ndim())?;
-    Ok(t.view_with(t.layout().unsqueeze(d)))
+    Ok(record_reshape(
+        "UnsqueezeBackward0",
+        t,
+        t.view_with(t.layout().unsqueeze(d)),
+    ))
 }
 
 pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+    let name = match dims {
+        None => "SqueezeBackward0",
+        Some([_]) => "SqueezeBackward1",
+        Some(_) => "SqueezeBackward2",
+    };
     let dims: Vec<usize> = match dims {
         None => (0..t.ndim()).collect(),
         Some(ds) => ds
@@ -102,7 +145,11 @@ pub fn squeeze(t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
             .map(|&d| normalize_dim(d, t.ndim()))
             .collect::<Result<_>>()?,
     };
-    Ok(t.view_with(t.layout().squeeze_dims(&dims)))
+    Ok(record_reshape(
+        name,
+        t,
+        t.view_with(t.layout().squeeze_dims(&dims)),
+    ))
 }
 
 pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
@@ -131,7 +178,11 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
             "narrow: start {start} and length {length} exceed dimension {d} of size {size}"
         )));
     }
-    Ok(t.view_with(t.layout().slice(d, start as usize, length as usize, 1)))
+    let (start, length) = (start as usize, length as usize);
+    let out = t.view_with(t.layout().slice(d, start, length, 1));
+    Ok(record_view_of("SliceBackward0", t, out, move |z| {
+        Ok(z.view_with(z.layout().slice(d, start, length, 1)))
+    }))
 }
 
 /// Python slice semantics for `start:stop:step` over a dim of `size`.
@@ -157,10 +208,11 @@ pub fn slice_dim(
     let s = start.map(clampi).unwrap_or(0);
     let e = stop.map(clampi).unwrap_or(size);
     let len = if e > s { (e - s + step - 1) / step } else { 0 };
-    Ok(t.view_with(
-        t.layout()
-            .slice(dim, s as usize, len as usize, step as usize),
-    ))
+    let (s, len, step) = (s as usize, len as usize, step as usize);
+    let out = t.view_with(t.layout().slice(dim, s, len, step));
+    Ok(record_view_of("SliceBackward0", t, out, move |z| {
+        Ok(z.view_with(z.layout().slice(dim, s, len, step)))
+    }))
 }
 
 pub fn select(t: &Tensor, dim: usize, index: i64) -> Result<Tensor> {
@@ -171,7 +223,11 @@ pub fn select(t: &Tensor, dim: usize, index: i64) -> Result<Tensor> {
             "index {index} is out of bounds for dimension {dim} with size {size}"
         )));
     }
-    Ok(t.view_with(t.layout().select(dim, i as usize)))
+    let i = i as usize;
+    let out = t.view_with(t.layout().select(dim, i));
+    Ok(record_view_of("SelectBackward0", t, out, move |z| {
+        Ok(z.view_with(z.layout().select(dim, i)))
+    }))
 }
 
 pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
@@ -198,7 +254,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     // A view allocates nothing, but every op on it walks (and most copy) numel
     // elements: refuse views larger than memory could ever hold in f64.
     crate::tensor::core::check_alloc(&shape, crate::tensor::DType::F64)?;
-    Ok(t.view_with(t.layout().expand(&shape)))
+    Ok(record_expand(t, t.view_with(t.layout().expand(&shape))))
 }
 
 pub fn split_sizes(t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
@@ -214,7 +270,10 @@ pub fn split_sizes(t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>>
     let mut start = 0;
     let mut out = Vec::new();
     for &s in sizes {
-        out.push(t.view_with(t.layout().slice(d, start, s, 1)));
+        let part = t.view_with(t.layout().slice(d, start, s, 1));
+        out.push(record_view_of("SplitBackward0", t, part, move |z| {
+            Ok(z.view_with(z.layout().slice(d, start, s, 1)))
+        }));
         start += s;
     }
     Ok(out)

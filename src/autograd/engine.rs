@@ -1,0 +1,153 @@
+//! The backward pass: order the graph's nodes so each runs after every node that
+//! feeds it a gradient, run their rules, and accumulate into the leaves.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::node::{Edge, InputMeta, Node};
+use super::rules::sum_to;
+use crate::error::{Result, shape_err, type_err};
+use crate::tensor::Tensor;
+use crate::tensor::ops::creation::ones;
+use crate::tensor::ops::elementwise::binary;
+use crate::tensor::ops::index::write_all;
+use crate::tensor::shape::fmt_shape;
+
+fn key(n: &Arc<Node>) -> usize {
+    Arc::as_ptr(n) as usize
+}
+
+/// `root.backward(gradient, retain_graph=...)`.
+pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<()> {
+    if !root.requires_grad() {
+        return Err(type_err(
+            "this tensor does not require grad and has no grad_fn, so there is nothing to differentiate",
+        )
+        .hint("make the inputs you want gradients for with requires_grad=true, outside no_grad { }"));
+    }
+    let _guard = super::NoGradGuard::new();
+    let grad = match gradient {
+        None if root.numel() != 1 => {
+            return Err(shape_err(format!(
+                "backward() without a gradient needs a scalar output, but this one has shape {}",
+                fmt_shape(root.shape())
+            ))
+            .hint("reduce it first (e.g. y.sum().backward()), or pass a gradient of the same shape: y.backward(ones_like(y))"));
+        }
+        None => ones(root.shape(), root.dtype())?,
+        Some(g) => {
+            if g.shape() != root.shape() {
+                return Err(shape_err(format!(
+                    "the gradient's shape {} does not match the output's shape {}",
+                    fmt_shape(g.shape()),
+                    fmt_shape(root.shape())
+                ))
+                .hint("backward(gradient) needs a gradient with exactly the output's shape"));
+            }
+            g.to_dtype(root.dtype())
+        }
+    };
+    match root.grad_fn() {
+        None => accumulate(root, grad),
+        Some(node) => run(node, grad, retain_graph),
+    }
+}
+
+/// Every node reachable from `root`, and how many edges point at each.
+fn dependencies(root: &Arc<Node>) -> HashMap<usize, usize> {
+    let mut deps: HashMap<usize, usize> = HashMap::new();
+    deps.insert(key(root), 0);
+    let mut stack = vec![root.clone()];
+    while let Some(n) = stack.pop() {
+        for (edge, _) in n.inputs.iter().flatten() {
+            if let Edge::Node(next) = edge {
+                let count = deps.entry(key(next)).or_insert(0);
+                *count += 1;
+                if *count == 1 {
+                    stack.push(next.clone());
+                }
+            }
+        }
+    }
+    deps
+}
+
+fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool) -> Result<()> {
+    let mut deps = dependencies(&root);
+    let mut pending: HashMap<usize, Tensor> = HashMap::new();
+    pending.insert(key(&root), grad);
+    let mut ready = vec![root];
+    while let Some(node) = ready.pop() {
+        crate::interrupt::check()?;
+        // A node that got no gradient (all its consumers gave none) still
+        // releases its inputs, so nodes reached by other paths can run.
+        let grads = match pending.remove(&key(&node)) {
+            Some(g) => {
+                if node.retain.load(std::sync::atomic::Ordering::Relaxed) {
+                    node.set_retained(g.deep_clone());
+                }
+                node.apply(&g, retain_graph)?
+            }
+            None => vec![None; node.inputs.len()],
+        };
+        for (input, g) in node.inputs.iter().zip(grads) {
+            let Some((edge, meta)) = input else { continue };
+            let g = match g {
+                Some(g) => Some(conform(g, meta)?),
+                None => None,
+            };
+            match edge {
+                Edge::Leaf(t) => {
+                    if let Some(g) = g {
+                        accumulate(t, g)?;
+                    }
+                }
+                Edge::Node(next) => {
+                    let k = key(next);
+                    if let Some(g) = g {
+                        let sum = match pending.remove(&k) {
+                            Some(prev) => {
+                                binary(crate::backend::cpu::binary::BinaryOp::Add, &prev, &g)?
+                            }
+                            None => g,
+                        };
+                        pending.insert(k, sum);
+                    }
+                    let count = deps.get_mut(&k).expect("every reachable node was counted");
+                    *count -= 1;
+                    if *count == 0 {
+                        ready.push(next.clone());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Make a gradient fit its input: the input's dtype, and its shape (a rule may hand
+/// back the broadcast shape; summing over the broadcast dims is the one place
+/// broadcasting is undone).
+fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
+    let g = if g.shape() != meta.shape.as_slice() {
+        sum_to(&g, &meta.shape)?
+    } else {
+        g
+    };
+    Ok(g.to_dtype(meta.dtype))
+}
+
+/// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there).
+fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
+    let g = g.to_dtype(leaf.dtype());
+    match leaf.grad() {
+        Some(existing) if existing.shape() == g.shape() => {
+            let sum = binary(crate::backend::cpu::binary::BinaryOp::Add, &existing, &g)?;
+            write_all(&existing, &sum)
+        }
+        _ => {
+            leaf.set_grad(Some(g.deep_clone()));
+            Ok(())
+        }
+    }
+}

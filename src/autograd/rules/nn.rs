@@ -1,0 +1,1 @@
+//! Rules for neural-network ops (convolution, pooling, losses).

@@ -1,0 +1,191 @@
+//! Rules for reductions, scans, softmax and log_softmax.
+
+use super::{as_float, div, mul, num, rule, scale, sub, unsqueeze_dims};
+use crate::autograd::{Saved, record};
+use crate::backend::cpu::binary::BinaryOp;
+use crate::backend::cpu::reduce::{ReduceOp, ScanOp};
+use crate::backend::cpu::unary::UnaryOp;
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::tensor::ops::elementwise::{binary, unary, where_};
+use crate::tensor::ops::index::{Idx, index};
+use crate::tensor::ops::reduce::{reduce, scan};
+use crate::tensor::ops::view::expand;
+
+fn expand_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+    expand(g, &sizes)
+}
+
+fn name(op: ReduceOp, all: bool) -> Option<&'static str> {
+    use ReduceOp::*;
+    Some(match (op, all) {
+        (Sum, true) => "SumBackward0",
+        (Sum, false) => "SumBackward1",
+        (Mean, true) => "MeanBackward0",
+        (Mean, false) => "MeanBackward1",
+        (Prod, true) => "ProdBackward0",
+        (Prod, false) => "ProdBackward1",
+        (Max, _) => "MaxBackward1",
+        (Min, _) => "MinBackward1",
+        (Var(_), _) => "VarBackward0",
+        (Std(_), _) => "StdBackward0",
+        (Norm(_), _) => "LinalgVectorNormBackward0",
+        (LogSumExp, _) => "LogsumexpBackward0",
+        _ => return None,
+    })
+}
+
+/// `reduce(x, op, dims, keepdim)`; `dims` normalised, `all` when no dims were given.
+pub fn record_reduce(
+    op: ReduceOp,
+    x: &Tensor,
+    dims: Vec<usize>,
+    keepdim: bool,
+    all: bool,
+    out: Tensor,
+) -> Tensor {
+    let Some(name) = name(op, all) else {
+        return out;
+    };
+    let (sx, so) = (Saved::new(x), Saved::new(&out));
+    let saves = !matches!(op, ReduceOp::Sum | ReduceOp::Mean);
+    let in_shape = x.shape().to_vec();
+    let n: usize = dims.iter().map(|&d| in_shape[d]).product();
+    let idims: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
+    record(out, name, &[x], saves, move || {
+        rule(move |g| {
+            let g1 = unsqueeze_dims(g, &in_shape, &dims, keepdim)?;
+            let keep = |t: &Tensor| unsqueeze_dims(t, &in_shape, &dims, keepdim);
+            let grad = match op {
+                ReduceOp::Sum => expand_to(&g1, &in_shape)?,
+                ReduceOp::Mean => expand_to(&scale(&g1, 1.0 / n as f64)?, &in_shape)?,
+                ReduceOp::Prod => {
+                    let (x, out) = (sx.get()?, keep(&so.get()?)?);
+                    mul(&g1, &prod_others(&x, &out, &idims)?)?
+                }
+                ReduceOp::Max | ReduceOp::Min => {
+                    // Ties share the gradient evenly, as PyTorch's max() does.
+                    let (x, out) = (sx.get()?, keep(&so.get()?)?);
+                    let hit = as_float(&binary(BinaryOp::Eq, &x, &out)?, &g1);
+                    let count = reduce(&hit, ReduceOp::Sum, Some(&idims), true)?;
+                    mul(&div(&g1, &count)?, &hit)?
+                }
+                ReduceOp::Var(c) | ReduceOp::Std(c) => {
+                    let x = sx.get()?;
+                    let mean = reduce(&x, ReduceOp::Mean, Some(&idims), true)?;
+                    let centered = sub(&x, &mean)?;
+                    let denom = (n as f64 - c).max(0.0);
+                    if let ReduceOp::Std(_) = op {
+                        let out = keep(&so.get()?)?;
+                        mul(&g1, &div(&scale(&centered, 1.0 / denom)?, &out)?)?
+                    } else {
+                        mul(&g1, &scale(&centered, 2.0 / denom)?)?
+                    }
+                }
+                ReduceOp::Norm(p) => {
+                    let (x, out) = (sx.get()?, keep(&so.get()?)?);
+                    mul(&g1, &norm_derivative(&x, &out, p, &idims)?)?
+                }
+                ReduceOp::LogSumExp => {
+                    let (x, out) = (sx.get()?, keep(&so.get()?)?);
+                    mul(&g1, &unary(UnaryOp::Exp, &sub(&x, &out)?)?)?
+                }
+                _ => return Ok(vec![None]),
+            };
+            Ok(vec![Some(grad)])
+        })
+    })
+}
+
+/// For prod: the product of the other elements of each group (exact with zeros).
+fn prod_others(x: &Tensor, out: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let zero = binary(BinaryOp::Eq, x, &num(0.0))?;
+    let zeros_in_group = reduce(&zero, ReduceOp::Sum, Some(dims), true)?;
+    let plain = div(out, x)?;
+    // Where a group has exactly one zero, that element's gradient is the product of
+    // the non-zero others; elsewhere in that group (and with 2+ zeros) it is 0.
+    let nonzero_x = where_(&zero, &num(1.0), x)?;
+    let prod_nonzero = reduce(&nonzero_x, ReduceOp::Prod, Some(dims), true)?;
+    let one_zero = binary(BinaryOp::Eq, &zeros_in_group, &num(1.0))?;
+    let at_zero = where_(
+        &binary(BinaryOp::LogicalAnd, &zero, &one_zero)?,
+        &prod_nonzero,
+        &num(0.0),
+    )?;
+    where_(&zero, &at_zero, &where_(&one_zero, &num(0.0), &plain)?)
+}
+
+fn norm_derivative(x: &Tensor, out: &Tensor, p: f64, dims: &[i64]) -> Result<Tensor> {
+    let sign = unary(UnaryOp::Sign, x)?;
+    let safe = |t: Tensor| where_(&binary(BinaryOp::Eq, out, &num(0.0))?, &num(0.0), &t);
+    if p == 2.0 {
+        safe(div(x, out)?)
+    } else if p == 1.0 {
+        Ok(sign)
+    } else if p.is_infinite() {
+        let absx = unary(UnaryOp::Abs, x)?;
+        let hit = as_float(&binary(BinaryOp::Eq, &absx, out)?, x);
+        let count = reduce(&hit, ReduceOp::Sum, Some(dims), true)?;
+        mul(&sign, &div(&hit, &count)?)
+    } else {
+        let absx = unary(UnaryOp::Abs, x)?;
+        let num_ = mul(&sign, &binary(BinaryOp::Pow, &absx, &num(p - 1.0))?)?;
+        safe(div(&num_, &binary(BinaryOp::Pow, out, &num(p - 1.0))?)?)
+    }
+}
+
+/// `t` reversed along `d`.
+pub fn reverse(t: &Tensor, d: usize) -> Result<Tensor> {
+    let n = t.shape()[d];
+    let rev: Vec<i64> = (0..n as i64).rev().collect();
+    let mut idx = vec![Idx::Slice(None, None, None); d];
+    idx.push(Idx::Tensor(Tensor::from_vec(rev, &[n])));
+    index(t, &idx)
+}
+
+pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
+    let name = match op {
+        ScanOp::Sum => "CumsumBackward0",
+        ScanOp::Prod => "CumprodBackward0",
+        _ => return out,
+    };
+    let (sx, so) = (Saved::new(x), Saved::new(&out));
+    record(out, name, &[x], op == ScanOp::Prod, move || {
+        rule(move |g| {
+            if g.ndim() == 0 {
+                return Ok(vec![Some(g.clone())]);
+            }
+            let rev_cumsum = |t: &Tensor| -> Result<Tensor> {
+                reverse(&scan(&reverse(t, d)?, ScanOp::Sum, d as i64)?, d)
+            };
+            let grad = match op {
+                ScanOp::Sum => rev_cumsum(g)?,
+                _ => div(&rev_cumsum(&mul(g, &so.get()?)?)?, &sx.get()?)?,
+            };
+            Ok(vec![Some(grad)])
+        })
+    })
+}
+
+pub fn record_softmax(x: &Tensor, d: i64, log: bool, out: Tensor) -> Tensor {
+    let name = if log {
+        "LogSoftmaxBackward0"
+    } else {
+        "SoftmaxBackward0"
+    };
+    let so = Saved::new(&out);
+    record(out, name, &[x], true, move || {
+        rule(move |g| {
+            let y = so.get()?;
+            let grad = if log {
+                let s = reduce(g, ReduceOp::Sum, Some(&[d]), true)?;
+                sub(g, &mul(&unary(UnaryOp::Exp, &y)?, &s)?)?
+            } else {
+                let s = reduce(&mul(g, &y)?, ReduceOp::Sum, Some(&[d]), true)?;
+                mul(&y, &sub(g, &s)?)?
+            };
+            Ok(vec![Some(grad)])
+        })
+    })
+}

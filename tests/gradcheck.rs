@@ -1,0 +1,530 @@
+//! Finite-difference gradient checks: for every differentiable op, the gradient
+//! backward() computes must match central differences of a float64 scalar
+//! L = sum(f(inputs) * r) (r fixed random weights), on random shapes, with
+//! contiguous, transposed, strided and broadcast inputs.
+
+use tsh::autograd::NoGradGuard;
+use tsh::interp::value::Value;
+use tsh::interp::{Buffer, Interp};
+use tsh::tensor::ops::index::write_all;
+use tsh::tensor::{DType, Tensor};
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> usize {
+        (self.next() % n) as usize
+    }
+    /// Uniform in [lo, hi).
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next() as f64 / (1u64 << 31) as f64)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Domain {
+    /// (-2, 2), kept away from 0 so kinks (relu, abs, max ties) are not hit.
+    Signed,
+    /// (0.5, 2).
+    Positive,
+    /// (-0.8, 0.8), for asin/acos.
+    Unit,
+}
+
+impl Domain {
+    fn sample(self, rng: &mut Lcg) -> f64 {
+        match self {
+            Domain::Signed => {
+                let m = rng.uniform(0.1, 2.0);
+                if rng.below(2) == 0 { m } else { -m }
+            }
+            Domain::Positive => rng.uniform(0.5, 2.0),
+            Domain::Unit => rng.uniform(-0.8, 0.8),
+        }
+    }
+}
+
+/// A shape template: letters are dims drawn at random per trial (shared between
+/// inputs, so "a,b" and "b" broadcast), digits are fixed sizes.
+fn shape_of(template: &str, dims: &[usize; 4]) -> Vec<usize> {
+    if template.is_empty() {
+        return vec![];
+    }
+    template
+        .split(',')
+        .map(|p| match p {
+            "a" => dims[0],
+            "b" => dims[1],
+            "c" => dims[2],
+            "d" => dims[3],
+            n => n.parse().expect("a size"),
+        })
+        .collect()
+}
+
+fn new_interp() -> Interp {
+    Interp::new(Box::new(Buffer::default()))
+}
+
+fn run(it: &mut Interp, src: &str) {
+    if let Err(e) = it.run(src, false) {
+        panic!("`{src}` failed: {}", e.message);
+    }
+}
+
+fn tensor_var(it: &Interp, name: &str) -> Tensor {
+    match it.globals.get(name) {
+        Some(Value::Tensor(t)) => t.clone(),
+        _ => panic!("{name} is not a tensor"),
+    }
+}
+
+/// A leaf holding `vals` in `shape`, exposed to the expression as `name`
+/// through one of three layouts; returns the leaf and the layout's name.
+fn bind_input(
+    it: &mut Interp,
+    rng: &mut Lcg,
+    name: &str,
+    shape: &[usize],
+    dom: Domain,
+) -> (Tensor, &'static str) {
+    let n = shape.len();
+    let layout = rng.below(3);
+    let (leaf_shape, define, label): (Vec<usize>, String, &str) = match layout {
+        1 if n >= 2 => {
+            let mut s = shape.to_vec();
+            s.swap(n - 2, n - 1);
+            (
+                s,
+                format!("{name} = {name}_leaf.transpose(-2, -1)"),
+                "transposed",
+            )
+        }
+        2 if n >= 1 => {
+            let mut s = shape.to_vec();
+            s[0] *= 2;
+            (s, format!("{name} = {name}_leaf[::2]"), "strided")
+        }
+        _ => (
+            shape.to_vec(),
+            format!("{name} = {name}_leaf"),
+            "contiguous",
+        ),
+    };
+    let count: usize = leaf_shape.iter().product();
+    let vals: Vec<f64> = (0..count).map(|_| dom.sample(rng)).collect();
+    let leaf = Tensor::from_vec(vals, &leaf_shape);
+    leaf.set_requires_grad(true);
+    it.globals
+        .insert(format!("{name}_leaf").into(), Value::Tensor(leaf.clone()));
+    run(it, &define);
+    (leaf, label)
+}
+
+fn loss_value(it: &mut Interp, expr: &str, r: &[f64]) -> f64 {
+    run(it, &format!("__out = ({expr})"));
+    let out = tensor_var(it, "__out");
+    out.to_f64_vec().iter().zip(r).map(|(a, b)| a * b).sum()
+}
+
+/// Check `expr`'s gradients with respect to every input, over several trials.
+fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
+    let mut rng = Lcg(0x5eed ^ (expr.len() as u64 * 7919));
+    for trial in 0..4 {
+        let dims = [
+            1 + rng.below(4),
+            1 + rng.below(4),
+            1 + rng.below(3),
+            1 + rng.below(3),
+        ];
+        let mut it = new_interp();
+        run(&mut it, "manual_seed(0)");
+        if !setup.is_empty() {
+            run(&mut it, setup);
+        }
+        let mut leaves = vec![];
+        for (name, template, dom) in inputs {
+            let shape = shape_of(template, &dims);
+            leaves.push((name, bind_input(&mut it, &mut rng, name, &shape, *dom)));
+        }
+        run(&mut it, &format!("__out = ({expr})"));
+        let out = tensor_var(&it, "__out");
+        assert_eq!(
+            out.dtype(),
+            DType::F64,
+            "{expr}: the result should stay float64"
+        );
+        let r: Vec<f64> = (0..out.numel()).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let rt = Tensor::from_vec(r.clone(), out.shape());
+        it.globals.insert("__r".into(), Value::Tensor(rt));
+        run(&mut it, "(__out * __r).sum().backward()");
+        for (name, (leaf, layout)) in &leaves {
+            let analytic = leaf
+                .grad()
+                .map(|g| g.to_f64_vec())
+                .unwrap_or_else(|| vec![0.0; leaf.numel()]);
+            let base = leaf.to_f64_vec();
+            let eps = 1e-6;
+            for k in 0..base.len() {
+                let mut at = |delta: f64| {
+                    let mut v = base.clone();
+                    v[k] += delta;
+                    let _off = NoGradGuard::new();
+                    write_all(leaf, &Tensor::from_vec(v, leaf.shape())).expect("write");
+                    drop(_off);
+                    loss_value(&mut it, expr, &r)
+                };
+                let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
+                let _off = NoGradGuard::new();
+                write_all(leaf, &Tensor::from_vec(base.clone(), leaf.shape())).expect("restore");
+                drop(_off);
+                let a = analytic[k];
+                let tol = 1e-5 + 1e-4 * numeric.abs().max(a.abs());
+                assert!(
+                    (a - numeric).abs() <= tol,
+                    "{expr}: d/d{name}[{k}] analytic {a} vs numeric {numeric} (trial {trial}, {layout} input of shape {:?})",
+                    leaf.shape()
+                );
+            }
+        }
+    }
+}
+
+use Domain::{Positive as P, Signed as S, Unit as U};
+
+#[test]
+fn arithmetic_with_broadcasting() {
+    check("x + y", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("x - y", &[("x", "a,1", S), ("y", "1,b", S)], "");
+    check("x * y", &[("x", "a,b", S), ("y", "a,1", S)], "");
+    check("x / y", &[("x", "a,b", S), ("y", "b", P)], "");
+    check("x ** y", &[("x", "a,b", P), ("y", "a,b", S)], "");
+    check("x ** 3", &[("x", "a,b", S)], "");
+    check("x ** 2.5", &[("x", "a", P)], "");
+    check("2 ** x", &[("x", "a,b", S)], "");
+    check("2 - x", &[("x", "a,b", S)], "");
+    check("3 / x", &[("x", "a", P)], "");
+    check("-x * 0.5 + 1", &[("x", "a,b", S)], "");
+    check("maximum(x, y)", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("minimum(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("atan2(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("x * x * x - x", &[("x", "a,b,c", S)], "");
+}
+
+#[test]
+fn unary_math() {
+    for f in [
+        "exp", "sin", "cos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "abs", "neg",
+        "square", "exp2", "expm1", "erf",
+    ] {
+        check(&format!("{f}(x)"), &[("x", "a,b", S)], "");
+    }
+    for f in [
+        "log",
+        "sqrt",
+        "rsqrt",
+        "reciprocal",
+        "log2",
+        "log10",
+        "log1p",
+    ] {
+        check(&format!("x.{f}()"), &[("x", "a,b", P)], "");
+    }
+    for f in ["asin", "acos", "tan"] {
+        check(&format!("{f}(x)"), &[("x", "a,b", U)], "");
+    }
+}
+
+#[test]
+fn reductions() {
+    check("x.sum()", &[("x", "a,b,c", S)], "");
+    check("x.sum(1)", &[("x", "a,b,c", S)], "");
+    check("x.sum((0, 2), keepdim=true)", &[("x", "a,b,c", S)], "");
+    check("x.mean()", &[("x", "a,b", S)], "");
+    check("x.mean(-1, keepdim=true)", &[("x", "a,b", S)], "");
+    check("x.prod()", &[("x", "a,b", P)], "");
+    check("x.prod(0)", &[("x", "a,b", S)], "");
+    check("x.max()", &[("x", "a,b", S)], "");
+    check("x.min()", &[("x", "a,b", S)], "");
+    check("x.max(1).values", &[("x", "a,b", S)], "");
+    check("x.min(0, keepdim=true)[0]", &[("x", "a,b", S)], "");
+    check("x.amax(1)", &[("x", "a,b", S)], "");
+    check("x.var()", &[("x", "3,b", S)], "");
+    check("x.var(1, correction=0)", &[("x", "a,3", S)], "");
+    check("x.std(0)", &[("x", "3,b", S)], "");
+    check("x.norm()", &[("x", "a,b", S)], "");
+    check("x.norm(p=1)", &[("x", "a,b", S)], "");
+    check("x.norm(p=3, dim=1)", &[("x", "a,b", S)], "");
+    check("x.logsumexp(1)", &[("x", "a,b", S)], "");
+    check("x.softmax(1)", &[("x", "a,b", S)], "");
+    check("x.log_softmax(0)", &[("x", "a,b", S)], "");
+    check("x.cumsum(1)", &[("x", "a,b", S)], "");
+    check("x.cumprod(0)", &[("x", "a,b", S)], "");
+}
+
+#[test]
+fn prod_with_zeros() {
+    check("x.prod(1)", &[("x", "a,3", S)], "");
+    // One and two exact zeros in a row: the gradient is the product of the others.
+    let out = tsh_run(
+        "x = tensor([[2., 0., 3.], [0., 0., 5.]], dtype=float64, requires_grad=true)\nx.prod(1).sum().backward()\nprint(x.grad)",
+    );
+    assert!(
+        out.contains("[0., 6., 0.]") && out.contains("[0., 0., 0.]"),
+        "{out}"
+    );
+}
+
+fn tsh_run(src: &str) -> String {
+    let buf = Buffer::default();
+    let mut it = Interp::new(Box::new(buf.clone()));
+    it.run(src, false).expect("runs");
+    buf.take()
+}
+
+#[test]
+fn views_and_indexing() {
+    check("x.reshape(-1) * 2", &[("x", "a,b", S)], "");
+    check("x.reshape(-1, 1).view(-1)", &[("x", "a,b", S)], "");
+    check(
+        "x.transpose(0, 1) * y",
+        &[("x", "a,b", S), ("y", "a", S)],
+        "",
+    );
+    check("x.permute(2, 0, 1)", &[("x", "a,b,c", S)], "");
+    check("x.t() @ x", &[("x", "a,b", S)], "");
+    check("x.T * 1.5", &[("x", "a,b", S)], "");
+    check(
+        "x.unsqueeze(1) * y",
+        &[("x", "a,b", S), ("y", "c,1", S)],
+        "",
+    );
+    check("x.unsqueeze(0).squeeze()", &[("x", "a,3", S)], "");
+    check("x.flatten()", &[("x", "a,b,c", S)], "");
+    check(
+        "x.expand(3, -1, -1) * y",
+        &[("x", "a,b", S), ("y", "3,1,1", S)],
+        "",
+    );
+    check("x[1:] * 2", &[("x", "3,b", S)], "");
+    check("x[:, 0]", &[("x", "a,b", S)], "");
+    check("x[..., ::2]", &[("x", "a,4", S)], "");
+    check("x[tensor([0, 2, 0])]", &[("x", "3,b", S)], "");
+    check("x[x > 0]", &[("x", "a,b", S)], "");
+    check("x[tensor([1, 0]), tensor([0, 0])]", &[("x", "2,3", S)], "");
+    check("x.narrow(1, 1, 2)", &[("x", "a,3", S)], "");
+    check("cat(x.split(1, 0), 1)", &[("x", "a,b", S)], "");
+    check("stack(x.chunk(2, 1), 0)", &[("x", "a,4", S)], "");
+    check("x.unbind(0)[0] * x.unbind(0)[-1]", &[("x", "a,b", S)], "");
+    check("x.flip(0)", &[("x", "a,b", S)], "");
+    check("x.repeat(2, 1)", &[("x", "a,b", S)], "");
+}
+
+#[test]
+fn matmul_family() {
+    check("x @ y", &[("x", "a,b", S), ("y", "b,c", S)], "");
+    check("x @ y", &[("x", "b", S), ("y", "b,c", S)], "");
+    check("x @ y", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("x @ y", &[("x", "b", S), ("y", "b", S)], "");
+    check("x @ y", &[("x", "2,a,b", S), ("y", "b,c", S)], "");
+    check("x @ y", &[("x", "d,1,a,b", S), ("y", "2,b,c", S)], "");
+    check("mm(x, y)", &[("x", "a,b", S), ("y", "b,c", S)], "");
+    check("bmm(x, y)", &[("x", "2,a,b", S), ("y", "2,b,c", S)], "");
+    check("mv(x, y)", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("dot(x, y)", &[("x", "a", S), ("y", "a", S)], "");
+    check("outer(x, y)", &[("x", "a", S), ("y", "b", S)], "");
+}
+
+#[test]
+fn selection_and_joins() {
+    check("where(x > 0, x, y)", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("clamp(x, -0.5, 0.5)", &[("x", "a,b", S)], "");
+    check("x.clamp(min=0.3)", &[("x", "a,b", S)], "");
+    check("x.clamp(max=y)", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("cat([x, y], 0)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    check("cat([x, y], 1)", &[("x", "a,b", S), ("y", "a,c", S)], "");
+    check("stack([x, y], 1)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("x.sort(1).values", &[("x", "a,b", S)], "");
+    check("x.sort(0, descending=true)[0]", &[("x", "a,b", S)], "");
+    check("x.topk(2, dim=1).values", &[("x", "a,3", S)], "");
+}
+
+#[test]
+fn activations_and_layers() {
+    check("leaky_relu(x, 0.1)", &[("x", "a,b", S)], "");
+    check("F.gelu(x)", &[("x", "a,b", S)], "");
+    check("gelu(x, approximate='tanh')", &[("x", "a,b", S)], "");
+    check("F.silu(x)", &[("x", "a,b", S)], "");
+    check("F.softplus(x, beta=2)", &[("x", "a,b", S)], "");
+    check("F.elu(x)", &[("x", "a,b", S)], "");
+    check("F.logsigmoid(x)", &[("x", "a,b", S)], "");
+    check("F.softmax(x, dim=1)", &[("x", "a,b", S)], "");
+    check(
+        "torch.nn.functional.log_softmax(x, dim=-1)",
+        &[("x", "a,b", S)],
+        "",
+    );
+    check(
+        "F.linear(x, w, b)",
+        &[("x", "a,c", S), ("w", "b,c", S), ("b", "b", S)],
+        "",
+    );
+    check("F.linear(x, w)", &[("x", "2,a,c", S), ("w", "b,c", S)], "");
+}
+
+#[test]
+fn losses() {
+    let t = "t = tensor([0, 2, 1, 2])";
+    check("F.mse_loss(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check(
+        "F.mse_loss(x, y, reduction='sum')",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check(
+        "F.l1_loss(x, y, reduction='none')",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check("F.cross_entropy(x, t)", &[("x", "4,3", S)], t);
+    check(
+        "F.cross_entropy(x, t, reduction='sum', label_smoothing=0.1)",
+        &[("x", "4,3", S)],
+        t,
+    );
+    check(
+        "F.cross_entropy(x, t, weight=tensor([1., 2., 0.5], dtype=float64))",
+        &[("x", "4,3", S)],
+        t,
+    );
+    check(
+        "F.cross_entropy(x, t, ignore_index=2, reduction='none')",
+        &[("x", "4,3", S)],
+        t,
+    );
+    check(
+        "F.cross_entropy(x, y.softmax(1))",
+        &[("x", "a,3", S), ("y", "a,3", S)],
+        "",
+    );
+    check(
+        "F.cross_entropy(x, tensor([[0, 1], [2, 0]]))",
+        &[("x", "2,3,2", S)],
+        "",
+    );
+    check("F.nll_loss(x.log_softmax(1), t)", &[("x", "4,3", S)], t);
+    check(
+        "F.binary_cross_entropy(x.sigmoid(), y.sigmoid())",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check(
+        "F.binary_cross_entropy_with_logits(x, y.sigmoid(), pos_weight=tensor([2.], dtype=float64))",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check(
+        "F.binary_cross_entropy_with_logits(x, y.sigmoid(), reduction='sum')",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+}
+
+#[test]
+fn convolution_and_pooling() {
+    check(
+        "F.conv2d(x, w)",
+        &[("x", "2,2,4,5", S), ("w", "3,2,2,2", S)],
+        "",
+    );
+    check(
+        "F.conv2d(x, w, b, stride=2, padding=1)",
+        &[("x", "1,2,5,5", S), ("w", "2,2,3,3", S), ("b", "2", S)],
+        "",
+    );
+    check(
+        "F.conv2d(x, w, dilation=2, padding='same')",
+        &[("x", "1,1,5,5", S), ("w", "1,1,3,3", S)],
+        "",
+    );
+    check(
+        "F.conv2d(x, w, groups=2)",
+        &[("x", "1,4,4,4", S), ("w", "2,2,3,3", S)],
+        "",
+    );
+    check(
+        "F.conv2d(x, w, padding=(1, 0))",
+        &[("x", "2,4,4", S), ("w", "3,2,3,2", S)],
+        "",
+    );
+    check("F.max_pool2d(x, 2)", &[("x", "1,2,4,4", S)], "");
+    check(
+        "F.max_pool2d(x, 3, stride=2, padding=1)",
+        &[("x", "1,1,5,5", S)],
+        "",
+    );
+    check(
+        "F.max_pool2d(x, 2, ceil_mode=true)",
+        &[("x", "1,1,5,5", S)],
+        "",
+    );
+    check("F.avg_pool2d(x, 2)", &[("x", "2,1,4,4", S)], "");
+    check(
+        "F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=false)",
+        &[("x", "1,1,5,5", S)],
+        "",
+    );
+    check(
+        "F.avg_pool2d(x, 2, ceil_mode=true)",
+        &[("x", "1,1,5,5", S)],
+        "",
+    );
+}
+
+#[test]
+fn composite_expressions() {
+    check(
+        "((x @ w + b).tanh() @ v).sigmoid().mean()",
+        &[
+            ("x", "a,b", S),
+            ("w", "b,c", S),
+            ("b", "c", S),
+            ("v", "c,2", S),
+        ],
+        "",
+    );
+    check(
+        "(x * y).sum(0) / (x.norm() + 1)",
+        &[("x", "a,b", S), ("y", "b", S)],
+        "",
+    );
+    check(
+        "x.exp() / x.exp().sum(1, keepdim=true)",
+        &[("x", "a,b", S)],
+        "",
+    );
+}
+
+#[test]
+fn in_place_on_non_leaf_keeps_history() {
+    check(
+        "(x * 1).mul_(y).add_(1)",
+        &[("x", "a,b", S), ("y", "b", S)],
+        "",
+    );
+}
+
+#[test]
+fn dtype_conversion_passes_gradients_back_in_the_input_dtype() {
+    let out = tsh_run(
+        "x = tensor([1., 2.], dtype=float64, requires_grad=true)\ny = x.float()\nprint(y.grad_fn)\n(y * 3).sum().backward()\nprint(x.grad, x.grad.dtype)",
+    );
+    assert_eq!(out, "<ToCopyBackward0>\ntensor([3., 3.]) float64\n");
+}
