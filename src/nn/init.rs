@@ -3,8 +3,8 @@
 use crate::autograd::NoGradGuard;
 use crate::error::{Result, value_err};
 use crate::tensor::Tensor;
-use crate::tensor::ops::creation::{rand, randn};
 use crate::tensor::ops::index::write_all;
+use crate::tensor::random;
 use crate::tensor::shape::fmt_shape;
 
 /// fan_in and fan_out as PyTorch computes them: dims 1 and 0 times the receptive field.
@@ -47,16 +47,15 @@ fn fill_with(t: &Tensor, values: Tensor) -> Result<()> {
     write_all(t, &values)
 }
 
+/// Draws as PyTorch does for a tensor of t's dtype, so seeded inits match.
 pub fn uniform_(t: &Tensor, a: f64, b: f64) -> Result<()> {
-    let r = rand(t.shape(), crate::tensor::DType::F64)?;
-    let v = crate::tensor::ops::elementwise::map_float(&r, move |x| a + (b - a) * x);
-    fill_with(t, v)
+    let v = random::uniform(t.numel(), t.dtype(), a, b);
+    fill_with(t, Tensor::from_vec(v, t.shape()))
 }
 
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
-    let r = randn(t.shape(), crate::tensor::DType::F64)?;
-    let v = crate::tensor::ops::elementwise::map_float(&r, move |x| mean + std * x);
-    fill_with(t, v)
+    let v = random::normal(t.numel(), t.dtype(), mean, std);
+    fill_with(t, Tensor::from_vec(v, t.shape()))
 }
 
 pub fn constant_(t: &Tensor, value: f64) -> Result<()> {

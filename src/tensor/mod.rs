@@ -6,6 +6,7 @@ pub mod dtype;
 pub mod layout;
 pub mod ops;
 pub mod promote;
+pub mod random;
 pub mod shape;
 pub mod storage;
 

@@ -1,0 +1,208 @@
+//! Random numbers as PyTorch's CPU generator makes them: the same Mersenne
+//! Twister (mt19937, seeded like PyTorch, default seed 67280421310721) and the
+//! same transformations (24/53-bit uniforms, Box–Muller in blocks of 16 for
+//! n >= 16, cached pairs below that), so `manual_seed(0); randn(4, 4)` gives
+//! PyTorch's numbers.
+
+use std::sync::Mutex;
+
+use crate::tensor::DType;
+
+const N: usize = 624;
+
+struct Mt19937 {
+    state: [u32; N],
+    index: usize,
+    /// The second value of the last Box–Muller pair (PyTorch caches it).
+    next_normal: Option<f64>,
+}
+
+impl Mt19937 {
+    fn new(seed: u64) -> Mt19937 {
+        let mut state = [0u32; N];
+        state[0] = seed as u32;
+        for i in 1..N {
+            let prev = state[i - 1];
+            state[i] = 1_812_433_253u32
+                .wrapping_mul(prev ^ (prev >> 30))
+                .wrapping_add(i as u32);
+        }
+        Mt19937 {
+            state,
+            index: N,
+            next_normal: None,
+        }
+    }
+
+    fn twist(&mut self) {
+        for k in 0..N {
+            let y = (self.state[k] & 0x8000_0000) | (self.state[(k + 1) % N] & 0x7fff_ffff);
+            let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
+            self.state[k] = self.state[(k + 397) % N] ^ (y >> 1) ^ mag;
+        }
+        self.index = 0;
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let hi = self.next_u32() as u64;
+        let lo = self.next_u32() as u64;
+        (hi << 32) | lo
+    }
+
+    /// A uniform in [0, 1) with as many random bits as `dtype`'s mantissa.
+    fn uniform(&mut self, dtype: DType) -> f64 {
+        match dtype {
+            DType::F64 => (self.next_u64() & ((1 << 53) - 1)) as f64 / (1u64 << 53) as f64,
+            DType::F16 => (self.next_u32() & ((1 << 11) - 1)) as f64 / (1u64 << 11) as f64,
+            DType::BF16 => (self.next_u32() & ((1 << 8) - 1)) as f64 / (1u64 << 8) as f64,
+            _ => (self.next_u32() & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64,
+        }
+    }
+
+    /// One standard normal from PyTorch's scalar path (double precision, pairs cached).
+    fn normal_scalar(&mut self) -> f64 {
+        if let Some(v) = self.next_normal.take() {
+            return v;
+        }
+        let u1 = self.uniform(DType::F64);
+        let u2 = self.uniform(DType::F64);
+        let r = (-2.0 * (-u2).ln_1p()).sqrt();
+        let theta = 2.0 * std::f64::consts::PI * u1;
+        self.next_normal = Some(r * theta.sin());
+        r * theta.cos()
+    }
+}
+
+/// Box–Muller over 16 uniforms in place: first 8 pair with the last 8.
+fn box_muller_16(d: &mut [f64], single: bool) {
+    for j in 0..8 {
+        let (u1, u2) = (1.0 - d[j], d[j + 8]);
+        if single {
+            let (u1, u2) = (u1 as f32, u2 as f32);
+            let r = (-2.0 * u1.ln()).sqrt();
+            let theta = 2.0 * std::f32::consts::PI * u2;
+            d[j] = (r * theta.cos()) as f64;
+            d[j + 8] = (r * theta.sin()) as f64;
+        } else {
+            let r = (-2.0 * u1.ln()).sqrt();
+            let theta = 2.0 * std::f64::consts::PI * u2;
+            d[j] = r * theta.cos();
+            d[j + 8] = r * theta.sin();
+        }
+    }
+}
+
+pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
+
+static GENERATOR: Mutex<Option<Mt19937>> = Mutex::new(None);
+
+fn with_gen<R>(f: impl FnOnce(&mut Mt19937) -> R) -> R {
+    // The lock is never held across a panic, so poisoning cannot happen.
+    let mut guard = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(|| Mt19937::new(DEFAULT_SEED)))
+}
+
+pub fn manual_seed(seed: u64) {
+    *GENERATOR.lock().unwrap_or_else(|e| e.into_inner()) = Some(Mt19937::new(seed));
+}
+
+/// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
+pub fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
+    with_gen(|g| {
+        (0..n)
+            .map(|_| g.uniform(dtype) * (to - from) + from)
+            .collect()
+    })
+}
+
+/// `n` normals with `mean` and `std`, drawn for a contiguous tensor of `dtype`.
+pub fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
+    with_gen(|g| {
+        if n < 16 {
+            return (0..n).map(|_| g.normal_scalar() * std + mean).collect();
+        }
+        let single = dtype != DType::F64;
+        let mut d: Vec<f64> = (0..n).map(|_| g.uniform(dtype)).collect();
+        for i in (0..n - 15).step_by(16) {
+            box_muller_16(&mut d[i..i + 16], single);
+        }
+        if n % 16 != 0 {
+            // PyTorch redraws the last 16 and transforms them again.
+            let tail = &mut d[n - 16..];
+            for x in tail.iter_mut() {
+                *x = g.uniform(dtype);
+            }
+            box_muller_16(tail, single);
+        }
+        d.iter().map(|z| z * std + mean).collect()
+    })
+}
+
+/// `n` integers in [low, high).
+pub fn integers(n: usize, low: i64, high: i64) -> Vec<i64> {
+    let range = (high as i128 - low as i128) as u64;
+    with_gen(|g| {
+        (0..n)
+            .map(|_| {
+                let r = if range >= 1 << 32 {
+                    g.next_u64() % range
+                } else {
+                    g.next_u32() as u64 % range
+                };
+                low.wrapping_add(r as i64)
+            })
+            .collect()
+    })
+}
+
+/// A random permutation of 0..n (PyTorch's swap-forward shuffle).
+pub fn permutation(n: usize) -> Vec<i64> {
+    let mut v: Vec<i64> = (0..n as i64).collect();
+    with_gen(|g| {
+        for i in 0..n.saturating_sub(1) {
+            let z = g.next_u32() as usize % (n - i);
+            v.swap(i, i + z);
+        }
+    });
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Values printed by PyTorch 2.x.
+    #[test]
+    fn matches_pytorch_streams() {
+        manual_seed(0);
+        let r: Vec<f64> = uniform(3, DType::F32, 0.0, 1.0);
+        assert!((r[0] - 0.4963).abs() < 1e-4 && (r[2] - 0.0885).abs() < 1e-4);
+        manual_seed(0);
+        let n = normal(6, DType::F32, 0.0, 1.0);
+        let want = [1.5410, -0.2934, -2.1788, 0.5684, -1.0845, -1.3986];
+        assert!(
+            n.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-4),
+            "{n:?}"
+        );
+        manual_seed(0);
+        let n = normal(16, DType::F32, 0.0, 1.0);
+        assert!(
+            (n[0] + 1.1258).abs() < 1e-4 && (n[15] + 0.2473).abs() < 1e-4,
+            "{n:?}"
+        );
+        manual_seed(0);
+        assert_eq!(integers(5, 0, 10), vec![4, 9, 3, 0, 3]);
+    }
+}
