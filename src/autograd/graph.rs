@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::node::{Edge, Node};
-use crate::print::number::py_float_repr;
 use crate::tensor::Tensor;
 use crate::tensor::shape::fmt_shape;
 
@@ -26,7 +25,7 @@ fn grad_norm(t: &Tensor) -> Option<f64> {
 fn leaf_text(t: &Tensor, names: Namer) -> String {
     let name = names(t).unwrap_or_else(|| "(unnamed)".into());
     let grad = match grad_norm(t) {
-        Some(n) => format!("grad norm {}", py_float_repr(n)),
+        Some(n) => format!("grad norm {n:.4}"),
         None => "grad none".into(),
     };
     format!(

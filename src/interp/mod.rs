@@ -83,6 +83,33 @@ impl Interp {
         self.run_stmts(&program, echo, |_, _| {})
     }
 
+    /// Evaluate `src`, which must be one expression (for `:graph EXPR` and friends).
+    pub fn eval_src(&mut self, src: &str) -> Result<Value> {
+        let program = parse_program(src)?;
+        match program.as_slice() {
+            [stmt] if matches!(stmt.kind, crate::syntax::ast::StmtKind::Expr(_)) => {
+                Ok(self.exec_top(stmt)?.unwrap_or(Value::None))
+            }
+            _ => Err(crate::error::Error::new(
+                crate::error::ErrorKind::Syntax,
+                "expected one expression",
+            )
+            .hint("e.g. :graph loss")),
+        }
+    }
+
+    /// The name a tensor is bound to at top level, if any.
+    pub fn name_of(&self, t: &crate::tensor::Tensor) -> Option<String> {
+        let mut names: Vec<&Rc<str>> = self
+            .globals
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Tensor(o) if o.same_tensor(t)))
+            .map(|(k, _)| k)
+            .collect();
+        names.sort();
+        names.first().map(|n| n.to_string())
+    }
+
     /// Run parsed statements; `before` is called with each top-level statement
     /// (the transcript mode prints its source there).
     pub fn run_stmts(

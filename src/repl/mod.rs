@@ -64,9 +64,13 @@ pub fn run(mut interp: Interp) -> ExitCode {
                     let _ = editor.save_history(h);
                 }
                 match commands::dispatch(&mut interp, src.trim()) {
-                    commands::Outcome::Quit => break,
-                    commands::Outcome::Handled => continue,
-                    commands::Outcome::NotACommand => {}
+                    Ok(commands::Outcome::Quit) => break,
+                    Ok(commands::Outcome::Handled) => continue,
+                    Ok(commands::Outcome::NotACommand) => {}
+                    Err(e) => {
+                        eprint!("{}", render(&e, &src, "<stdin>"));
+                        continue;
+                    }
                 }
                 crate::interrupt::clear();
                 if let Err(e) = interp.run(&src, true) {
