@@ -63,7 +63,12 @@ fn blank_outside(src: &str, start: usize, end: usize) -> String {
         let missing = s.len() - b.len();
         b + &" ".repeat(missing)
     };
-    format!("{}{}{}", pad(&src[..start]), &src[start..end], pad(&src[end..]))
+    format!(
+        "{}{}{}",
+        pad(&src[..start]),
+        &src[start..end],
+        pad(&src[end..])
+    )
 }
 
 fn run_code(interp: &mut Interp, src: &str, echo: bool) -> Result<()> {

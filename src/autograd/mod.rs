@@ -109,6 +109,15 @@ impl Saved {
             version: t.version(),
         }
     }
+    /// An op's own output, saved without its history: the output's node holds the
+    /// rule that holds this, so keeping the history would be a cycle (a leak).
+    pub fn output(t: &Tensor) -> Saved {
+        Saved {
+            t: t.view_with(t.layout().clone()),
+            version: t.version(),
+        }
+    }
+
     pub fn get(&self) -> Result<Tensor> {
         let now = self.t.version();
         if now != self.version {
@@ -121,5 +130,37 @@ impl Saved {
             .hint("use the out-of-place form (t = t + x, not t += x) on tensors a graph still needs, or recompute the graph"));
         }
         Ok(self.t.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::binary::BinaryOp;
+    use crate::backend::cpu::reduce::{ReduceOp, ScanOp};
+    use crate::tensor::ops::{elementwise, reduce};
+
+    /// Rules that keep their op's output must not keep the output's history too:
+    /// once the last handle to a result goes, its node must go with it.
+    #[test]
+    fn dropping_a_result_frees_its_node() {
+        let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
+        x.set_requires_grad(true);
+        let results = [
+            elementwise::binary(BinaryOp::Pow, &x, &x).unwrap(),
+            reduce::reduce(&x, ReduceOp::Prod, None, false).unwrap(),
+            reduce::softmax(&x, 0).unwrap(),
+            reduce::scan(&x, ScanOp::Prod, 0).unwrap(),
+        ];
+        for r in results {
+            let node = r.grad_fn().expect("recorded");
+            drop(r);
+            assert_eq!(
+                Arc::strong_count(&node),
+                1,
+                "{} outlived its tensor",
+                node.name()
+            );
+        }
     }
 }

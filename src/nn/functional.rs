@@ -226,7 +226,7 @@ pub fn one_hot(t: &Tensor, num_classes: i64) -> Result<Tensor> {
 
 pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Tensor> {
     let d = binary(BinaryOp::Sub, input, target)?;
-    let sq = binary(BinaryOp::Mul, &d, &d)?;
+    let sq = binary(BinaryOp::Pow, &d, &num(2.0))?;
     Ok(relabel(reduce_loss(sq, reduction)?, "MseLossBackward0"))
 }
 

@@ -73,13 +73,19 @@ pub fn dispatch(interp: &mut Interp, line: &str) -> Result<Outcome> {
 
 fn help(interp: &mut Interp, arg: &str) -> Result<Outcome> {
     if arg.is_empty() {
-        say(interp, "Type PyTorch-style expressions: t = tensor([[1, 2], [3, 4]]); t.T @ t");
+        say(
+            interp,
+            "Type PyTorch-style expressions: t = tensor([[1, 2], [3, 4]]); t.T @ t",
+        );
         say(interp, "Commands:");
         for c in COMMANDS {
             say(interp, &format!("  {}", c.help));
         }
         let names: Vec<&str> = builtins::all().map(|b| b.name).collect();
-        say(interp, &format!("Builtins ({}): {}", names.len(), names.join(" ")));
+        say(
+            interp,
+            &format!("Builtins ({}): {}", names.len(), names.join(" ")),
+        );
         return Ok(Outcome::Handled);
     }
     let name = arg
@@ -91,7 +97,10 @@ fn help(interp: &mut Interp, arg: &str) -> Result<Outcome> {
         .trim_start_matches('.');
     let rows: Vec<_> = builtins::all().filter(|b| b.name == name).collect();
     if rows.is_empty() {
-        return Err(Error::new(ErrorKind::Name, format!("no builtin named {name}")));
+        return Err(Error::new(
+            ErrorKind::Name,
+            format!("no builtin named {name}"),
+        ));
     }
     for b in rows {
         say(interp, &format!("{}\n  {}", b.sig, b.help));
@@ -110,7 +119,11 @@ fn vars(interp: &mut Interp, _: &str) -> Result<Outcome> {
                 crate::tensor::shape::fmt_shape(t.shape()),
                 t.dtype(),
                 t.device(),
-                if t.requires_grad() { "  requires_grad" } else { "" }
+                if t.requires_grad() {
+                    "  requires_grad"
+                } else {
+                    ""
+                }
             ),
             other => other.type_name().to_string(),
         };
@@ -150,10 +163,12 @@ fn graph(interp: &mut Interp, arg: &str) -> Result<Outcome> {
         }
         Some(file) => {
             let text = crate::autograd::graph::render_dot(&t, &names);
-            std::fs::write(file, text).map_err(|e| {
-                Error::new(ErrorKind::Io, format!("cannot write {file}: {e}"))
-            })?;
-            say(interp, &format!("wrote {file} (render it with: dot -Tpng {file} -o graph.png)"));
+            std::fs::write(file, text)
+                .map_err(|e| Error::new(ErrorKind::Io, format!("cannot write {file}: {e}")))?;
+            say(
+                interp,
+                &format!("wrote {file} (render it with: dot -Tpng {file} -o graph.png)"),
+            );
         }
     }
     Ok(Outcome::Handled)

@@ -118,7 +118,7 @@ pub fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: Tensor) -> Tenso
     let Some(name) = binary_name(op, a, b) else {
         return out;
     };
-    let (sa, sb, so) = (Saved::new(a), Saved::new(b), Saved::new(&out));
+    let (sa, sb, so) = (Saved::new(a), Saved::new(b), Saved::output(&out));
     let (need_a, need_b) = (a.requires_grad(), b.requires_grad());
     let saves = !matches!(op, BinaryOp::Add | BinaryOp::Sub);
     record(out.clone(), name, &[a, b], saves, move || {

@@ -48,7 +48,7 @@ pub fn record_reduce(
     let Some(name) = name(op, all) else {
         return out;
     };
-    let (sx, so) = (Saved::new(x), Saved::new(&out));
+    let (sx, so) = (Saved::new(x), Saved::output(&out));
     let saves = !matches!(op, ReduceOp::Sum | ReduceOp::Mean);
     let in_shape = x.shape().to_vec();
     let n: usize = dims.iter().map(|&d| in_shape[d]).product();
@@ -150,7 +150,7 @@ pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
         ScanOp::Prod => "CumprodBackward0",
         _ => return out,
     };
-    let (sx, so) = (Saved::new(x), Saved::new(&out));
+    let (sx, so) = (Saved::new(x), Saved::output(&out));
     record(out, name, &[x], op == ScanOp::Prod, move || {
         rule(move |g| {
             if g.ndim() == 0 {
@@ -174,7 +174,7 @@ pub fn record_softmax(x: &Tensor, d: i64, log: bool, out: Tensor) -> Tensor {
     } else {
         "SoftmaxBackward0"
     };
-    let so = Saved::new(&out);
+    let so = Saved::output(&out);
     record(out, name, &[x], true, move || {
         rule(move |g| {
             let y = so.get()?;
