@@ -4,8 +4,10 @@
 
 use crate::autograd::rules::elementwise::record_map;
 use crate::autograd::rules::rule;
+use crate::autograd::rules::shape::record_gather;
 use crate::autograd::{Saved, record};
 use crate::backend::cpu::binary::BinaryOp;
+use crate::backend::cpu::map::take;
 use crate::backend::cpu::reduce::ReduceOp;
 use crate::backend::cpu::unary::{UnaryOp, erf};
 use crate::error::{Result, dtype_err, index_err, shape_err, value_err};
@@ -699,16 +701,31 @@ fn windows(shape: &[usize], w: &Window) -> Result<Windows> {
     })
 }
 
-/// The input's window elements as (N, C, kh*kw, L), padding filled with `pad`.
+/// The input's window elements as (N, C, kh*kw, L), padding filled with `pad`
+/// (im2col). One gather from the flattened input with a padding element appended;
+/// its gradient sums back into the input.
 fn unfold(x: &Tensor, win: &Windows, pad: f64) -> Result<Tensor> {
     let flat = reshape(x, &[-1])?;
     let filler = full(&[1], pad, 0, x.dtype())?;
-    let padded = cat(&[flat, filler], 0)?;
+    let padded = cat(&[flat, filler], 0)?.contiguous();
     let (n, c) = (x.shape()[0], x.shape()[1]);
     let l = win.out[0] * win.out[1];
     let kk = win.index.len() / (n * c * l).max(1);
-    let idx = Tensor::from_vec(win.index.clone(), &[n, c, kk, l]);
-    index(&padded, &[Idx::Tensor(idx)])
+    let offsets: std::sync::Arc<Vec<usize>> =
+        std::sync::Arc::new(win.index.iter().map(|&i| i as usize).collect());
+    let shape = [n, c, kk, l];
+    let cols = Tensor::from_contiguous(take(&padded.read(), &offsets), &shape);
+    Ok(record_gather(
+        "Im2ColBackward0",
+        &padded,
+        cols,
+        move |positions| {
+            Ok(Tensor::from_contiguous(
+                take(&positions.read(), &offsets),
+                &shape,
+            ))
+        },
+    ))
 }
 
 /// Accept (C, H, W) as a batch of one, as PyTorch does.

@@ -5,8 +5,8 @@
 
 use crate::autograd::NoGradGuard;
 use crate::error::{Result, value_err};
-use crate::tensor::Tensor;
 use crate::tensor::ops::index::write_all;
+use crate::tensor::{DType, Tensor};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -123,48 +123,53 @@ impl Optimizer {
             if self.maximize {
                 grad.iter_mut().for_each(|x| *x = -*x);
             }
-            self.update(i, &mut w, &mut grad);
+            // float32 parameters update in float32 arithmetic, as PyTorch does, so
+            // that training runs follow PyTorch's to the last bit as far as possible.
+            if p.dtype() == DType::F64 {
+                self.update::<f64>(i, &mut w, &mut grad);
+            } else {
+                self.update::<f32>(i, &mut w, &mut grad);
+            }
             let new = Tensor::from_vec(w, p.shape()).to_dtype(p.dtype());
             write_all(&p, &new)?;
         }
         Ok(())
     }
 
-    fn update(&mut self, i: usize, w: &mut [f64], grad: &mut [f64]) {
-        let (lr, wd) = (self.lr, self.weight_decay);
+    fn update<T: Real>(&mut self, i: usize, w: &mut [f64], grad: &mut [f64]) {
+        let (lr64, wd64) = (self.lr, self.weight_decay);
+        let wd = T::of(wd64);
         let steps = self.steps;
         let st = &mut self.state[i];
+        let r = |x: f64| T::of(x);
         match self.kind {
             Kind::Sgd {
                 momentum,
                 dampening,
                 nesterov,
             } => {
-                if wd != 0.0 {
-                    grad.iter_mut()
-                        .zip(w.iter())
-                        .for_each(|(g, p)| *g += wd * p);
+                let (mom, damp) = (r(momentum), r(1.0 - dampening));
+                if !st.started && momentum != 0.0 {
+                    st.m = vec![0.0; w.len()];
                 }
-                if momentum != 0.0 {
-                    if !st.started {
-                        st.m = grad.to_vec();
-                        st.started = true;
-                    } else {
-                        st.m.iter_mut()
-                            .zip(grad.iter())
-                            .for_each(|(b, g)| *b = momentum * *b + (1.0 - dampening) * g);
+                for k in 0..w.len() {
+                    let p = r(w[k]);
+                    let mut g = r(grad[k]);
+                    if self.weight_decay != 0.0 {
+                        g = g + wd * p;
                     }
-                    if nesterov {
-                        grad.iter_mut()
-                            .zip(&st.m)
-                            .for_each(|(g, b)| *g += momentum * b);
-                    } else {
-                        grad.copy_from_slice(&st.m);
+                    if momentum != 0.0 {
+                        let buf = if st.started {
+                            r(st.m[k]) * mom + damp * g
+                        } else {
+                            g
+                        };
+                        st.m[k] = buf.to_f64();
+                        g = if nesterov { g + mom * buf } else { buf };
                     }
+                    w[k] = (p + T::of(-lr64) * g).to_f64();
                 }
-                w.iter_mut()
-                    .zip(grad.iter())
-                    .for_each(|(p, g)| *p -= lr * g);
+                st.started = true;
             }
             Kind::Adam {
                 beta1,
@@ -179,29 +184,36 @@ impl Optimizer {
                     st.vmax = vec![0.0; w.len()];
                     st.started = true;
                 }
-                if wd != 0.0 {
-                    if decoupled {
-                        w.iter_mut().for_each(|p| *p *= 1.0 - lr * wd);
-                    } else {
-                        grad.iter_mut()
-                            .zip(w.iter())
-                            .for_each(|(g, p)| *g += wd * p);
-                    }
-                }
                 let bc1 = 1.0 - beta1.powi(steps as i32);
-                let bc2 = 1.0 - beta2.powi(steps as i32);
+                let bc2_sqrt = T::of((1.0 - beta2.powi(steps as i32)).sqrt());
+                let step_size = T::of(lr64 / bc1);
+                let shrink = T::of(1.0 - lr64 * wd64);
+                let (w1, b2, w2, e) = (r(1.0 - beta1), r(beta2), r(1.0 - beta2), r(eps));
                 for k in 0..w.len() {
-                    let g = grad[k];
-                    st.m[k] = beta1 * st.m[k] + (1.0 - beta1) * g;
-                    st.v[k] = beta2 * st.v[k] + (1.0 - beta2) * g * g;
-                    let v = if amsgrad {
-                        st.vmax[k] = st.vmax[k].max(st.v[k]);
-                        st.vmax[k]
+                    let mut p = r(w[k]);
+                    let mut g = r(grad[k]);
+                    if self.weight_decay != 0.0 {
+                        if decoupled {
+                            p = p * shrink;
+                        } else {
+                            g = g + wd * p;
+                        }
+                    }
+                    // m.lerp_(g, 1 - beta1); v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+                    let m = r(st.m[k]);
+                    let m = m + w1 * (g - m);
+                    let v = r(st.v[k]) * b2 + w2 * g * g;
+                    st.m[k] = m.to_f64();
+                    st.v[k] = v.to_f64();
+                    let v_used = if amsgrad {
+                        let vmax = if r(st.vmax[k]) > v { r(st.vmax[k]) } else { v };
+                        st.vmax[k] = vmax.to_f64();
+                        vmax
                     } else {
-                        st.v[k]
+                        v
                     };
-                    let denom = (v.sqrt() / bc2.sqrt()) + eps;
-                    w[k] -= lr / bc1 * st.m[k] / denom;
+                    let denom = v_used.sqrt() / bc2_sqrt + e;
+                    w[k] = (p + (T::of(0.0) - step_size) * m / denom).to_f64();
                 }
             }
         }
@@ -245,5 +257,43 @@ impl Optimizer {
             if self.steps == 1 { "" } else { "s" }
         ));
         s
+    }
+}
+
+/// The arithmetic an update runs in: the parameter's own precision.
+trait Real:
+    Copy
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    fn of(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn sqrt(self) -> Self;
+}
+
+impl Real for f32 {
+    fn of(v: f64) -> f32 {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+}
+
+impl Real for f64 {
+    fn of(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn sqrt(self) -> f64 {
+        f64::sqrt(self)
     }
 }

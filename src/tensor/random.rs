@@ -4,7 +4,7 @@
 //! n >= 16, cached pairs below that), so `manual_seed(0); randn(4, 4)` gives
 //! PyTorch's numbers.
 
-use std::sync::Mutex;
+use std::cell::RefCell;
 
 use crate::tensor::DType;
 
@@ -106,16 +106,21 @@ fn box_muller_16(d: &mut [f64], single: bool) {
 
 pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 
-static GENERATOR: Mutex<Option<Mt19937>> = Mutex::new(None);
+thread_local! {
+    /// One generator per interpreter thread (PyTorch has one per process; tsh runs
+    /// one interpreter per thread, and tests run several side by side).
+    static GENERATOR: RefCell<Option<Box<Mt19937>>> = const { RefCell::new(None) };
+}
 
 fn with_gen<R>(f: impl FnOnce(&mut Mt19937) -> R) -> R {
-    // The lock is never held across a panic, so poisoning cannot happen.
-    let mut guard = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(|| Mt19937::new(DEFAULT_SEED)))
+    GENERATOR.with(|g| {
+        let mut g = g.borrow_mut();
+        f(g.get_or_insert_with(|| Box::new(Mt19937::new(DEFAULT_SEED))))
+    })
 }
 
 pub fn manual_seed(seed: u64) {
-    *GENERATOR.lock().unwrap_or_else(|e| e.into_inner()) = Some(Mt19937::new(seed));
+    GENERATOR.with(|g| *g.borrow_mut() = Some(Box::new(Mt19937::new(seed))));
 }
 
 /// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
@@ -138,7 +143,7 @@ pub fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
         for i in (0..n - 15).step_by(16) {
             box_muller_16(&mut d[i..i + 16], single);
         }
-        if n % 16 != 0 {
+        if !n.is_multiple_of(16) {
             // PyTorch redraws the last 16 and transforms them again.
             let tail = &mut d[n - 16..];
             for x in tail.iter_mut() {

@@ -1,0 +1,54 @@
+//! Values and gradients of losses, convolution, pooling, activations and
+//! reductions, and whole training loops with each optimizer, checked against the
+//! numbers PyTorch printed for the same programs (tests/fixtures/*_parity.py, run
+//! with torch 2.15 on CPU; tsh's random streams are PyTorch's, so both see the
+//! same inputs). Floats must agree within 2e-4 relative.
+
+use tsh::interp::{Buffer, Interp};
+
+fn numbers(line: &str) -> Vec<f64> {
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+        .filter(|s| !s.is_empty() && s.chars().any(|c| c.is_ascii_digit()))
+        .filter_map(|s| s.parse().ok())
+        .collect()
+}
+
+/// Run tests/fixtures/NAME.tsh and compare every number it prints with NAME.torch.txt.
+fn check(name: &str) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
+    let src = std::fs::read_to_string(format!("{dir}{name}.tsh")).expect("script");
+    let want = std::fs::read_to_string(format!("{dir}{name}.torch.txt")).expect("torch output");
+    let buf = Buffer::default();
+    let mut it = Interp::new(Box::new(buf.clone()));
+    if let Err(e) = it.run(&src, false) {
+        panic!("{name}.tsh failed: {}", e.message);
+    }
+    let got = buf.take();
+    let (got, want): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "line counts differ:\n{}",
+        got.join("\n")
+    );
+    for (g, w) in got.iter().zip(&want) {
+        let (gn, wn) = (numbers(g), numbers(w));
+        assert_eq!(gn.len(), wn.len(), "\n  tsh:     {g}\n  pytorch: {w}");
+        for (a, b) in gn.iter().zip(&wn) {
+            assert!(
+                (a - b).abs() <= 2e-4 * b.abs().max(1.0),
+                "{a} vs PyTorch's {b}\n  tsh:     {g}\n  pytorch: {w}"
+            );
+        }
+    }
+}
+
+#[test]
+fn losses_layers_and_their_gradients_match_pytorch() {
+    check("autograd_parity");
+}
+
+#[test]
+fn training_loops_match_pytorch() {
+    check("training_parity");
+}
