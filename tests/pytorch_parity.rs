@@ -52,3 +52,30 @@ fn losses_layers_and_their_gradients_match_pytorch() {
 fn training_loops_match_pytorch() {
     check("training_parity");
 }
+
+/// `grad_fn` names: each line of the fixture is an expression on
+/// `x = randn(3, 3, requires_grad=true)` and the name PyTorch gives its grad_fn.
+#[test]
+fn grad_fn_names_match_pytorch() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/grad_fn_names.txt"
+    );
+    let fixture = std::fs::read_to_string(path).expect("fixture");
+    let mut it = Interp::new(Box::new(Buffer::default()));
+    it.run("x = randn(3, 3, requires_grad=true)", false)
+        .expect("setup");
+    let mut wrong = vec![];
+    for line in fixture.lines() {
+        let (expr, want) = line.split_once('\t').expect("expr<TAB>name");
+        let got = match it.eval_src(&format!("({expr}).grad_fn")) {
+            Ok(tsh::interp::Value::GradFn(n)) => n.name().to_string(),
+            Ok(_) => "None".to_string(),
+            Err(e) => format!("error: {}", e.message),
+        };
+        if got != want {
+            wrong.push(format!("{expr}: PyTorch {want}, tsh {got}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

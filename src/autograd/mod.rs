@@ -93,6 +93,15 @@ pub fn record(
     out
 }
 
+/// Give the node that made `t` PyTorch's name for a whole composite function
+/// (mse_loss built from sub, pow and mean shows MseLossBackward0).
+pub fn relabel(t: Tensor, name: &'static str) -> Tensor {
+    if let Some(n) = t.grad_fn() {
+        n.set_name(name);
+    }
+    t
+}
+
 /// A tensor kept for the backward pass, with the storage version it had then: if
 /// an in-place op changes it before backward, the gradient would be wrong, so
 /// backward refuses (PyTorch's "modified by an inplace operation").

@@ -5,7 +5,7 @@
 use crate::autograd::rules::elementwise::record_map;
 use crate::autograd::rules::rule;
 use crate::autograd::rules::shape::record_gather;
-use crate::autograd::{Saved, record};
+use crate::autograd::{Saved, record, relabel};
 use crate::backend::cpu::binary::BinaryOp;
 use crate::backend::cpu::map::take;
 use crate::backend::cpu::reduce::ReduceOp;
@@ -20,14 +20,6 @@ use crate::tensor::ops::reduce::{log_softmax, max_min_dim, reduce};
 use crate::tensor::ops::view::{permute, reshape, squeeze, unsqueeze};
 use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
-
-/// Give the node that made `t` PyTorch's name for the whole function.
-pub fn relabel(t: Tensor, name: &'static str) -> Tensor {
-    if let Some(n) = t.grad_fn() {
-        n.set_name(name);
-    }
-    t
-}
 
 fn num(v: f64) -> Tensor {
     crate::autograd::rules::num(v)
@@ -189,10 +181,7 @@ pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
     let scale = if keep == 0.0 { 0.0 } else { 1.0 / keep };
     let r = rand(x.shape(), DType::F64)?;
     let mask = map_float(&r, move |u| if u < keep { scale } else { 0.0 }).to_dtype(x.dtype());
-    Ok(relabel(
-        binary(BinaryOp::Mul, x, &mask)?,
-        "NativeDropoutBackward0",
-    ))
+    binary(BinaryOp::Mul, x, &mask)
 }
 
 pub fn one_hot(t: &Tensor, num_classes: i64) -> Result<Tensor> {

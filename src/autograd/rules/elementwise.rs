@@ -212,8 +212,8 @@ pub fn record_clamp(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>, out:
         (Some(lo), Some(hi)) if lo.is_wrapped_number() && hi.is_wrapped_number() => {
             "ClampBackward1"
         }
-        (Some(lo), None) if lo.is_wrapped_number() => "ClampMinBackward0",
-        (None, Some(hi)) if hi.is_wrapped_number() => "ClampMaxBackward0",
+        (Some(lo), None) if lo.is_wrapped_number() => "ClampBackward1",
+        (None, Some(hi)) if hi.is_wrapped_number() => "ClampBackward1",
         _ => "ClampBackward0",
     };
     let sx = Saved::new(x);

@@ -178,8 +178,26 @@ macro_rules! simple_fns {
 }
 
 simple_fns! {
-    sum => Sum, mean => Mean, prod => Prod, amax => Max, amin => Min, all => All, any => Any,
+    sum => Sum, mean => Mean, prod => Prod, all => All, any => Any,
     count_nonzero => CountNonzero,
+}
+
+fn amax(_: &mut Interp, a: Args) -> Result<Value> {
+    let v = simple(a, ReduceOp::Max)?;
+    Ok(relabeled(v, "AmaxBackward0"))
+}
+
+fn amin(_: &mut Interp, a: Args) -> Result<Value> {
+    let v = simple(a, ReduceOp::Min)?;
+    Ok(relabeled(v, "AminBackward0"))
+}
+
+/// PyTorch's grad_fn name for a builtin built from other ops.
+fn relabeled(v: Value, name: &'static str) -> Value {
+    match v {
+        Value::Tensor(t) => Value::Tensor(crate::autograd::relabel(t, name)),
+        other => other,
+    }
 }
 
 fn extreme(mut a: Args, is_max: bool) -> Result<Value> {

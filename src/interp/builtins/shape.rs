@@ -409,7 +409,11 @@ fn unbind(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     let d = a.int_or("dim", 0)?;
     a.finish()?;
-    v::unbind(&t, d).map(tensors_tuple)
+    let parts = v::unbind(&t, d)?
+        .into_iter()
+        .map(|p| crate::autograd::relabel(p, "UnbindBackward0"))
+        .collect();
+    Ok(tensors_tuple(parts))
 }
 
 fn expand(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -466,7 +470,11 @@ fn repeat(_: &mut Interp, mut a: Args) -> Result<Value> {
         .zip(&padded)
         .map(|(r, s)| (r * s) as i64)
         .collect();
-    v::reshape(&x.contiguous(), &out).map(Value::Tensor)
+    let r = v::reshape(&x.contiguous(), &out)?;
+    Ok(Value::Tensor(crate::autograd::relabel(
+        r,
+        "RepeatBackward0",
+    )))
 }
 
 fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -483,7 +491,14 @@ fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
         idx.push(Idx::Tensor(Tensor::from_vec(rev, &[t.shape()[d]])));
         out = index(&out, &idx)?;
     }
-    Ok(Value::Tensor(out.contiguous()))
+    let out = out.contiguous();
+    if out.same_tensor(&t) {
+        return Ok(Value::Tensor(out));
+    }
+    Ok(Value::Tensor(crate::autograd::relabel(
+        out,
+        "FlipBackward0",
+    )))
 }
 
 fn tensor_list(a: &mut Args, param: &str) -> Result<Vec<Tensor>> {
