@@ -46,6 +46,28 @@ pub struct Error {
     pub message: String,
     pub span: Option<Span>,
     pub hint: Option<String>,
+    /// The operation and the tensors it was given, where an op failed on them
+    /// (`:why` draws them).
+    pub context: Option<Box<OpContext>>,
+}
+
+/// What `:why` needs to explain a failed op: its name and its tensor operands.
+#[derive(Clone, Debug)]
+pub struct OpContext {
+    /// `+`, `@`, `matmul`, `cat`...
+    pub op: String,
+    pub operands: Vec<OperandInfo>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OperandInfo {
+    /// Where the operand was written, if it was.
+    pub span: Option<Span>,
+    pub shape: Vec<usize>,
+    pub dtype: crate::tensor::DType,
+    pub device: crate::tensor::Device,
+    /// A Python scalar (promotion treats it apart from tensors).
+    pub scalar: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -57,12 +79,20 @@ impl Error {
             message: message.into(),
             span: None,
             hint: None,
+            context: None,
         }
     }
     /// Point the error at `span`, unless a more precise span is already set.
     pub fn at(mut self, span: Span) -> Error {
         if self.span.is_none() {
             self.span = Some(span);
+        }
+        self
+    }
+    /// Attach the failed op and its operands, unless an inner op already did.
+    pub fn with_context(mut self, ctx: impl FnOnce() -> OpContext) -> Error {
+        if self.context.is_none() {
+            self.context = Some(Box::new(ctx()));
         }
         self
     }

@@ -11,4 +11,5 @@ pub mod print;
 pub mod repl;
 pub mod script;
 pub mod syntax;
+pub mod teach;
 pub mod tensor;

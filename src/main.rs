@@ -23,9 +23,16 @@ struct Cli {
     /// Show a transcript: each statement, then what it printed and its value.
     #[arg(long)]
     echo: bool,
-    /// Never colour the output.
+    /// Never colour the output (NO_COLOR and non-terminal output do the same).
     #[arg(long)]
     no_color: bool,
+    /// Presenter mode: show each statement of FILE, wait for a key, run it, show its output.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "code", "verify"])]
+    lesson: Option<std::path::PathBuf>,
+    /// Replay checked transcripts (statements followed by `#> output` lines) and
+    /// report every difference; exit status 1 on a mismatch.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["file", "code"])]
+    verify: Vec<std::path::PathBuf>,
 }
 
 /// The interpreter recurses over the AST; give it a deep stack so that the
@@ -54,14 +61,26 @@ fn run(cli: Cli) -> ExitCode {
     let color = use_color(&cli);
     let mut interp = Interp::new(Box::new(Stdout));
     interp.color = color;
+    if !cli.verify.is_empty() {
+        return verify(&cli.verify);
+    }
+    if let Some(path) = &cli.lesson {
+        let Some(src) = read(path) else {
+            return ExitCode::from(1);
+        };
+        return match tsh::teach::lesson::present(&mut interp, &src, &path.display().to_string()) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprint!("{}", render(&e, &src, &path.display().to_string()));
+                ExitCode::from(1)
+            }
+        };
+    }
     let (src, origin) = match (&cli.code, &cli.file) {
         (Some(code), _) => (code.clone(), "<string>".to_string()),
-        (None, Some(path)) => match std::fs::read_to_string(path) {
-            Ok(s) => (s, path.display().to_string()),
-            Err(e) => {
-                eprintln!("error[io]: cannot read {}: {e}", path.display());
-                return ExitCode::from(1);
-            }
+        (None, Some(path)) => match read(path) {
+            Some(s) => (s, path.display().to_string()),
+            None => return ExitCode::from(1),
         },
         (None, None) => return tsh::repl::run(interp),
     };
@@ -71,5 +90,36 @@ fn run(cli: Cli) -> ExitCode {
             eprint!("{}", render(&e, &src, &origin));
             ExitCode::from(1)
         }
+    }
+}
+
+fn read(path: &std::path::Path) -> Option<String> {
+    match std::fs::read_to_string(path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("error[io]: cannot read {}: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// `tsh --verify FILE...`: every file's report; exit 1 if any check differs.
+fn verify(files: &[std::path::PathBuf]) -> ExitCode {
+    let mut ok = true;
+    for path in files {
+        let Some(src) = read(path) else {
+            ok = false;
+            continue;
+        };
+        let mut report = String::new();
+        if tsh::teach::transcript::verify(&src, &path.display().to_string(), &mut report).is_err() {
+            ok = false;
+        }
+        print!("{report}");
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

@@ -7,7 +7,7 @@ use crate::syntax::parse_program;
 /// Run `src`. With `echo`, each top-level statement is shown (`tsh> ...`) before
 /// its output, and expression values are echoed as the REPL does.
 pub fn run_script(interp: &mut Interp, src: &str, echo: bool) -> Result<()> {
-    for part in split_commands(src) {
+    for part in split_parts(src) {
         match part {
             Part::Code(code) => run_code(interp, &code, echo)?,
             Part::Command(line) => {
@@ -25,7 +25,7 @@ pub fn run_script(interp: &mut Interp, src: &str, echo: bool) -> Result<()> {
     Ok(())
 }
 
-enum Part<'a> {
+pub enum Part<'a> {
     /// The script's source with everything but one run of statements blanked,
     /// so that spans (and error positions) are those of the whole file.
     Code(String),
@@ -33,7 +33,7 @@ enum Part<'a> {
 }
 
 /// Split a script at `:command` lines that stand between statements.
-fn split_commands(src: &str) -> Vec<Part<'_>> {
+pub fn split_parts(src: &str) -> Vec<Part<'_>> {
     let mut parts = vec![];
     let mut start = 0;
     let mut pos = 0;
@@ -50,7 +50,7 @@ fn split_commands(src: &str) -> Vec<Part<'_>> {
     parts
 }
 
-fn blank_outside(src: &str, start: usize, end: usize) -> String {
+pub fn blank_outside(src: &str, start: usize, end: usize) -> String {
     let blank = |s: &str| -> String {
         s.chars()
             .map(|c| if c == '\n' { '\n' } else { ' ' })
@@ -73,6 +73,7 @@ fn blank_outside(src: &str, start: usize, end: usize) -> String {
 
 fn run_code(interp: &mut Interp, src: &str, echo: bool) -> Result<()> {
     let program = parse_program(src)?;
+    interp.source = std::rc::Rc::from(src);
     interp.run_stmts(&program, echo, |it, stmt| {
         if echo {
             let text = &src[stmt.span.start..stmt.span.end.min(src.len())];

@@ -74,6 +74,7 @@ impl Interp {
             }
             StmtKind::While(cond, body) => {
                 while self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {
+                    crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
                     match self.exec_block(body)? {
                         Exec::Break => break,
                         Exec::Return(v) => return Ok(Exec::Return(v)),
@@ -82,7 +83,18 @@ impl Interp {
                 }
             }
             StmtKind::For(targets, iter, body) => {
-                let seq = self.eval(iter)?;
+                let mut seq = self.eval(iter)?;
+                let mut bar = None;
+                if let Value::Progress(inner) = &seq {
+                    let total = match inner.as_ref() {
+                        Value::Range(a, b, st) => {
+                            Some(super::value::range_len(*a, *b, *st) as usize)
+                        }
+                        other => other.iter_items().ok().map(|v| v.len()),
+                    };
+                    bar = Some(crate::teach::progress::Bar::new(total));
+                    seq = inner.as_ref().clone();
+                }
                 // A range is walked lazily, so `for i in range(10**12)` needs no memory.
                 let items: Box<dyn Iterator<Item = Value>> = match seq {
                     Value::Range(a, b, st) => Box::new(
@@ -92,16 +104,24 @@ impl Interp {
                     other => Box::new(other.iter_items().map_err(|e| e.at(iter.span))?.into_iter()),
                 };
                 for item in items {
+                    crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
                     if targets.len() == 1 {
                         self.assign(&targets[0], item)?;
                     } else {
                         self.assign_unpack(targets, item, iter.span)?;
                     }
-                    match self.exec_block(body)? {
+                    let step = self.exec_block(body);
+                    if let Some(b) = &mut bar {
+                        b.tick();
+                    }
+                    match step? {
                         Exec::Break => break,
                         Exec::Return(v) => return Ok(Exec::Return(v)),
                         _ => {}
                     }
+                }
+                if let Some(b) = bar {
+                    b.finish();
                 }
             }
             StmtKind::FnDef(def) => self.set_var(def.name.clone(), Value::Function(def.clone())),
@@ -309,12 +329,20 @@ impl Interp {
             }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
-                super::ops::unary(*op, &v)?
+                self.traced(e.span, op.symbol(), &[(&v, Some(x.span))], |_| {
+                    super::ops::unary(*op, &v)
+                })?
             }
             ExprKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
-                super::ops::binary(*op, &lv, &rv)?
+                let operands = [(&lv, Some(l.span)), (&rv, Some(r.span))];
+                if *op != BinOp::MatMul {
+                    self.check_broadcast(op.symbol(), &operands)?;
+                }
+                self.traced(e.span, op.symbol(), &operands, |_| {
+                    super::ops::binary(*op, &lv, &rv)
+                })?
             }
             ExprKind::Compare { first, rest, .. } => {
                 let mut left = self.eval(first)?;
@@ -502,8 +530,18 @@ impl Interp {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<Value> {
+        let operands: Vec<(Value, Option<Span>)> = positional
+            .iter()
+            .map(|(v, s)| (v.clone(), Some(*s)))
+            .chain(keywords.iter().map(|(_, v, s)| (v.clone(), Some(*s))))
+            .filter(|(v, _)| matches!(v, Value::Tensor(_)))
+            .collect();
+        let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();
         let args = Args::new(b.name, positional, keywords, span);
-        (b.func)(self, args)
+        let out = self.traced(span, b.name, &refs, |it| (b.func)(it, args))?;
+        // Long builtins (loops inside an op) answer Ctrl-C as soon as they return.
+        crate::interrupt::check().map_err(|e| e.at(span))?;
+        Ok(out)
     }
 
     fn call_user(

@@ -5,7 +5,9 @@ pub mod args;
 pub mod builtins;
 pub mod convert;
 pub mod eval;
+mod observe;
 mod ops;
+pub mod session;
 pub mod value;
 
 use std::collections::HashMap;
@@ -16,6 +18,7 @@ use crate::print::tensor::PrintOptions;
 use crate::syntax::ast::Stmt;
 use crate::syntax::parse_program;
 
+pub use ops::binary as ops_binary;
 pub use value::Value;
 
 /// Deepest chain of user function calls before a `recursion` error.
@@ -61,6 +64,14 @@ pub struct Interp {
     pub print_opts: PrintOptions,
     /// Colour the footer (only on a terminal, never with NO_COLOR).
     pub color: bool,
+    pub settings: session::Settings,
+    /// Every REPL entry and its output (`:save`).
+    pub transcript: Vec<session::Entry>,
+    pub last_error: Option<session::LastError>,
+    /// The ops of the running top-level statement, while `:trace on`.
+    pub trace_log: Option<Vec<crate::teach::trace::TraceOp>>,
+    /// The source being run (trace lines quote it).
+    pub source: Rc<str>,
     depth: usize,
 }
 
@@ -72,6 +83,11 @@ impl Interp {
             out,
             print_opts: PrintOptions::default(),
             color: false,
+            settings: session::Settings::default(),
+            transcript: Vec::new(),
+            last_error: None,
+            trace_log: None,
+            source: Rc::from(""),
             depth: 0,
         }
     }
@@ -80,12 +96,14 @@ impl Interp {
     /// (the REPL and `--echo`).
     pub fn run(&mut self, src: &str, echo: bool) -> Result<()> {
         let program = parse_program(src)?;
+        self.source = Rc::from(src);
         self.run_stmts(&program, echo, |_, _| {})
     }
 
     /// Evaluate `src`, which must be one expression (for `:graph EXPR` and friends).
     pub fn eval_src(&mut self, src: &str) -> Result<Value> {
         let program = parse_program(src)?;
+        self.source = Rc::from(src);
         match program.as_slice() {
             [stmt] if matches!(stmt.kind, crate::syntax::ast::StmtKind::Expr(_)) => {
                 Ok(self.exec_top(stmt)?.unwrap_or(Value::None))
@@ -120,11 +138,20 @@ impl Interp {
     ) -> Result<()> {
         for stmt in program {
             before(self, stmt);
-            if let Some(v) = self.exec_top(stmt)?
+            if self.settings.trace {
+                self.trace_log = Some(vec![]);
+            }
+            let result = self.exec_top(stmt);
+            if let Ok(Some(v)) = &result
                 && echo
             {
-                self.echo(&v);
+                self.echo(v);
             }
+            if let Some(log) = self.trace_log.take() {
+                let text = crate::teach::trace::render(&log, &self.source.clone(), self.color);
+                self.out.write_str(&text);
+            }
+            result?;
         }
         Ok(())
     }
@@ -136,6 +163,14 @@ impl Interp {
         let text = crate::print::value::echo(v, &self.print_opts, self.color, &self.globals);
         self.out.write_str(&text);
         self.out.write_str("\n");
+        if self.settings.stats
+            && let Value::Tensor(t) = v
+            && t.numel() > self.print_opts.threshold
+        {
+            let line = crate::teach::stats::summary(t);
+            self.out.write_str(&crate::teach::dim(&line, self.color));
+            self.out.write_str("\n");
+        }
     }
 
     pub fn is_no_grad(&self) -> bool {

@@ -37,6 +37,8 @@ pub enum Value {
     GradFn(std::sync::Arc<crate::autograd::Node>),
     /// `SGD([w], lr=0.1)` and the other optimizers.
     Optimizer(Rc<RefCell<crate::nn::optim::Optimizer>>),
+    /// `progress(range(n))`: iterates as its inner value, drawing a bar.
+    Progress(Rc<Value>),
 }
 
 pub struct NamedTuple {
@@ -78,6 +80,7 @@ impl Value {
             Value::Module(_) => "module",
             Value::GradFn(_) => "grad_fn",
             Value::Optimizer(_) => "optimizer",
+            Value::Progress(_) => "progress",
         }
     }
 
@@ -120,6 +123,7 @@ impl Value {
                 (0..n).map(|i| Value::Int(a + i * s)).collect()
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
+            Value::Progress(inner) => inner.iter_items()?,
             Value::Str(s) => s
                 .chars()
                 .map(|c| Value::Str(c.to_string().into()))

@@ -62,3 +62,13 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
     }
     out
 }
+
+/// `render`, with the `error[kind]` head in bold red on a terminal.
+pub fn render_styled(err: &Error, src: &str, origin: &str, color: bool) -> String {
+    let text = render(err, src, origin);
+    if !color {
+        return text;
+    }
+    let head = format!("error[{}]", err.kind.name());
+    text.replacen(&head, &format!("\x1b[1;31m{head}\x1b[0m"), 1)
+}

@@ -88,6 +88,7 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
         Value::Module(m) => format!("<module {m}>"),
         Value::GradFn(n) => format!("<{}>", n.name()),
         Value::Optimizer(o) => o.borrow().describe(),
+        Value::Progress(inner) => format!("progress({})", repr_with(inner, opts)),
     }
 }
 

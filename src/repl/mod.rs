@@ -1,19 +1,32 @@
 //! The interactive shell: read a (possibly multi-line) entry, run it, echo its
 //! value, report errors without losing any variable.
 
+pub mod commands;
+pub mod complete;
+pub mod helper;
+pub mod highlight;
+pub mod lex;
+pub mod reference;
+
+use std::cell::RefCell;
 use std::process::ExitCode;
+use std::rc::Rc;
 
-use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
+use rustyline::history::DefaultHistory;
+use rustyline::{CompletionType, Config, Editor};
 
-use crate::interp::Interp;
-use crate::print::error::render;
+use crate::interp::{Buffer, Interp, Output};
+use crate::print::error::render_styled;
 use crate::syntax::lines::join_bracketed_lines;
 
-const BANNER: &str = "tsh — the tensor shell. Type :help for help, :quit or Ctrl-D to leave.";
+const BANNER: &str =
+    "tsh — the tensor shell. :help for help, Tab completes, Ctrl-C interrupts, Ctrl-D leaves.";
 
-fn history_path() -> Option<std::path::PathBuf> {
+/// `$XDG_DATA_HOME/tsh/history`, else `~/.local/share/tsh/history`.
+pub fn history_path() -> Option<std::path::PathBuf> {
     let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|s| !s.is_empty())
         .map(std::path::PathBuf::from)
         .or_else(|| {
             std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share"))
@@ -29,18 +42,39 @@ pub fn is_incomplete(src: &str) -> bool {
     (!j.open.is_empty() || j.open_string) && j.unmatched.is_none() && j.too_deep.is_none()
 }
 
+/// Output that goes to the terminal and is also kept for the session transcript.
+struct Tee(Buffer);
+
+impl Output for Tee {
+    fn write_str(&mut self, s: &str) {
+        crate::interp::Stdout.write_str(s);
+        self.0.write_str(s);
+    }
+}
+
 pub fn run(mut interp: Interp) -> ExitCode {
-    let mut editor = match DefaultEditor::new() {
+    crate::interrupt::install_handler();
+    let config = Config::builder()
+        .auto_add_history(false)
+        .completion_type(CompletionType::List)
+        .max_history_size(10_000)
+        .map(|b| b.build());
+    let mut editor = match config.and_then(Editor::<helper::TshHelper, DefaultHistory>::with_config)
+    {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error[io]: cannot start the line editor: {e}");
             return ExitCode::from(1);
         }
     };
+    let vars = Rc::new(RefCell::new(interp.globals.clone()));
+    editor.set_helper(Some(helper::TshHelper::new(vars.clone(), interp.color)));
     let history = history_path();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
+    let captured = Buffer::default();
+    interp.out = Box::new(Tee(captured.clone()));
     println!("{BANNER}");
     let mut entry = String::new();
     loop {
@@ -59,22 +93,18 @@ pub fn run(mut interp: Interp) -> ExitCode {
                 if src.trim().is_empty() {
                     continue;
                 }
+                // History is written after every entry: a killed shell loses none.
                 let _ = editor.add_history_entry(src.as_str());
                 if let Some(h) = &history {
                     let _ = editor.save_history(h);
                 }
-                match commands::dispatch(&mut interp, src.trim()) {
-                    Ok(commands::Outcome::Quit) => break,
-                    Ok(commands::Outcome::Handled) => continue,
-                    Ok(commands::Outcome::NotACommand) => {}
-                    Err(e) => {
-                        eprint!("{}", render(&e, &src, "<stdin>"));
-                        continue;
-                    }
-                }
-                crate::interrupt::clear();
-                if let Err(e) = interp.run(&src, true) {
-                    eprint!("{}", render(&e, &src, "<stdin>"));
+                captured.take();
+                let quit = run_entry(&mut interp, &src);
+                let shown = captured.take();
+                interp.record_entry(&src, &shown);
+                *vars.borrow_mut() = interp.globals.clone();
+                if quit {
+                    break;
                 }
             }
             Err(ReadlineError::Interrupted) => {
@@ -90,4 +120,19 @@ pub fn run(mut interp: Interp) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub mod commands;
+/// Run one entry (a `:command` or code); report its error. True to quit.
+fn run_entry(interp: &mut Interp, src: &str) -> bool {
+    crate::interrupt::clear();
+    let result = match commands::dispatch(interp, src.trim()) {
+        Ok(commands::Outcome::Quit) => return true,
+        Ok(commands::Outcome::Handled) => Ok(()),
+        Ok(commands::Outcome::NotACommand) => interp.run_entry(src),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
+        let text = render_styled(&e, src, "<stdin>", interp.color);
+        eprint!("{text}");
+        interp.set_last_error(e, src);
+    }
+    false
+}

@@ -56,7 +56,7 @@ impl std::fmt::Debug for Tensor {
 }
 
 /// The most bytes one tensor may take: what the machine has available.
-fn memory_limit() -> u64 {
+pub fn memory_limit() -> u64 {
     static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *LIMIT.get_or_init(|| {
         if let Ok(s) = std::env::var("TSH_MEMORY_LIMIT")

@@ -46,31 +46,46 @@ fn gemm_typed<T: Element + 'static>(
         if k == 0 {
             continue;
         }
-        // SAFETY: every pointer/stride pair addresses only elements inside its buffer:
-        // the layouts were validated by the tensor layer (offset + (m-1)*rs + (k-1)*cs
-        // lies within the storage), and dst is an m×n row-major block of `out`.
-        unsafe {
-            gemm(
-                m,
-                n,
-                k,
-                dst.as_mut_ptr(),
-                1,
-                n as isize,
-                false,
-                a.as_ptr().add(ao),
-                spec.a_strides[1] as isize,
-                spec.a_strides[0] as isize,
-                b.as_ptr().add(bo),
-                spec.b_strides[1] as isize,
-                spec.b_strides[0] as isize,
-                zero,
-                one,
-                false,
-                false,
-                false,
-                parallelism(spec),
-            );
+        // Products bigger than ~2^34 multiply-adds run in row blocks so that Ctrl-C
+        // is answered within a fraction of a second; the caller reports it.
+        let rows_per_block = if m * n * k > 1 << 34 {
+            ((1usize << 33) / (n * k)).max(64)
+        } else {
+            m
+        };
+        let mut r0 = 0;
+        while r0 < m {
+            if crate::interrupt::pending() {
+                return out;
+            }
+            let rows = rows_per_block.min(m - r0);
+            // SAFETY: every pointer/stride pair addresses only elements inside its buffer:
+            // the layouts were validated by the tensor layer (offset + (m-1)*rs + (k-1)*cs
+            // lies within the storage), and dst rows r0..r0+rows of an m×n row-major block.
+            unsafe {
+                gemm(
+                    rows,
+                    n,
+                    k,
+                    dst.as_mut_ptr().add(r0 * n),
+                    1,
+                    n as isize,
+                    false,
+                    a.as_ptr().add(ao + r0 * spec.a_strides[0]),
+                    spec.a_strides[1] as isize,
+                    spec.a_strides[0] as isize,
+                    b.as_ptr().add(bo),
+                    spec.b_strides[1] as isize,
+                    spec.b_strides[0] as isize,
+                    zero,
+                    one,
+                    false,
+                    false,
+                    false,
+                    parallelism(spec),
+                );
+            }
+            r0 += rows;
         }
     }
     out
@@ -81,6 +96,9 @@ fn int_matmul(a: &[i64], b: &[i64], spec: &MatmulSpec) -> Vec<i64> {
     let mut out = vec![0i64; spec.a_offsets.len() * m * n];
     for (bi, (&ao, &bo)) in spec.a_offsets.iter().zip(&spec.b_offsets).enumerate() {
         for i in 0..m {
+            if crate::interrupt::pending() {
+                return out;
+            }
             for p in 0..k {
                 let x = a[ao + i * spec.a_strides[0] + p * spec.a_strides[1]];
                 for j in 0..n {

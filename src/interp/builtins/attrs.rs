@@ -65,6 +65,7 @@ const LIST_ROWS: &[Builtin] = &[
         "append",
         "list.append(x)",
         "Add an item at the end.",
+        "l = [1, 2]; l.append(3); l",
         list_append
     ),
     row!(
@@ -72,6 +73,7 @@ const LIST_ROWS: &[Builtin] = &[
         "pop",
         "list.pop(i=-1)",
         "Remove and return an item.",
+        "l = [1, 2, 3]; l.pop()",
         list_pop
     ),
     row!(
@@ -79,6 +81,7 @@ const LIST_ROWS: &[Builtin] = &[
         "extend",
         "list.extend(items)",
         "Add every item of an iterable.",
+        "l = [1]; l.extend([2, 3]); l",
         list_extend
     ),
 ];
@@ -203,6 +206,7 @@ static GRAD_FN_NAME: Builtin = row!(
     "name",
     "grad_fn.name()",
     "The node's name, e.g. MulBackward0.",
+    "(ones(2, requires_grad=true) * 2).grad_fn.name()",
     grad_fn_name
 );
 
@@ -220,6 +224,7 @@ static SHAPE_NUMEL: Builtin = row!(
     "numel",
     "shape.numel()",
     "Product of the sizes.",
+    "zeros(2, 3).shape.numel()",
     shape_numel
 );
 
@@ -294,4 +299,36 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
             o.type_name()
         ))),
     }
+}
+
+/// Every attribute and method name `obj.NAME` can take (for completion).
+pub fn attr_names(obj: &Value) -> Vec<String> {
+    let mut names: Vec<String> = match obj {
+        Value::Tensor(_) => tensor_attr_names()
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                super::all()
+                    .filter(|b| matches!(b.reach, super::Reach::Method | super::Reach::Both))
+                    .map(|b| b.name.to_string()),
+            )
+            .collect(),
+        Value::Optimizer(_) => super::nn::optimizer_attr_names()
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        Value::Module(m) => super::global_names()
+            .chain(["nn", "functional", "init", "optim", "Tensor", "e"])
+            .filter(|n| super::module_attr(m, n).is_some())
+            .map(String::from)
+            .collect(),
+        Value::Device(_) => vec!["type".into(), "index".into()],
+        Value::GradFn(_) => vec!["name".into()],
+        Value::Shape(_) => vec!["numel".into()],
+        Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),
+        _ => vec![],
+    };
+    names.sort();
+    names.dedup();
+    names
 }

@@ -13,6 +13,7 @@ pub const ROWS: &[Builtin] = &[
         "backward",
         "backward(gradient=None, retain_graph=False)",
         "Compute gradients of this tensor with respect to the leaves; they accumulate in .grad.",
+        "w = tensor([2.], requires_grad=true); (w ** 2).sum().backward(); w.grad",
         backward
     ),
     row!(
@@ -20,6 +21,7 @@ pub const ROWS: &[Builtin] = &[
         "retain_grad",
         "retain_grad()",
         "Keep .grad for this non-leaf tensor at the next backward.",
+        "w = ones(2, requires_grad=true); y = w * 3; y.retain_grad(); y.sum().backward(); y.grad",
         retain_grad
     ),
     row!(
@@ -27,6 +29,7 @@ pub const ROWS: &[Builtin] = &[
         "detach_",
         "detach_()",
         "Cut this tensor from its graph, in place: it becomes a leaf.",
+        "y = ones(2, requires_grad=true) * 2; y.detach_(); y.requires_grad",
         detach_
     ),
     row!(
@@ -34,6 +37,7 @@ pub const ROWS: &[Builtin] = &[
         "is_grad_enabled",
         "is_grad_enabled()",
         "Whether ops record the autograd graph now (false inside no_grad).",
+        "is_grad_enabled()",
         is_grad_enabled
     ),
 ];

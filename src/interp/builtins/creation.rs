@@ -16,6 +16,7 @@ pub const ROWS: &[Builtin] = &[
         "tensor",
         "tensor(data, *, dtype=None, device=None, requires_grad=False)",
         "A tensor from (nested) lists; dtype inferred as PyTorch does (bool, int64, float32).",
+        "tensor([[1, 2], [3, 4]], dtype=float32)",
         tensor
     ),
     row!(
@@ -23,6 +24,7 @@ pub const ROWS: &[Builtin] = &[
         "as_tensor",
         "as_tensor(data, *, dtype=None, device=None)",
         "Like tensor(); an existing tensor is returned as is when nothing changes.",
+        "as_tensor([1, 2, 3])",
         as_tensor
     ),
     row!(
@@ -30,6 +32,7 @@ pub const ROWS: &[Builtin] = &[
         "Tensor",
         "Tensor(data) | Tensor(*size)",
         "A float32 tensor from data, or an uninitialised (zero) one of a size.",
+        "torch.Tensor([1, 2])",
         tensor_ctor
     ),
     row!(
@@ -37,6 +40,7 @@ pub const ROWS: &[Builtin] = &[
         "zeros",
         "zeros(*size, *, dtype=None, device=None, requires_grad=False)",
         "A tensor of zeros.",
+        "zeros(2, 3)",
         zeros
     ),
     row!(
@@ -44,6 +48,7 @@ pub const ROWS: &[Builtin] = &[
         "ones",
         "ones(*size, *, dtype=None, device=None, requires_grad=False)",
         "A tensor of ones.",
+        "ones(2, 3, dtype=int64)",
         ones
     ),
     row!(
@@ -51,6 +56,7 @@ pub const ROWS: &[Builtin] = &[
         "empty",
         "empty(*size, *, dtype=None, device=None, requires_grad=False)",
         "An uninitialised tensor (tsh fills it with zeros).",
+        "empty(2, 2).shape",
         zeros
     ),
     row!(
@@ -58,6 +64,7 @@ pub const ROWS: &[Builtin] = &[
         "full",
         "full(size, fill_value, *, dtype=None, device=None, requires_grad=False)",
         "A tensor filled with one value; dtype follows the value.",
+        "full((2, 3), 7.)",
         full
     ),
     row!(
@@ -65,6 +72,7 @@ pub const ROWS: &[Builtin] = &[
         "eye",
         "eye(n, m=None, *, dtype=None, device=None, requires_grad=False)",
         "The identity matrix.",
+        "eye(3)",
         eye
     ),
     row!(
@@ -72,6 +80,7 @@ pub const ROWS: &[Builtin] = &[
         "arange",
         "arange(end) | arange(start, end, step=1, *, dtype=None, device=None)",
         "Values from start up to (not including) end.",
+        "arange(0, 10, 2)",
         arange
     ),
     row!(
@@ -79,6 +88,7 @@ pub const ROWS: &[Builtin] = &[
         "linspace",
         "linspace(start, end, steps, *, dtype=None, device=None)",
         "`steps` evenly spaced values from start to end inclusive.",
+        "linspace(0, 1, 5)",
         linspace
     ),
     row!(
@@ -86,6 +96,7 @@ pub const ROWS: &[Builtin] = &[
         "rand",
         "rand(*size, *, dtype=None, device=None, requires_grad=False)",
         "Uniform random values in [0, 1).",
+        "manual_seed(0); rand(2, 2)",
         rand
     ),
     row!(
@@ -93,6 +104,7 @@ pub const ROWS: &[Builtin] = &[
         "randn",
         "randn(*size, *, dtype=None, device=None, requires_grad=False)",
         "Standard normal random values.",
+        "manual_seed(0); randn(2, 3)",
         randn
     ),
     row!(
@@ -100,6 +112,7 @@ pub const ROWS: &[Builtin] = &[
         "randint",
         "randint(low=0, high, size, *, dtype=int64, device=None)",
         "Random integers in [low, high).",
+        "manual_seed(0); randint(0, 10, (2, 3))",
         randint
     ),
     row!(
@@ -107,6 +120,7 @@ pub const ROWS: &[Builtin] = &[
         "randperm",
         "randperm(n, *, dtype=int64, device=None)",
         "A random permutation of 0..n-1.",
+        "manual_seed(0); randperm(5)",
         randperm
     ),
     row!(
@@ -114,6 +128,7 @@ pub const ROWS: &[Builtin] = &[
         "zeros_like",
         "zeros_like(input, *, dtype=None, device=None, requires_grad=False)",
         "Zeros with input's shape (and dtype).",
+        "zeros_like(ones(2, 2))",
         zeros_like
     ),
     row!(
@@ -121,6 +136,7 @@ pub const ROWS: &[Builtin] = &[
         "ones_like",
         "ones_like(input, *, dtype=None, device=None, requires_grad=False)",
         "Ones with input's shape (and dtype).",
+        "ones_like(zeros(3))",
         ones_like
     ),
     row!(
@@ -128,6 +144,7 @@ pub const ROWS: &[Builtin] = &[
         "empty_like",
         "empty_like(input, *, dtype=None, device=None)",
         "An uninitialised (zero) tensor like input.",
+        "empty_like(zeros(2, 2)).shape",
         zeros_like
     ),
     row!(
@@ -135,6 +152,7 @@ pub const ROWS: &[Builtin] = &[
         "full_like",
         "full_like(input, fill_value, *, dtype=None, device=None)",
         "A constant with input's shape (and dtype).",
+        "full_like(zeros(2), 5.)",
         full_like
     ),
     row!(
@@ -142,6 +160,7 @@ pub const ROWS: &[Builtin] = &[
         "rand_like",
         "rand_like(input, *, dtype=None, device=None)",
         "Uniform random values with input's shape.",
+        "rand_like(zeros(2, 2)).shape",
         rand_like
     ),
     row!(
@@ -149,6 +168,7 @@ pub const ROWS: &[Builtin] = &[
         "randn_like",
         "randn_like(input, *, dtype=None, device=None)",
         "Normal random values with input's shape.",
+        "randn_like(zeros(2, 2)).shape",
         randn_like
     ),
     row!(
@@ -156,6 +176,7 @@ pub const ROWS: &[Builtin] = &[
         "manual_seed",
         "manual_seed(seed)",
         "Seed the random generator (tsh's own stream, not PyTorch's).",
+        "manual_seed(42); randn(2)",
         manual_seed
     ),
 ];

@@ -57,80 +57,263 @@ pub const ROWS: &[Builtin] = &[
         "abs",
         "abs(input)",
         "Absolute value, element-wise.",
+        "abs(tensor([-1, 2]))",
         abs
     ),
-    row!(Both, "neg", "neg(input)", "Negation, element-wise.", neg),
+    row!(
+        Both,
+        "neg",
+        "neg(input)",
+        "Negation, element-wise.",
+        "neg(tensor([0.25, 0.5, 1.]))",
+        neg
+    ),
     row!(
         Both,
         "negative",
         "negative(input)",
         "Negation, element-wise.",
+        "negative(tensor([0.25, 0.5, 1.]))",
         neg
     ),
-    row!(Both, "sign", "sign(input)", "-1, 0 or 1 by sign.", sign),
-    row!(Both, "floor", "floor(input)", "Round down.", floor),
-    row!(Both, "ceil", "ceil(input)", "Round up.", ceil),
+    row!(
+        Both,
+        "sign",
+        "sign(input)",
+        "-1, 0 or 1 by sign.",
+        "sign(tensor([0.25, 0.5, 1.]))",
+        sign
+    ),
+    row!(
+        Both,
+        "floor",
+        "floor(input)",
+        "Round down.",
+        "floor(tensor([0.25, 0.5, 1.]))",
+        floor
+    ),
+    row!(
+        Both,
+        "ceil",
+        "ceil(input)",
+        "Round up.",
+        "ceil(tensor([0.25, 0.5, 1.]))",
+        ceil
+    ),
     row!(
         Both,
         "round",
         "round(input, *, decimals=0)",
         "Round half to even.",
+        "round(tensor([1.25, 2.5]), decimals=1)",
         round
     ),
-    row!(Both, "trunc", "trunc(input)", "Round toward zero.", trunc),
-    row!(Both, "fix", "fix(input)", "Round toward zero.", trunc),
+    row!(
+        Both,
+        "trunc",
+        "trunc(input)",
+        "Round toward zero.",
+        "trunc(tensor([0.25, 0.5, 1.]))",
+        trunc
+    ),
+    row!(
+        Both,
+        "fix",
+        "fix(input)",
+        "Round toward zero.",
+        "fix(tensor([0.25, 0.5, 1.]))",
+        trunc
+    ),
     row!(
         Both,
         "reciprocal",
         "reciprocal(input)",
         "1 / x.",
+        "reciprocal(tensor([0.25, 0.5, 1.]))",
         reciprocal
     ),
-    row!(Both, "square", "square(input)", "x * x.", square),
-    row!(Both, "exp", "exp(input)", "e ** x.", exp),
-    row!(Both, "exp2", "exp2(input)", "2 ** x.", exp2),
+    row!(
+        Both,
+        "square",
+        "square(input)",
+        "x * x.",
+        "square(tensor([0.25, 0.5, 1.]))",
+        square
+    ),
+    row!(
+        Both,
+        "exp",
+        "exp(input)",
+        "e ** x.",
+        "exp(tensor([0.25, 0.5, 1.]))",
+        exp
+    ),
+    row!(
+        Both,
+        "exp2",
+        "exp2(input)",
+        "2 ** x.",
+        "exp2(tensor([0.25, 0.5, 1.]))",
+        exp2
+    ),
     row!(
         Both,
         "expm1",
         "expm1(input)",
         "e ** x - 1, accurate near 0.",
+        "expm1(tensor([0.25, 0.5, 1.]))",
         expm1
     ),
-    row!(Both, "log", "log(input)", "Natural logarithm.", log),
-    row!(Both, "log2", "log2(input)", "Base-2 logarithm.", log2),
-    row!(Both, "log10", "log10(input)", "Base-10 logarithm.", log10),
+    row!(
+        Both,
+        "log",
+        "log(input)",
+        "Natural logarithm.",
+        "log(tensor([0.25, 0.5, 1.]))",
+        log
+    ),
+    row!(
+        Both,
+        "log2",
+        "log2(input)",
+        "Base-2 logarithm.",
+        "log2(tensor([0.25, 0.5, 1.]))",
+        log2
+    ),
+    row!(
+        Both,
+        "log10",
+        "log10(input)",
+        "Base-10 logarithm.",
+        "log10(tensor([0.25, 0.5, 1.]))",
+        log10
+    ),
     row!(
         Both,
         "log1p",
         "log1p(input)",
         "log(1 + x), accurate near 0.",
+        "log1p(tensor([0.25, 0.5, 1.]))",
         log1p
     ),
-    row!(Both, "sqrt", "sqrt(input)", "Square root.", sqrt),
-    row!(Both, "rsqrt", "rsqrt(input)", "1 / sqrt(x).", rsqrt),
-    row!(Both, "sin", "sin(input)", "Sine.", sin),
-    row!(Both, "cos", "cos(input)", "Cosine.", cos),
-    row!(Both, "tan", "tan(input)", "Tangent.", tan),
-    row!(Both, "asin", "asin(input)", "Arcsine.", asin),
-    row!(Both, "acos", "acos(input)", "Arccosine.", acos),
-    row!(Both, "atan", "atan(input)", "Arctangent.", atan),
-    row!(Both, "sinh", "sinh(input)", "Hyperbolic sine.", sinh),
-    row!(Both, "cosh", "cosh(input)", "Hyperbolic cosine.", cosh),
-    row!(Both, "tanh", "tanh(input)", "Hyperbolic tangent.", tanh),
+    row!(
+        Both,
+        "sqrt",
+        "sqrt(input)",
+        "Square root.",
+        "sqrt(tensor([0.25, 0.5, 1.]))",
+        sqrt
+    ),
+    row!(
+        Both,
+        "rsqrt",
+        "rsqrt(input)",
+        "1 / sqrt(x).",
+        "rsqrt(tensor([0.25, 0.5, 1.]))",
+        rsqrt
+    ),
+    row!(
+        Both,
+        "sin",
+        "sin(input)",
+        "Sine.",
+        "sin(tensor([0.25, 0.5, 1.]))",
+        sin
+    ),
+    row!(
+        Both,
+        "cos",
+        "cos(input)",
+        "Cosine.",
+        "cos(tensor([0.25, 0.5, 1.]))",
+        cos
+    ),
+    row!(
+        Both,
+        "tan",
+        "tan(input)",
+        "Tangent.",
+        "tan(tensor([0.25, 0.5, 1.]))",
+        tan
+    ),
+    row!(
+        Both,
+        "asin",
+        "asin(input)",
+        "Arcsine.",
+        "asin(tensor([0.25, 0.5, 1.]))",
+        asin
+    ),
+    row!(
+        Both,
+        "acos",
+        "acos(input)",
+        "Arccosine.",
+        "acos(tensor([0.25, 0.5, 1.]))",
+        acos
+    ),
+    row!(
+        Both,
+        "atan",
+        "atan(input)",
+        "Arctangent.",
+        "atan(tensor([0.25, 0.5, 1.]))",
+        atan
+    ),
+    row!(
+        Both,
+        "sinh",
+        "sinh(input)",
+        "Hyperbolic sine.",
+        "sinh(tensor([0.25, 0.5, 1.]))",
+        sinh
+    ),
+    row!(
+        Both,
+        "cosh",
+        "cosh(input)",
+        "Hyperbolic cosine.",
+        "cosh(tensor([0.25, 0.5, 1.]))",
+        cosh
+    ),
+    row!(
+        Both,
+        "tanh",
+        "tanh(input)",
+        "Hyperbolic tangent.",
+        "tanh(tensor([0., 1.]))",
+        tanh
+    ),
     row!(
         Both,
         "sigmoid",
         "sigmoid(input)",
         "1 / (1 + e ** -x).",
+        "sigmoid(tensor([0., 2.]))",
         sigmoid
     ),
-    row!(Both, "relu", "relu(input)", "max(x, 0).", relu),
-    row!(Both, "erf", "erf(input)", "The error function.", erf),
+    row!(
+        Both,
+        "relu",
+        "relu(input)",
+        "max(x, 0).",
+        "relu(tensor([-1., 2.]))",
+        relu
+    ),
+    row!(
+        Both,
+        "erf",
+        "erf(input)",
+        "The error function.",
+        "erf(tensor([0.25, 0.5, 1.]))",
+        erf
+    ),
     row!(
         Both,
         "frac",
         "frac(input)",
         "Fractional part, x - trunc(x).",
+        "frac(tensor([0.25, 0.5, 1.]))",
         frac
     ),
     row!(
@@ -138,6 +321,7 @@ pub const ROWS: &[Builtin] = &[
         "bitwise_not",
         "bitwise_not(input)",
         "~x on bool and integer tensors.",
+        "bitwise_not(tensor([1, 2]))",
         bitwise_not
     ),
     row!(
@@ -145,14 +329,23 @@ pub const ROWS: &[Builtin] = &[
         "logical_not",
         "logical_not(input)",
         "True where x is zero.",
+        "logical_not(tensor([true, false]))",
         logical_not
     ),
-    row!(Both, "isnan", "isnan(input)", "True where x is nan.", isnan),
+    row!(
+        Both,
+        "isnan",
+        "isnan(input)",
+        "True where x is nan.",
+        "isnan(tensor([1., nan]))",
+        isnan
+    ),
     row!(
         Both,
         "isinf",
         "isinf(input)",
         "True where x is +inf or -inf.",
+        "isinf(tensor([1., inf]))",
         isinf
     ),
     row!(
@@ -160,6 +353,7 @@ pub const ROWS: &[Builtin] = &[
         "isfinite",
         "isfinite(input)",
         "True where x is neither inf nor nan.",
+        "isfinite(tensor([1., inf, nan]))",
         isfinite
     ),
     row!(
@@ -167,6 +361,7 @@ pub const ROWS: &[Builtin] = &[
         "pow",
         "pow(input, exponent)",
         "input ** exponent, element-wise with broadcasting.",
+        "pow(tensor([1., 2., 3.]), 2)",
         pow
     ),
     row!(
@@ -174,6 +369,7 @@ pub const ROWS: &[Builtin] = &[
         "float_power",
         "float_power(input, exponent)",
         "Power computed in float64.",
+        "float_power(tensor([2, 3]), 2)",
         float_power
     ),
     row!(
@@ -181,6 +377,7 @@ pub const ROWS: &[Builtin] = &[
         "clamp",
         "clamp(input, min=None, max=None)",
         "Limit values to [min, max].",
+        "clamp(tensor([-2., 0.5, 3.]), min=0, max=1)",
         clamp
     ),
     row!(
@@ -188,6 +385,7 @@ pub const ROWS: &[Builtin] = &[
         "clip",
         "clip(input, min=None, max=None)",
         "Alias of clamp.",
+        "clip(tensor([-2., 0.5, 3.]), 0, 1)",
         clamp
     ),
     row!(
@@ -195,6 +393,7 @@ pub const ROWS: &[Builtin] = &[
         "where",
         "where(condition, input, other)",
         "input where condition is true, else other.",
+        "x = tensor([-1., 2.]); where(x > 0, x, 0.)",
         where_
     ),
     row!(
@@ -202,6 +401,7 @@ pub const ROWS: &[Builtin] = &[
         "add",
         "add(input, other, *, alpha=1)",
         "input + alpha * other.",
+        "add(tensor([1, 2]), tensor([10, 20]), alpha=2)",
         add
     ),
     row!(
@@ -209,6 +409,7 @@ pub const ROWS: &[Builtin] = &[
         "sub",
         "sub(input, other, *, alpha=1)",
         "input - alpha * other.",
+        "sub(tensor([5., 6.]), 1.)",
         sub
     ),
     row!(
@@ -216,14 +417,23 @@ pub const ROWS: &[Builtin] = &[
         "subtract",
         "subtract(input, other, *, alpha=1)",
         "input - alpha * other.",
+        "subtract(tensor([5., 6.]), tensor([1., 2.]))",
         sub
     ),
-    row!(Both, "mul", "mul(input, other)", "input * other.", mul),
+    row!(
+        Both,
+        "mul",
+        "mul(input, other)",
+        "input * other.",
+        "mul(tensor([1., 2.]), 3)",
+        mul
+    ),
     row!(
         Both,
         "multiply",
         "multiply(input, other)",
         "input * other.",
+        "multiply(tensor([1., 2.]), tensor([3., 4.]))",
         mul
     ),
     row!(
@@ -231,6 +441,7 @@ pub const ROWS: &[Builtin] = &[
         "div",
         "div(input, other, *, rounding_mode=None)",
         "input / other; rounding_mode 'trunc' or 'floor'.",
+        "div(tensor([7, -7]), 2, rounding_mode='floor')",
         div
     ),
     row!(
@@ -238,6 +449,7 @@ pub const ROWS: &[Builtin] = &[
         "divide",
         "divide(input, other, *, rounding_mode=None)",
         "Alias of div.",
+        "divide(tensor([1., 2.]), 4)",
         div
     ),
     row!(
@@ -245,6 +457,7 @@ pub const ROWS: &[Builtin] = &[
         "true_divide",
         "true_divide(input, other)",
         "input / other (always float).",
+        "true_divide(tensor([1, 2]), 2)",
         true_divide
     ),
     row!(
@@ -252,6 +465,7 @@ pub const ROWS: &[Builtin] = &[
         "floor_divide",
         "floor_divide(input, other)",
         "input // other.",
+        "floor_divide(tensor([7, -7]), 2)",
         floor_divide
     ),
     row!(
@@ -259,6 +473,7 @@ pub const ROWS: &[Builtin] = &[
         "remainder",
         "remainder(input, other)",
         "input % other (the divisor's sign, as Python).",
+        "remainder(tensor([7, -7]), 3)",
         remainder
     ),
     row!(
@@ -266,6 +481,7 @@ pub const ROWS: &[Builtin] = &[
         "maximum",
         "maximum(input, other)",
         "Element-wise max of two tensors.",
+        "maximum(tensor([1, 5]), tensor([3, 2]))",
         maximum
     ),
     row!(
@@ -273,6 +489,7 @@ pub const ROWS: &[Builtin] = &[
         "minimum",
         "minimum(input, other)",
         "Element-wise min of two tensors.",
+        "minimum(tensor([1, 5]), tensor([3, 2]))",
         minimum
     ),
     row!(
@@ -280,20 +497,71 @@ pub const ROWS: &[Builtin] = &[
         "atan2",
         "atan2(input, other)",
         "Angle of (other, input).",
+        "atan2(tensor([1., -1.]), tensor([1., 1.]))",
         atan2
     ),
-    row!(Both, "eq", "eq(input, other)", "input == other.", eq),
-    row!(Both, "ne", "ne(input, other)", "input != other.", ne),
-    row!(Both, "lt", "lt(input, other)", "input < other.", lt),
-    row!(Both, "le", "le(input, other)", "input <= other.", le),
-    row!(Both, "gt", "gt(input, other)", "input > other.", gt),
-    row!(Both, "ge", "ge(input, other)", "input >= other.", ge),
-    row!(Both, "less", "less(input, other)", "input < other.", lt),
+    row!(
+        Both,
+        "eq",
+        "eq(input, other)",
+        "input == other.",
+        "eq(tensor([1, 2]), tensor([1, 3]))",
+        eq
+    ),
+    row!(
+        Both,
+        "ne",
+        "ne(input, other)",
+        "input != other.",
+        "ne(tensor([1, 2]), tensor([1, 3]))",
+        ne
+    ),
+    row!(
+        Both,
+        "lt",
+        "lt(input, other)",
+        "input < other.",
+        "lt(tensor([1, 2]), 2)",
+        lt
+    ),
+    row!(
+        Both,
+        "le",
+        "le(input, other)",
+        "input <= other.",
+        "le(tensor([1, 2]), 2)",
+        le
+    ),
+    row!(
+        Both,
+        "gt",
+        "gt(input, other)",
+        "input > other.",
+        "gt(tensor([1, 2]), 1)",
+        gt
+    ),
+    row!(
+        Both,
+        "ge",
+        "ge(input, other)",
+        "input >= other.",
+        "ge(tensor([1, 2]), 2)",
+        ge
+    ),
+    row!(
+        Both,
+        "less",
+        "less(input, other)",
+        "input < other.",
+        "less(tensor([1, 2]), 2)",
+        lt
+    ),
     row!(
         Both,
         "greater",
         "greater(input, other)",
         "input > other.",
+        "greater(tensor([1, 2]), 1)",
         gt
     ),
     row!(
@@ -301,6 +569,7 @@ pub const ROWS: &[Builtin] = &[
         "logical_and",
         "logical_and(input, other)",
         "Both non-zero.",
+        "logical_and(tensor([true, false]), tensor([true, true]))",
         logical_and
     ),
     row!(
@@ -308,6 +577,7 @@ pub const ROWS: &[Builtin] = &[
         "logical_or",
         "logical_or(input, other)",
         "Either non-zero.",
+        "logical_or(tensor([true, false]), tensor([false, false]))",
         logical_or
     ),
     row!(
@@ -315,6 +585,7 @@ pub const ROWS: &[Builtin] = &[
         "logical_xor",
         "logical_xor(input, other)",
         "Exactly one non-zero.",
+        "logical_xor(tensor([true, false]), tensor([true, true]))",
         logical_xor
     ),
     row!(
@@ -322,6 +593,7 @@ pub const ROWS: &[Builtin] = &[
         "bitwise_and",
         "bitwise_and(input, other)",
         "input & other.",
+        "bitwise_and(tensor([12, 10]), tensor([10, 6]))",
         bitwise_and
     ),
     row!(
@@ -329,6 +601,7 @@ pub const ROWS: &[Builtin] = &[
         "bitwise_or",
         "bitwise_or(input, other)",
         "input | other.",
+        "bitwise_or(tensor([12, 10]), tensor([10, 6]))",
         bitwise_or
     ),
     row!(
@@ -336,6 +609,7 @@ pub const ROWS: &[Builtin] = &[
         "bitwise_xor",
         "bitwise_xor(input, other)",
         "input ^ other.",
+        "bitwise_xor(tensor([12, 10]), tensor([10, 6]))",
         bitwise_xor
     ),
     row!(
@@ -343,6 +617,7 @@ pub const ROWS: &[Builtin] = &[
         "equal",
         "equal(input, other)",
         "True if both have the same shape and values.",
+        "equal(tensor([1, 2]), tensor([1, 2]))",
         equal
     ),
     row!(
@@ -350,6 +625,7 @@ pub const ROWS: &[Builtin] = &[
         "isclose",
         "isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
         "|a - b| <= atol + rtol * |b|, element-wise.",
+        "isclose(tensor([1., 2.]), tensor([1.000001, 2.1]))",
         isclose
     ),
     row!(
@@ -357,6 +633,7 @@ pub const ROWS: &[Builtin] = &[
         "allclose",
         "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
         "isclose everywhere.",
+        "allclose(tensor([1., 2.]), tensor([1.000001, 2.]))",
         allclose
     ),
     row!(
@@ -364,6 +641,7 @@ pub const ROWS: &[Builtin] = &[
         "dist",
         "dist(input, other, p=2)",
         "The p-norm of input - other.",
+        "dist(tensor([0., 0.]), tensor([3., 4.]))",
         dist
     ),
 ];

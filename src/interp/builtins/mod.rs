@@ -10,6 +10,7 @@ mod nn;
 mod python;
 mod reduce;
 mod shape;
+mod teach;
 mod tensor_methods;
 
 use std::collections::HashMap;
@@ -21,7 +22,7 @@ use super::value::Value;
 use crate::error::Result;
 use crate::tensor::DType;
 
-pub use attrs::{get_attr, set_attr, tensor_attr_names};
+pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
 
 /// Where a builtin can be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,26 +43,30 @@ pub struct Builtin {
     pub name: &'static str,
     pub sig: &'static str,
     pub help: &'static str,
+    /// A line that runs (`:help`, docs/reference.md; a test runs every one).
+    pub example: &'static str,
     pub reach: Reach,
     pub func: BuiltinFn,
 }
 
-/// A table row: `row!(Reach, "name", "sig", "help", func)`.
+/// A table row: `row!(Reach, "name", "sig", "help", "example", func)`.
 #[macro_export]
 macro_rules! row {
-    ($reach:ident, $name:literal, $sig:literal, $help:literal, $f:expr) => {
+    ($reach:ident, $name:literal, $sig:literal, $help:literal, $example:literal, $f:expr) => {
         $crate::interp::builtins::Builtin {
             name: $name,
             sig: $sig,
             help: $help,
+            example: $example,
             reach: $crate::interp::builtins::Reach::$reach,
             func: $f,
         }
     };
 }
 
-fn tables() -> [&'static [Builtin]; 8] {
+fn tables() -> [&'static [Builtin]; 9] {
     [
+        teach::ROWS,
         autograd::ROWS,
         nn::ROWS,
         python::ROWS,

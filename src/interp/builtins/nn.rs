@@ -21,6 +21,7 @@ pub const ROWS: &[Builtin] = &[
         "leaky_relu",
         "leaky_relu(input, negative_slope=0.01)",
         "x if x > 0 else negative_slope * x.",
+        "F.leaky_relu(tensor([-1., 2.]), 0.1)",
         leaky_relu
     ),
     row!(
@@ -28,14 +29,23 @@ pub const ROWS: &[Builtin] = &[
         "gelu",
         "gelu(input, approximate='none')",
         "x * Φ(x), the Gaussian error linear unit ('tanh' approximates).",
+        "F.gelu(tensor([-1., 0., 1.]))",
         gelu
     ),
-    row!(Function, "silu", "silu(input)", "x * sigmoid(x).", silu),
+    row!(
+        Function,
+        "silu",
+        "silu(input)",
+        "x * sigmoid(x).",
+        "F.silu(tensor([-1., 0., 1.]))",
+        silu
+    ),
     row!(
         Function,
         "softplus",
         "softplus(input, beta=1, threshold=20)",
         "log(1 + exp(beta x)) / beta.",
+        "F.softplus(tensor([-1., 0., 1.]))",
         softplus
     ),
     row!(
@@ -43,6 +53,7 @@ pub const ROWS: &[Builtin] = &[
         "elu",
         "elu(input, alpha=1.0)",
         "x if x > 0 else alpha * (exp(x) - 1).",
+        "F.elu(tensor([-1., 0., 1.]))",
         elu
     ),
     row!(
@@ -50,6 +61,7 @@ pub const ROWS: &[Builtin] = &[
         "logsigmoid",
         "logsigmoid(input)",
         "log(sigmoid(x)), computed stably.",
+        "F.logsigmoid(tensor([-1., 0., 1.]))",
         logsigmoid
     ),
     row!(
@@ -57,6 +69,7 @@ pub const ROWS: &[Builtin] = &[
         "linear",
         "linear(input, weight, bias=None)",
         "input @ weight.T + bias.",
+        "F.linear(ones(2, 3), ones(4, 3), zeros(4))",
         linear
     ),
     row!(
@@ -64,6 +77,7 @@ pub const ROWS: &[Builtin] = &[
         "dropout",
         "dropout(input, p=0.5, training=True)",
         "Zero elements with probability p, scale the rest by 1/(1-p).",
+        "manual_seed(0); F.dropout(ones(6), p=0.5)",
         dropout
     ),
     row!(
@@ -71,6 +85,7 @@ pub const ROWS: &[Builtin] = &[
         "one_hot",
         "one_hot(tensor, num_classes=-1)",
         "Class indices to one-hot rows (int64).",
+        "F.one_hot(tensor([0, 2, 1]), 3)",
         one_hot
     ),
     row!(
@@ -78,6 +93,7 @@ pub const ROWS: &[Builtin] = &[
         "mse_loss",
         "mse_loss(input, target, reduction='mean')",
         "Mean squared error.",
+        "F.mse_loss(tensor([1., 2.]), tensor([1., 4.]))",
         mse_loss
     ),
     row!(
@@ -85,6 +101,7 @@ pub const ROWS: &[Builtin] = &[
         "l1_loss",
         "l1_loss(input, target, reduction='mean')",
         "Mean absolute error.",
+        "F.l1_loss(tensor([1., 2.]), tensor([1., 4.]))",
         l1_loss
     ),
     row!(
@@ -92,6 +109,7 @@ pub const ROWS: &[Builtin] = &[
         "nll_loss",
         "nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
         "Negative log likelihood of log-probabilities at class indices.",
+        "F.nll_loss(log_softmax(tensor([[1., 2., 3.]]), dim=1), tensor([2]))",
         nll_loss
     ),
     row!(
@@ -99,6 +117,7 @@ pub const ROWS: &[Builtin] = &[
         "cross_entropy",
         "cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
         "log_softmax + nll_loss; target is class indices or class probabilities.",
+        "F.cross_entropy(tensor([[2., 0.5, -1.]]), tensor([0]))",
         cross_entropy
     ),
     row!(
@@ -106,6 +125,7 @@ pub const ROWS: &[Builtin] = &[
         "binary_cross_entropy",
         "binary_cross_entropy(input, target, weight=None, reduction='mean')",
         "-(t log p + (1 - t) log(1 - p)) for probabilities p.",
+        "F.binary_cross_entropy(tensor([0.8, 0.3]), tensor([1., 0.]))",
         binary_cross_entropy
     ),
     row!(
@@ -113,6 +133,7 @@ pub const ROWS: &[Builtin] = &[
         "binary_cross_entropy_with_logits",
         "binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', pos_weight=None)",
         "binary_cross_entropy(sigmoid(x), t), computed stably from logits.",
+        "F.binary_cross_entropy_with_logits(tensor([2., -1.]), tensor([1., 0.]))",
         bce_with_logits
     ),
     row!(
@@ -120,6 +141,7 @@ pub const ROWS: &[Builtin] = &[
         "conv2d",
         "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
         "2-d convolution over (N, C, H, W); padding may be 'valid' or 'same'.",
+        "F.conv2d(ones(1, 1, 4, 4), ones(2, 1, 3, 3), padding=1).shape",
         conv2d
     ),
     row!(
@@ -127,6 +149,7 @@ pub const ROWS: &[Builtin] = &[
         "max_pool2d",
         "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)",
         "Maximum over each 2-d window.",
+        "F.max_pool2d(arange(16.).reshape(1, 1, 4, 4), 2)",
         max_pool2d
     ),
     row!(
@@ -134,6 +157,7 @@ pub const ROWS: &[Builtin] = &[
         "avg_pool2d",
         "avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)",
         "Mean over each 2-d window.",
+        "F.avg_pool2d(arange(16.).reshape(1, 1, 4, 4), 2)",
         avg_pool2d
     ),
     row!(
@@ -141,6 +165,7 @@ pub const ROWS: &[Builtin] = &[
         "calculate_gain",
         "calculate_gain(nonlinearity, param=None)",
         "The recommended init gain for a nonlinearity.",
+        "init.calculate_gain('relu')",
         calculate_gain
     ),
     row!(
@@ -148,6 +173,7 @@ pub const ROWS: &[Builtin] = &[
         "uniform_",
         "uniform_(tensor, a=0.0, b=1.0)",
         "Fill in place from U(a, b).",
+        "manual_seed(0); init.uniform_(empty(3), -1, 1)",
         uniform_
     ),
     row!(
@@ -155,6 +181,7 @@ pub const ROWS: &[Builtin] = &[
         "normal_",
         "normal_(tensor, mean=0.0, std=1.0)",
         "Fill in place from N(mean, std²).",
+        "manual_seed(0); init.normal_(empty(3), 0, 0.1)",
         normal_
     ),
     row!(
@@ -162,6 +189,7 @@ pub const ROWS: &[Builtin] = &[
         "constant_",
         "constant_(tensor, val)",
         "Fill in place with val.",
+        "init.constant_(empty(3), 0.5)",
         constant_
     ),
     row!(
@@ -169,6 +197,7 @@ pub const ROWS: &[Builtin] = &[
         "zeros_",
         "zeros_(tensor)",
         "Fill in place with 0.",
+        "init.zeros_(empty(3))",
         zeros_
     ),
     row!(
@@ -176,6 +205,7 @@ pub const ROWS: &[Builtin] = &[
         "ones_",
         "ones_(tensor)",
         "Fill in place with 1.",
+        "init.ones_(empty(3))",
         ones_
     ),
     row!(
@@ -183,6 +213,7 @@ pub const ROWS: &[Builtin] = &[
         "kaiming_uniform_",
         "kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')",
         "He uniform init: U(-b, b), b = gain * sqrt(3 / fan).",
+        "manual_seed(0); init.kaiming_uniform_(empty(2, 3), nonlinearity='relu')",
         kaiming_uniform_
     ),
     row!(
@@ -190,6 +221,7 @@ pub const ROWS: &[Builtin] = &[
         "kaiming_normal_",
         "kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')",
         "He normal init: N(0, (gain / sqrt(fan))²).",
+        "manual_seed(0); init.kaiming_normal_(empty(2, 3), nonlinearity='relu')",
         kaiming_normal_
     ),
     row!(
@@ -197,6 +229,7 @@ pub const ROWS: &[Builtin] = &[
         "xavier_uniform_",
         "xavier_uniform_(tensor, gain=1.0)",
         "Glorot uniform init: U(-b, b), b = gain * sqrt(6 / (fan_in + fan_out)).",
+        "manual_seed(0); init.xavier_uniform_(empty(2, 3))",
         xavier_uniform_
     ),
     row!(
@@ -204,6 +237,7 @@ pub const ROWS: &[Builtin] = &[
         "xavier_normal_",
         "xavier_normal_(tensor, gain=1.0)",
         "Glorot normal init.",
+        "manual_seed(0); init.xavier_normal_(empty(2, 3))",
         xavier_normal_
     ),
     row!(
@@ -211,6 +245,7 @@ pub const ROWS: &[Builtin] = &[
         "SGD",
         "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, maximize=False)",
         "Stochastic gradient descent (with momentum).",
+        "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
         sgd
     ),
     row!(
@@ -218,6 +253,7 @@ pub const ROWS: &[Builtin] = &[
         "Adam",
         "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, maximize=False)",
         "Adam: adaptive moment estimation.",
+        "w = ones(2, requires_grad=true); opt = optim.Adam([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
         adam
     ),
     row!(
@@ -225,6 +261,7 @@ pub const ROWS: &[Builtin] = &[
         "AdamW",
         "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, maximize=False)",
         "Adam with decoupled weight decay.",
+        "w = ones(2, requires_grad=true); opt = optim.AdamW([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
         adamw
     ),
 ];
@@ -700,6 +737,7 @@ const OPTIMIZER_ROWS: &[Builtin] = &[
         "step",
         "step()",
         "Update every parameter that has a gradient.",
+        "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.5); w.sum().backward(); opt.step(); w",
         opt_step
     ),
     row!(
@@ -707,6 +745,7 @@ const OPTIMIZER_ROWS: &[Builtin] = &[
         "zero_grad",
         "zero_grad(set_to_none=True)",
         "Clear every parameter's gradient.",
+        "w = ones(2, requires_grad=true); opt = optim.SGD([w]); w.sum().backward(); opt.zero_grad(); w.grad",
         opt_zero_grad
     ),
 ];

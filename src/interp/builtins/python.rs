@@ -16,6 +16,7 @@ pub const ROWS: &[Builtin] = &[
         "print",
         "print(*values, sep=' ', end='\\n')",
         "Print values separated by spaces.",
+        "print('loss', 0.25, tensor([1, 2]))",
         print
     ),
     row!(
@@ -23,6 +24,7 @@ pub const ROWS: &[Builtin] = &[
         "len",
         "len(x)",
         "Length of a list, tuple, str, shape, or a tensor's first dim.",
+        "len(zeros(4, 2))",
         len
     ),
     row!(
@@ -30,6 +32,7 @@ pub const ROWS: &[Builtin] = &[
         "range",
         "range(stop) | range(start, stop, step=1)",
         "Integers from start up to (not including) stop.",
+        "list(range(0, 10, 3))",
         range
     ),
     row!(
@@ -37,6 +40,7 @@ pub const ROWS: &[Builtin] = &[
         "abs",
         "abs(x)",
         "Absolute value of a number or tensor.",
+        "abs(-3)",
         abs
     ),
     row!(
@@ -44,6 +48,7 @@ pub const ROWS: &[Builtin] = &[
         "min",
         "min(a, b, ...) | min(list) | min(tensor, dim=None)",
         "Smallest of numbers; on a tensor, torch.min.",
+        "min(3, 1, 2)",
         min
     ),
     row!(
@@ -51,6 +56,7 @@ pub const ROWS: &[Builtin] = &[
         "max",
         "max(a, b, ...) | max(list) | max(tensor, dim=None)",
         "Largest of numbers; on a tensor, torch.max.",
+        "max([3, 1, 2])",
         max
     ),
     row!(
@@ -58,6 +64,7 @@ pub const ROWS: &[Builtin] = &[
         "sum",
         "sum(list, start=0) | sum(tensor, dim=None)",
         "Sum of a list of numbers; on a tensor, torch.sum.",
+        "sum([1, 2, 3])",
         sum
     ),
     row!(
@@ -65,6 +72,7 @@ pub const ROWS: &[Builtin] = &[
         "round",
         "round(x, ndigits=None)",
         "Round half to even; on a tensor, torch.round.",
+        "round(2.675, 2)",
         round
     ),
     row!(
@@ -72,15 +80,24 @@ pub const ROWS: &[Builtin] = &[
         "int",
         "int(x)",
         "Convert to an integer (truncates floats).",
+        "int(3.9)",
         int
     ),
-    row!(Python, "float", "float(x)", "Convert to a float.", float),
-    row!(Python, "bool", "bool(x)", "Truth value.", bool_),
+    row!(
+        Python,
+        "float",
+        "float(x)",
+        "Convert to a float.",
+        "float('1.5')",
+        float
+    ),
+    row!(Python, "bool", "bool(x)", "Truth value.", "bool(0)", bool_),
     row!(
         Python,
         "str",
         "str(x)",
         "The printed form of a value.",
+        "str(tensor([1, 2]))",
         str_
     ),
     row!(
@@ -88,6 +105,7 @@ pub const ROWS: &[Builtin] = &[
         "repr",
         "repr(x)",
         "The echoed form of a value.",
+        "repr('a')",
         repr
     ),
     row!(
@@ -95,6 +113,7 @@ pub const ROWS: &[Builtin] = &[
         "list",
         "list(iterable)",
         "A list of an iterable's items.",
+        "list(tensor([1, 2]))",
         list
     ),
     row!(
@@ -102,6 +121,7 @@ pub const ROWS: &[Builtin] = &[
         "tuple",
         "tuple(iterable)",
         "A tuple of an iterable's items.",
+        "tuple([1, 2])",
         tuple
     ),
     row!(
@@ -109,6 +129,7 @@ pub const ROWS: &[Builtin] = &[
         "enumerate",
         "enumerate(iterable, start=0)",
         "Pairs (index, item).",
+        "list(enumerate(['a', 'b']))",
         enumerate
     ),
     row!(
@@ -116,6 +137,7 @@ pub const ROWS: &[Builtin] = &[
         "zip",
         "zip(a, b, ...)",
         "Tuples of items taken in step.",
+        "list(zip([1, 2], ['a', 'b']))",
         zip
     ),
     row!(
@@ -123,6 +145,7 @@ pub const ROWS: &[Builtin] = &[
         "sorted",
         "sorted(iterable, reverse=False)",
         "A sorted list.",
+        "sorted([3, 1, 2], reverse=true)",
         sorted
     ),
     row!(
@@ -130,6 +153,7 @@ pub const ROWS: &[Builtin] = &[
         "type",
         "type(x)",
         "The name of a value's type.",
+        "type(zeros(2))",
         type_
     ),
     row!(
@@ -137,6 +161,7 @@ pub const ROWS: &[Builtin] = &[
         "is_tensor",
         "is_tensor(obj)",
         "Is the value a tensor?",
+        "is_tensor(zeros(2))",
         is_tensor
     ),
 ];

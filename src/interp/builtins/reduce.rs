@@ -17,6 +17,7 @@ pub const ROWS: &[Builtin] = &[
         "sum",
         "sum(input, dim=None, keepdim=False, *, dtype=None)",
         "Sum of all elements, or over dim(s).",
+        "sum(tensor([[1, 2], [3, 4]]), dim=0)",
         sum
     ),
     row!(
@@ -24,6 +25,7 @@ pub const ROWS: &[Builtin] = &[
         "mean",
         "mean(input, dim=None, keepdim=False, *, dtype=None)",
         "Mean (floating point tensors only).",
+        "mean(tensor([[1., 2.], [3., 4.]]), dim=1, keepdim=true)",
         mean
     ),
     row!(
@@ -31,6 +33,7 @@ pub const ROWS: &[Builtin] = &[
         "prod",
         "prod(input, dim=None, keepdim=False, *, dtype=None)",
         "Product of elements.",
+        "prod(tensor([[1., 2.], [3., 4.]]), dim=1)",
         prod
     ),
     row!(
@@ -38,6 +41,7 @@ pub const ROWS: &[Builtin] = &[
         "max",
         "max(input) | max(input, dim, keepdim=False) | max(input, other)",
         "Largest element; with dim, (values, indices).",
+        "max(tensor([[1, 5], [3, 2]]), dim=1)",
         max
     ),
     row!(
@@ -45,6 +49,7 @@ pub const ROWS: &[Builtin] = &[
         "min",
         "min(input) | min(input, dim, keepdim=False) | min(input, other)",
         "Smallest element; with dim, (values, indices).",
+        "min(tensor([[1, 5], [3, 2]]), dim=1)",
         min
     ),
     row!(
@@ -52,6 +57,7 @@ pub const ROWS: &[Builtin] = &[
         "amax",
         "amax(input, dim=None, keepdim=False)",
         "Largest values over dim(s).",
+        "amax(tensor([[1, 5], [3, 2]]), dim=0)",
         amax
     ),
     row!(
@@ -59,6 +65,7 @@ pub const ROWS: &[Builtin] = &[
         "amin",
         "amin(input, dim=None, keepdim=False)",
         "Smallest values over dim(s).",
+        "amin(tensor([[1, 5], [3, 2]]), dim=0)",
         amin
     ),
     row!(
@@ -66,6 +73,7 @@ pub const ROWS: &[Builtin] = &[
         "argmax",
         "argmax(input, dim=None, keepdim=False)",
         "Index of the largest element (flattened without dim).",
+        "argmax(tensor([[1, 5], [3, 2]]), dim=1)",
         argmax
     ),
     row!(
@@ -73,6 +81,7 @@ pub const ROWS: &[Builtin] = &[
         "argmin",
         "argmin(input, dim=None, keepdim=False)",
         "Index of the smallest element (flattened without dim).",
+        "argmin(tensor([[1, 5], [3, 2]]), dim=1)",
         argmin
     ),
     row!(
@@ -80,6 +89,7 @@ pub const ROWS: &[Builtin] = &[
         "std",
         "std(input, dim=None, *, correction=1, keepdim=False)",
         "Standard deviation (Bessel-corrected by default).",
+        "std(tensor([1., 2., 3., 4.]))",
         std
     ),
     row!(
@@ -87,6 +97,7 @@ pub const ROWS: &[Builtin] = &[
         "var",
         "var(input, dim=None, *, correction=1, keepdim=False)",
         "Variance (Bessel-corrected by default).",
+        "var(tensor([1., 2., 3., 4.]), correction=0)",
         var
     ),
     row!(
@@ -94,6 +105,7 @@ pub const ROWS: &[Builtin] = &[
         "norm",
         "norm(input, p='fro', dim=None, keepdim=False)",
         "Vector p-norm over all elements or dim(s).",
+        "norm(tensor([3., 4.]))",
         norm
     ),
     row!(
@@ -101,6 +113,7 @@ pub const ROWS: &[Builtin] = &[
         "all",
         "all(input, dim=None, keepdim=False)",
         "True if every element is non-zero.",
+        "all(tensor([true, false]))",
         all
     ),
     row!(
@@ -108,6 +121,7 @@ pub const ROWS: &[Builtin] = &[
         "any",
         "any(input, dim=None, keepdim=False)",
         "True if any element is non-zero.",
+        "any(tensor([true, false]))",
         any
     ),
     row!(
@@ -115,6 +129,7 @@ pub const ROWS: &[Builtin] = &[
         "count_nonzero",
         "count_nonzero(input, dim=None)",
         "Number of non-zero elements.",
+        "count_nonzero(tensor([0, 1, 2, 0]))",
         count_nonzero
     ),
     row!(
@@ -122,6 +137,7 @@ pub const ROWS: &[Builtin] = &[
         "logsumexp",
         "logsumexp(input, dim, keepdim=False)",
         "log(sum(exp(x))), computed stably.",
+        "logsumexp(tensor([1., 2., 3.]), dim=0)",
         logsumexp
     ),
     row!(
@@ -129,6 +145,7 @@ pub const ROWS: &[Builtin] = &[
         "cumsum",
         "cumsum(input, dim)",
         "Running sum along dim.",
+        "cumsum(tensor([1, 2, 3]), dim=0)",
         cumsum
     ),
     row!(
@@ -136,6 +153,7 @@ pub const ROWS: &[Builtin] = &[
         "cumprod",
         "cumprod(input, dim)",
         "Running product along dim.",
+        "cumprod(tensor([1, 2, 3]), dim=0)",
         cumprod
     ),
     row!(
@@ -143,6 +161,7 @@ pub const ROWS: &[Builtin] = &[
         "softmax",
         "softmax(input, dim)",
         "exp(x) / sum(exp(x)) along dim.",
+        "softmax(tensor([1., 2., 3.]), dim=0)",
         softmax
     ),
     row!(
@@ -150,6 +169,7 @@ pub const ROWS: &[Builtin] = &[
         "log_softmax",
         "log_softmax(input, dim)",
         "log(softmax(x)) along dim, computed stably.",
+        "log_softmax(tensor([1., 2., 3.]), dim=0)",
         log_softmax
     ),
 ];

@@ -17,6 +17,7 @@ pub const ROWS: &[Builtin] = &[
         "reshape",
         "reshape(input, *shape)",
         "Same data in a new shape (a view when possible, else a copy); one size may be -1.",
+        "arange(6).reshape(2, 3)",
         reshape
     ),
     row!(
@@ -24,6 +25,7 @@ pub const ROWS: &[Builtin] = &[
         "view",
         "view(*shape)",
         "A view with a new shape; fails when the layout cannot be viewed so.",
+        "arange(6).view(3, -1)",
         view
     ),
     row!(
@@ -31,6 +33,7 @@ pub const ROWS: &[Builtin] = &[
         "view_as",
         "view_as(other)",
         "view(other.shape).",
+        "arange(6).view_as(zeros(2, 3))",
         view_as
     ),
     row!(
@@ -38,6 +41,7 @@ pub const ROWS: &[Builtin] = &[
         "reshape_as",
         "reshape_as(other)",
         "reshape(other.shape).",
+        "arange(6).reshape_as(zeros(3, 2))",
         reshape_as
     ),
     row!(
@@ -45,6 +49,7 @@ pub const ROWS: &[Builtin] = &[
         "transpose",
         "transpose(input, dim0, dim1)",
         "Swap two dims (a view).",
+        "arange(6).reshape(2, 3).transpose(0, 1)",
         transpose
     ),
     row!(
@@ -52,6 +57,7 @@ pub const ROWS: &[Builtin] = &[
         "swapaxes",
         "swapaxes(input, axis0, axis1)",
         "Alias of transpose.",
+        "swapaxes(arange(6).reshape(2, 3), 0, 1)",
         transpose
     ),
     row!(
@@ -59,6 +65,7 @@ pub const ROWS: &[Builtin] = &[
         "permute",
         "permute(input, *dims)",
         "Reorder dims (a view).",
+        "zeros(2, 3, 4).permute(2, 0, 1).shape",
         permute
     ),
     row!(
@@ -66,6 +73,7 @@ pub const ROWS: &[Builtin] = &[
         "t",
         "t(input)",
         "Transpose a 0-, 1- or 2-d tensor.",
+        "arange(6).reshape(2, 3).t()",
         t
     ),
     row!(
@@ -73,6 +81,7 @@ pub const ROWS: &[Builtin] = &[
         "squeeze",
         "squeeze(input, dim=None)",
         "Remove dims of size 1 (all, or the given ones).",
+        "zeros(1, 3, 1).squeeze().shape",
         squeeze
     ),
     row!(
@@ -80,6 +89,7 @@ pub const ROWS: &[Builtin] = &[
         "unsqueeze",
         "unsqueeze(input, dim)",
         "Insert a dim of size 1 at dim.",
+        "tensor([1, 2]).unsqueeze(1)",
         unsqueeze
     ),
     row!(
@@ -87,14 +97,23 @@ pub const ROWS: &[Builtin] = &[
         "flatten",
         "flatten(input, start_dim=0, end_dim=-1)",
         "Merge dims start_dim..end_dim into one.",
+        "arange(6).reshape(2, 3).flatten()",
         flatten
     ),
-    row!(Both, "ravel", "ravel(input)", "Flatten to 1-d.", ravel),
+    row!(
+        Both,
+        "ravel",
+        "ravel(input)",
+        "Flatten to 1-d.",
+        "ravel(arange(4).reshape(2, 2))",
+        ravel
+    ),
     row!(
         Both,
         "narrow",
         "narrow(input, dim, start, length)",
         "length elements of dim from start (a view).",
+        "narrow(arange(6), 0, 1, 3)",
         narrow
     ),
     row!(
@@ -102,6 +121,7 @@ pub const ROWS: &[Builtin] = &[
         "chunk",
         "chunk(input, chunks, dim=0)",
         "Split into `chunks` nearly equal views.",
+        "chunk(arange(6), 3)",
         chunk
     ),
     row!(
@@ -109,6 +129,7 @@ pub const ROWS: &[Builtin] = &[
         "split",
         "split(input, split_size_or_sections, dim=0)",
         "Split into views of a size, or of the listed sizes.",
+        "split(arange(5), 2)",
         split
     ),
     row!(
@@ -116,6 +137,7 @@ pub const ROWS: &[Builtin] = &[
         "unbind",
         "unbind(input, dim=0)",
         "A tuple of slices along dim.",
+        "unbind(arange(4).reshape(2, 2))",
         unbind
     ),
     row!(
@@ -123,6 +145,7 @@ pub const ROWS: &[Builtin] = &[
         "expand",
         "expand(*sizes)",
         "Broadcast to sizes (a view; -1 keeps a dim).",
+        "tensor([[1], [2]]).expand(2, 3)",
         expand
     ),
     row!(
@@ -130,6 +153,7 @@ pub const ROWS: &[Builtin] = &[
         "expand_as",
         "expand_as(other)",
         "expand(other.shape).",
+        "tensor([1, 2]).expand_as(zeros(3, 2))",
         expand_as
     ),
     row!(
@@ -137,6 +161,7 @@ pub const ROWS: &[Builtin] = &[
         "broadcast_to",
         "broadcast_to(input, shape)",
         "Broadcast to a shape (a view).",
+        "broadcast_to(tensor([1, 2]), (2, 2))",
         broadcast_to
     ),
     row!(
@@ -144,6 +169,7 @@ pub const ROWS: &[Builtin] = &[
         "repeat",
         "repeat(*sizes)",
         "Tile the tensor sizes[i] times along each dim (a copy).",
+        "tensor([1, 2]).repeat(2, 2)",
         repeat
     ),
     row!(
@@ -151,6 +177,7 @@ pub const ROWS: &[Builtin] = &[
         "flip",
         "flip(input, dims)",
         "Reverse the order along dims (a copy).",
+        "flip(arange(4), [0])",
         flip
     ),
     row!(
@@ -158,6 +185,7 @@ pub const ROWS: &[Builtin] = &[
         "cat",
         "cat(tensors, dim=0)",
         "Join tensors along an existing dim.",
+        "cat([zeros(1, 2), ones(2, 2)])",
         cat
     ),
     row!(
@@ -165,6 +193,7 @@ pub const ROWS: &[Builtin] = &[
         "concat",
         "concat(tensors, dim=0)",
         "Alias of cat.",
+        "concat([zeros(2), ones(2)])",
         cat
     ),
     row!(
@@ -172,6 +201,7 @@ pub const ROWS: &[Builtin] = &[
         "concatenate",
         "concatenate(tensors, dim=0)",
         "Alias of cat.",
+        "concatenate([zeros(2, 1), ones(2, 1)], dim=1)",
         cat
     ),
     row!(
@@ -179,6 +209,7 @@ pub const ROWS: &[Builtin] = &[
         "stack",
         "stack(tensors, dim=0)",
         "Join tensors of one shape along a new dim.",
+        "stack([zeros(2), ones(2)], dim=1)",
         stack
     ),
     row!(
@@ -186,6 +217,7 @@ pub const ROWS: &[Builtin] = &[
         "vstack",
         "vstack(tensors)",
         "Stack rows (1-d tensors become rows).",
+        "vstack([tensor([1, 2]), tensor([3, 4])])",
         vstack
     ),
     row!(
@@ -193,6 +225,7 @@ pub const ROWS: &[Builtin] = &[
         "hstack",
         "hstack(tensors)",
         "Join along columns (along dim 0 for 1-d).",
+        "hstack([tensor([1, 2]), tensor([3])])",
         hstack
     ),
     row!(
@@ -200,22 +233,39 @@ pub const ROWS: &[Builtin] = &[
         "matmul",
         "matmul(input, other)",
         "Matrix product with batching and broadcasting (the @ operator).",
+        "matmul(ones(2, 3), ones(3, 4)).shape",
         matmul
     ),
-    row!(Both, "mm", "mm(input, mat2)", "2-d matrix product.", mm),
+    row!(
+        Both,
+        "mm",
+        "mm(input, mat2)",
+        "2-d matrix product.",
+        "mm(tensor([[1., 2.], [3., 4.]]), eye(2))",
+        mm
+    ),
     row!(
         Both,
         "bmm",
         "bmm(input, mat2)",
         "Batched 3-d matrix product.",
+        "bmm(ones(5, 2, 3), ones(5, 3, 4)).shape",
         bmm
     ),
-    row!(Both, "mv", "mv(input, vec)", "Matrix-vector product.", mv),
+    row!(
+        Both,
+        "mv",
+        "mv(input, vec)",
+        "Matrix-vector product.",
+        "mv(tensor([[1., 2.], [3., 4.]]), tensor([1., 1.]))",
+        mv
+    ),
     row!(
         Both,
         "dot",
         "dot(input, other)",
         "Dot product of two 1-d tensors.",
+        "dot(tensor([1., 2.]), tensor([3., 4.]))",
         dot
     ),
     row!(
@@ -223,6 +273,7 @@ pub const ROWS: &[Builtin] = &[
         "inner",
         "inner(input, other)",
         "Dot product of two 1-d tensors.",
+        "inner(tensor([1., 2.]), tensor([3., 4.]))",
         dot
     ),
     row!(
@@ -230,6 +281,7 @@ pub const ROWS: &[Builtin] = &[
         "outer",
         "outer(input, vec2)",
         "Outer product of two 1-d tensors.",
+        "outer(tensor([1, 2]), tensor([1, 10, 100]))",
         outer
     ),
     row!(
@@ -237,6 +289,7 @@ pub const ROWS: &[Builtin] = &[
         "sort",
         "sort(input, dim=-1, descending=False)",
         "Sorted values and their indices (stable).",
+        "sort(tensor([3, 1, 2]), descending=true)",
         sort
     ),
     row!(
@@ -244,6 +297,7 @@ pub const ROWS: &[Builtin] = &[
         "argsort",
         "argsort(input, dim=-1, descending=False)",
         "Indices that sort along dim.",
+        "argsort(tensor([3, 1, 2]))",
         argsort
     ),
     row!(
@@ -251,6 +305,7 @@ pub const ROWS: &[Builtin] = &[
         "topk",
         "topk(input, k, dim=-1, largest=True, sorted=True)",
         "The k largest (or smallest) values and their indices.",
+        "topk(tensor([1., 5., 3., 4.]), 2)",
         topk
     ),
     row!(
@@ -258,6 +313,7 @@ pub const ROWS: &[Builtin] = &[
         "unique",
         "unique(input, sorted=True, return_inverse=False, return_counts=False)",
         "Sorted unique elements.",
+        "unique(tensor([3, 1, 3, 2]), return_counts=true)",
         unique
     ),
     row!(
@@ -265,6 +321,7 @@ pub const ROWS: &[Builtin] = &[
         "nonzero",
         "nonzero(input, *, as_tuple=False)",
         "Indices of non-zero elements, one row each.",
+        "nonzero(tensor([0, 1, 0, 2]))",
         nonzero
     ),
 ];

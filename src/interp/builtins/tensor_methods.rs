@@ -20,6 +20,7 @@ pub const ROWS: &[Builtin] = &[
         "item",
         "item()",
         "The single element as a plain number.",
+        "tensor([2.5]).item()",
         item
     ),
     row!(
@@ -27,6 +28,7 @@ pub const ROWS: &[Builtin] = &[
         "tolist",
         "tolist()",
         "Nested lists of plain numbers.",
+        "tensor([[1, 2], [3, 4]]).tolist()",
         tolist
     ),
     row!(
@@ -34,22 +36,39 @@ pub const ROWS: &[Builtin] = &[
         "size",
         "size(dim=None)",
         "The shape, or the size of one dim.",
+        "zeros(2, 3).size(1)",
         size
     ),
-    row!(Method, "dim", "dim()", "Number of dimensions.", dim),
+    row!(
+        Method,
+        "dim",
+        "dim()",
+        "Number of dimensions.",
+        "zeros(2, 3).dim()",
+        dim
+    ),
     row!(
         Method,
         "ndimension",
         "ndimension()",
         "Number of dimensions.",
+        "zeros(2, 3).ndimension()",
         dim
     ),
-    row!(Both, "numel", "numel(input)", "Number of elements.", numel),
+    row!(
+        Both,
+        "numel",
+        "numel(input)",
+        "Number of elements.",
+        "numel(zeros(2, 3))",
+        numel
+    ),
     row!(
         Method,
         "nelement",
         "nelement()",
         "Number of elements.",
+        "zeros(2, 3).nelement()",
         numel
     ),
     row!(
@@ -57,6 +76,7 @@ pub const ROWS: &[Builtin] = &[
         "stride",
         "stride(dim=None)",
         "Steps in storage between neighbours along each dim.",
+        "zeros(2, 3).t().stride()",
         stride
     ),
     row!(
@@ -64,6 +84,7 @@ pub const ROWS: &[Builtin] = &[
         "storage_offset",
         "storage_offset()",
         "Index of the first element in the storage.",
+        "arange(6)[2:].storage_offset()",
         storage_offset
     ),
     row!(
@@ -71,6 +92,7 @@ pub const ROWS: &[Builtin] = &[
         "is_contiguous",
         "is_contiguous()",
         "Is the layout row-major without gaps?",
+        "zeros(2, 3).t().is_contiguous()",
         is_contiguous
     ),
     row!(
@@ -78,6 +100,7 @@ pub const ROWS: &[Builtin] = &[
         "contiguous",
         "contiguous()",
         "The tensor itself if contiguous, else a row-major copy.",
+        "zeros(2, 3).t().contiguous().stride()",
         contiguous
     ),
     row!(
@@ -85,6 +108,7 @@ pub const ROWS: &[Builtin] = &[
         "clone",
         "clone(input)",
         "A copy with its own storage.",
+        "clone(tensor([1, 2]))",
         clone
     ),
     row!(
@@ -92,6 +116,7 @@ pub const ROWS: &[Builtin] = &[
         "detach",
         "detach()",
         "The same data, cut from the autograd graph.",
+        "(ones(2, requires_grad=true) * 2).detach()",
         detach
     ),
     row!(
@@ -99,6 +124,7 @@ pub const ROWS: &[Builtin] = &[
         "element_size",
         "element_size()",
         "Bytes per element.",
+        "zeros(2, dtype=float16).element_size()",
         element_size
     ),
     row!(
@@ -106,6 +132,7 @@ pub const ROWS: &[Builtin] = &[
         "to",
         "to(dtype) | to(device) | to(device, dtype) | to(other)",
         "Convert dtype and/or move to a device.",
+        "tensor([1, 2]).to(float64)",
         to
     ),
     row!(
@@ -113,30 +140,103 @@ pub const ROWS: &[Builtin] = &[
         "type",
         "type(dtype=None)",
         "The type name, or a conversion to dtype.",
+        "tensor([1, 2]).type(float32)",
         type_
     ),
-    row!(Method, "float", "float()", "Convert to float32.", to_f32),
-    row!(Method, "double", "double()", "Convert to float64.", to_f64),
-    row!(Method, "half", "half()", "Convert to float16.", to_f16),
+    row!(
+        Method,
+        "float",
+        "float()",
+        "Convert to float32.",
+        "tensor([1, 2]).float()",
+        to_f32
+    ),
+    row!(
+        Method,
+        "double",
+        "double()",
+        "Convert to float64.",
+        "tensor([1, 2]).double()",
+        to_f64
+    ),
+    row!(
+        Method,
+        "half",
+        "half()",
+        "Convert to float16.",
+        "tensor([1, 2]).half()",
+        to_f16
+    ),
     row!(
         Method,
         "bfloat16",
         "bfloat16()",
         "Convert to bfloat16.",
+        "tensor([1, 2]).bfloat16()",
         to_bf16
     ),
-    row!(Method, "long", "long()", "Convert to int64.", to_i64),
-    row!(Method, "int", "int()", "Convert to int32.", to_i32),
-    row!(Method, "short", "short()", "Convert to int16.", to_i16),
-    row!(Method, "char", "char()", "Convert to int8.", to_i8),
-    row!(Method, "byte", "byte()", "Convert to uint8.", to_u8),
-    row!(Method, "bool", "bool()", "Convert to bool.", to_bool),
-    row!(Method, "cpu", "cpu()", "The tensor on the cpu.", cpu),
+    row!(
+        Method,
+        "long",
+        "long()",
+        "Convert to int64.",
+        "tensor([1.7, -1.7]).long()",
+        to_i64
+    ),
+    row!(
+        Method,
+        "int",
+        "int()",
+        "Convert to int32.",
+        "tensor([1.7, -1.7]).int()",
+        to_i32
+    ),
+    row!(
+        Method,
+        "short",
+        "short()",
+        "Convert to int16.",
+        "tensor([1, 2]).short()",
+        to_i16
+    ),
+    row!(
+        Method,
+        "char",
+        "char()",
+        "Convert to int8.",
+        "tensor([1, 2]).char()",
+        to_i8
+    ),
+    row!(
+        Method,
+        "byte",
+        "byte()",
+        "Convert to uint8.",
+        "tensor([1, 2]).byte()",
+        to_u8
+    ),
+    row!(
+        Method,
+        "bool",
+        "bool()",
+        "Convert to bool.",
+        "tensor([0, 2]).bool()",
+        to_bool
+    ),
+    row!(
+        Method,
+        "cpu",
+        "cpu()",
+        "The tensor on the cpu.",
+        "tensor([1, 2]).cpu()",
+        cpu
+    ),
     row!(
         Method,
         "cuda",
         "cuda(device=None)",
         "Move to a CUDA device.",
+        "tensor([1, 2]).cuda()",
         cuda
     ),
     row!(
@@ -144,6 +244,7 @@ pub const ROWS: &[Builtin] = &[
         "is_floating_point",
         "is_floating_point()",
         "Is the dtype a float type?",
+        "tensor([1, 2]).is_floating_point()",
         is_floating_point
     ),
     row!(
@@ -151,6 +252,7 @@ pub const ROWS: &[Builtin] = &[
         "requires_grad_",
         "requires_grad_(requires_grad=True)",
         "Set requires_grad in place.",
+        "zeros(2).requires_grad_()",
         requires_grad_
     ),
     row!(
@@ -158,6 +260,7 @@ pub const ROWS: &[Builtin] = &[
         "add_",
         "add_(other, *, alpha=1)",
         "In place: self += alpha * other.",
+        "x = zeros(2); x.add_(1); x",
         add_
     ),
     row!(
@@ -165,6 +268,7 @@ pub const ROWS: &[Builtin] = &[
         "sub_",
         "sub_(other, *, alpha=1)",
         "In place: self -= alpha * other.",
+        "x = ones(2); x.sub_(tensor([1., 2.])); x",
         sub_
     ),
     row!(
@@ -172,6 +276,7 @@ pub const ROWS: &[Builtin] = &[
         "mul_",
         "mul_(other)",
         "In place: self *= other.",
+        "x = ones(2); x.mul_(3); x",
         mul_
     ),
     row!(
@@ -179,6 +284,7 @@ pub const ROWS: &[Builtin] = &[
         "div_",
         "div_(other)",
         "In place: self /= other.",
+        "x = ones(2); x.div_(4); x",
         div_
     ),
     row!(
@@ -186,6 +292,7 @@ pub const ROWS: &[Builtin] = &[
         "pow_",
         "pow_(exponent)",
         "In place: self **= exponent.",
+        "x = tensor([2., 3.]); x.pow_(2); x",
         pow_
     ),
     row!(
@@ -193,6 +300,7 @@ pub const ROWS: &[Builtin] = &[
         "fill_",
         "fill_(value)",
         "In place: every element becomes value.",
+        "x = zeros(3); x.fill_(7); x",
         fill_
     ),
     row!(
@@ -200,6 +308,7 @@ pub const ROWS: &[Builtin] = &[
         "zero_",
         "zero_()",
         "In place: every element becomes 0.",
+        "x = ones(3); x.zero_(); x",
         zero_
     ),
     row!(
@@ -207,6 +316,7 @@ pub const ROWS: &[Builtin] = &[
         "clamp_",
         "clamp_(min=None, max=None)",
         "In place clamp.",
+        "x = tensor([-1., 2.]); x.clamp_(min=0); x",
         clamp_
     ),
     row!(
@@ -214,6 +324,7 @@ pub const ROWS: &[Builtin] = &[
         "copy_",
         "copy_(src)",
         "In place: copy src (broadcast, converted) into self.",
+        "x = zeros(2); x.copy_(tensor([1., 2.])); x",
         copy_
     ),
 ];

@@ -128,6 +128,8 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let (sa, sb) = (a2.read(), b2.read());
         kmatmul(&sa, &sb, &spec)
     };
+    // A Ctrl-C stops the kernel between row blocks; its partial result is dropped.
+    crate::interrupt::check()?;
     let result = Tensor::from_contiguous(out, &out_shape);
     // Drop the dims that 1-d operands gained.
     let mut final_shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();

@@ -1,0 +1,58 @@
+//! `:time STMT`: one warm-up run, then repeats until about half a second has
+//! passed (3 to 100 runs), reporting the median. Everything runs on the CPU,
+//! synchronously, so the clock sees all the work.
+
+use std::time::Instant;
+
+use super::{Outcome, say};
+use crate::error::{Error, ErrorKind, Result};
+use crate::interp::Interp;
+
+fn fmt(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+pub fn time(interp: &mut Interp, arg: &str) -> Result<Outcome> {
+    if arg.is_empty() {
+        return Err(Error::new(ErrorKind::Syntax, ":time needs a statement")
+            .hint(":time a @ b  (or :time for i in range(10) { x = x * 2 })"));
+    }
+    let program = crate::syntax::parse_program(arg)?;
+    let run = |interp: &mut Interp| -> Result<f64> {
+        let start = Instant::now();
+        interp.run_stmts(&program, false, |_, _| {})?;
+        Ok(start.elapsed().as_secs_f64())
+    };
+    interp.source = std::rc::Rc::from(arg);
+    let warm = run(interp)?;
+    let repeats = if warm > 1.0 {
+        1
+    } else {
+        ((0.5 / warm.max(1e-9)) as usize).clamp(3, 100)
+    };
+    let mut times = Vec::with_capacity(repeats);
+    for _ in 0..repeats {
+        times.push(run(interp)?);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    say(
+        interp,
+        &format!(
+            "median {} over {} run{} (min {}, max {}; after one warm-up run of {}) on cpu",
+            fmt(median),
+            times.len(),
+            if times.len() == 1 { "" } else { "s" },
+            fmt(times[0]),
+            fmt(times[times.len() - 1]),
+            fmt(warm)
+        ),
+    );
+    Ok(Outcome::Handled)
+}

@@ -1,0 +1,215 @@
+//! Checked transcripts. A statement followed by `#> …` lines expects exactly
+//! that output (what the REPL would show; an error as its first line).
+//! `:save` writes one from a session; `tsh --verify FILE` replays and diffs.
+
+use crate::interp::session::Entry;
+use crate::interp::{Buffer, Interp};
+
+/// Entries whose output changes from run to run are left out; trace lines too.
+fn replayable(e: &Entry) -> bool {
+    let s = e.source.trim_start();
+    !(s.starts_with(":time")
+        || s.starts_with(":save")
+        || s.starts_with(":trace")
+        || s.starts_with(":devices")
+        || s.starts_with(":quit"))
+}
+
+/// The text of a checked transcript for these entries.
+pub fn write(entries: &[Entry]) -> String {
+    let mut out = String::from(
+        "# tsh transcript: `tsh --verify FILE` replays it and compares the #> lines\n\n",
+    );
+    for e in entries.iter().filter(|e| replayable(e)) {
+        out.push_str(e.source.trim_end());
+        out.push('\n');
+        for line in e.output.lines().filter(|l| !l.starts_with("  ┆")) {
+            if line.is_empty() {
+                out.push_str("#>\n");
+            } else {
+                out.push_str(&format!("#> {line}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One unit of a transcript: code, and the output it expects.
+#[derive(Debug, PartialEq)]
+pub struct Check {
+    /// 1-based line of the code's first line.
+    pub line: usize,
+    pub code: String,
+    pub expected: String,
+}
+
+/// Split a transcript into checks: code runs until `#>` lines or a blank line
+/// that ends a complete entry (as pressing Enter on an empty line would).
+pub fn parse(src: &str) -> Vec<Check> {
+    let mut checks = vec![];
+    let mut code = String::new();
+    let mut expected = String::new();
+    let mut first = 0;
+    let flush =
+        |code: &mut String, expected: &mut String, first: usize, checks: &mut Vec<Check>| {
+            if !code.trim().is_empty() || !expected.is_empty() {
+                checks.push(Check {
+                    line: first,
+                    code: std::mem::take(code),
+                    expected: std::mem::take(expected),
+                });
+            }
+            code.clear();
+            expected.clear();
+        };
+    for (i, line) in src.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("#>") {
+            expected.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            expected.push('\n');
+            continue;
+        }
+        let open = crate::repl::is_incomplete(&code);
+        if !expected.is_empty() || (line.trim().is_empty() && !open) {
+            flush(&mut code, &mut expected, first, &mut checks);
+        }
+        if line.trim().is_empty() && !open {
+            continue;
+        }
+        if code.is_empty() {
+            first = i + 1;
+        }
+        code.push_str(line);
+        code.push('\n');
+    }
+    flush(&mut code, &mut expected, first, &mut checks);
+    checks
+}
+
+/// What the REPL would show for `code` in this session, colour-free.
+pub fn replay(interp: &mut Interp, code: &str) -> String {
+    let buf = Buffer::default();
+    let saved = std::mem::replace(&mut interp.out, Box::new(buf.clone()));
+    let mut text = String::new();
+    let emit_error = |e: crate::error::Error, text: &mut String, buf: &Buffer| {
+        text.push_str(&buf.take());
+        text.push_str(&format!("{e}\n"));
+    };
+    // `:command` lines run as commands; everything else as code.
+    for part in crate::script::split_parts(code) {
+        crate::interrupt::clear();
+        let r = match part {
+            crate::script::Part::Code(c) => interp.run_entry(&c),
+            crate::script::Part::Command(line) => {
+                crate::repl::commands::dispatch(interp, line).map(|_| ())
+            }
+        };
+        match r {
+            Ok(()) => text.push_str(&buf.take()),
+            Err(e) => {
+                emit_error(e, &mut text, &buf);
+                break;
+            }
+        }
+    }
+    interp.out = saved;
+    text
+}
+
+/// Replay every check of `src`; the report lists mismatches. Ok(count) when all match.
+pub fn verify(src: &str, origin: &str, report: &mut String) -> Result<usize, usize> {
+    let mut interp = Interp::new(Box::new(Buffer::default()));
+    let checks = parse(src);
+    let mut failed = 0;
+    for c in &checks {
+        let got = replay(&mut interp, &c.code);
+        if got.trim_end() != c.expected.trim_end() {
+            failed += 1;
+            report.push_str(&format!("MISMATCH {origin}:{}\n", c.line));
+            for l in c.code.lines() {
+                report.push_str(&format!("  | {l}\n"));
+            }
+            report.push_str(&diff(&c.expected, &got));
+        }
+    }
+    if failed == 0 {
+        report.push_str(&format!("ok {origin}: {} checks passed\n", checks.len()));
+        Ok(checks.len())
+    } else {
+        report.push_str(&format!(
+            "FAILED {origin}: {failed} of {} checks differ\n",
+            checks.len()
+        ));
+        Err(failed)
+    }
+}
+
+/// Expected and actual output, line by line, `-` for expected and `+` for got.
+fn diff(expected: &str, got: &str) -> String {
+    let e: Vec<&str> = expected.trim_end().lines().collect();
+    let g: Vec<&str> = got.trim_end().lines().collect();
+    let mut out = String::new();
+    for i in 0..e.len().max(g.len()) {
+        match (e.get(i), g.get(i)) {
+            (Some(a), Some(b)) if a == b => out.push_str(&format!("    {a}\n")),
+            (a, b) => {
+                if let Some(a) = a {
+                    out.push_str(&format!("  - {a}\n"));
+                }
+                if let Some(b) = b {
+                    out.push_str(&format!("  + {b}\n"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_at_expected_output_and_blank_lines() {
+        let src = "x = 1\n\nx + 1\n#> 2\nfor i in range(2) {\n\n  print(i)\n}\n#> 0\n#> 1\n";
+        let checks = parse(src);
+        assert_eq!(checks.len(), 3);
+        assert_eq!(checks[0].code, "x = 1\n");
+        assert_eq!(checks[1].expected, "2\n");
+        assert_eq!(checks[2].line, 5);
+        assert!(checks[2].code.contains("print(i)"));
+    }
+
+    #[test]
+    fn round_trip_and_mismatch() {
+        let entries = vec![
+            Entry {
+                source: "x = tensor([1, 2])".into(),
+                output: String::new(),
+            },
+            Entry {
+                source: "x * 2".into(),
+                output: "tensor([2, 4])\n[2] int64 cpu\n".into(),
+            },
+            Entry {
+                source: ":time x + 1".into(),
+                output: "median 1 µs\n".into(),
+            },
+            Entry {
+                source: "y".into(),
+                output: "error[name]: name 'y' is not defined\n".into(),
+            },
+        ];
+        let text = write(&entries);
+        assert!(!text.contains(":time"));
+        let mut report = String::new();
+        assert_eq!(verify(&text, "t.tsh", &mut report), Ok(3), "{report}");
+        let wrong = text.replace("#> tensor([2, 4])", "#> tensor([2, 5])");
+        let mut report = String::new();
+        assert_eq!(verify(&wrong, "t.tsh", &mut report), Err(1));
+        assert!(
+            report.contains("  - tensor([2, 5])\n  + tensor([2, 4])"),
+            "{report}"
+        );
+    }
+}
