@@ -100,3 +100,148 @@ fn every_lesson_script_runs() {
         }
     }
 }
+
+fn tsh_stdin(args: &[&str], input: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tsh"));
+    cmd.args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run tsh");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn verify_passes_and_reports_mismatches() {
+    let good = script(
+        "good_transcript.tsh",
+        "x = tensor([1, 2])\nx * 2\n#> tensor([2, 4])\n#> [2] int64 cpu\ny\n#> error[name]: name 'y' is not defined\n",
+    );
+    let (code, out, err) = tsh(&["--verify", &good]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("2 checks passed") || out.contains("3 checks passed"),
+        "{out}"
+    );
+    let bad = script(
+        "bad_transcript.tsh",
+        "x = tensor([1, 2])\nx * 3\n#> tensor([2, 4])\n#> [2] int64 cpu\n",
+    );
+    let (code, out, _) = tsh(&["--verify", &good, &bad]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("MISMATCH") && out.contains("- tensor([2, 4])"),
+        "{out}"
+    );
+    assert!(out.contains("+ tensor([3, 6])"), "{out}");
+}
+
+#[test]
+fn repl_save_writes_a_transcript_that_verifies() {
+    let dir = std::env::temp_dir().join(format!("tsh-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("session.tsh");
+    let input = format!(
+        "a = arange(6).reshape(2, 3)\na.T\na @ a\n:explain a + 1\nfor i in range(2) {{\n  print(i)\n}}\n:save {}\n",
+        file.display()
+    );
+    let home = dir.display().to_string();
+    let (code, out, err) = tsh_stdin(&[], &input, &[("NO_COLOR", "1"), ("XDG_DATA_HOME", &home)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("error[dtype]") || err.contains("error[shape]"),
+        "{err}"
+    );
+    let saved = std::fs::read_to_string(&file).expect("saved transcript");
+    assert!(saved.contains("#> tensor([[0, 3],"), "{saved}");
+    assert!(saved.contains("#> error[shape]"), "{saved}");
+    let (code, out, err) = tsh(&["--verify", &file.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}\n{saved}");
+    // History went to the data directory.
+    let hist = std::fs::read_to_string(dir.join("tsh/history")).unwrap_or_default();
+    assert!(hist.contains("a @ a"), "{hist}");
+}
+
+#[test]
+fn lesson_mode_shows_runs_and_narrates() {
+    let path = script(
+        "lesson.tsh",
+        "# First, a tensor.\nx = tensor([1, 2, 3])\n# Its double:\nx * 2\n:vars\n",
+    );
+    let (code, out, err) = tsh_stdin(&["--lesson", &path], "\n\n\n", &[("NO_COLOR", "1")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("── step 1/3 ──\n# First, a tensor.\ntsh> x = tensor([1, 2, 3])"),
+        "{out}"
+    );
+    assert!(out.contains("tsh> x * 2\ntensor([2, 4, 6])"), "{out}");
+    assert!(out.contains("tsh> :vars"), "{out}");
+    assert!(out.contains("end of lesson"), "{out}");
+    // q quits before the next step runs.
+    let (code, out, _) = tsh_stdin(&["--lesson", &path], "\nq\n", &[("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    assert!(
+        !out.contains("tensor([2, 4, 6])") && !out.contains("end of lesson"),
+        "{out}"
+    );
+}
+
+#[test]
+fn no_color_means_no_escape_codes_anywhere() {
+    let (_, out, err) = tsh_stdin(
+        &["--no-color"],
+        "imshow(eye(4))\nx = ones(2)\nx\n:explain x + 1\nx @ ones(3)\n:why\n",
+        &[],
+    );
+    assert!(
+        !out.contains('\x1b') && !err.contains('\x1b'),
+        "{out:?}{err:?}"
+    );
+    assert!(out.contains("@"), "{out}");
+}
+
+#[test]
+fn interrupt_stops_a_script_loop_cleanly() {
+    // SIGINT to a running REPL that reads a script from a pipe: the loop stops
+    // with an interrupt error and the next entry still runs.
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsh"))
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tsh");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"n = 0\nwhile true { n += 1 }\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    stdin.write_all(b"print('still here', n > 0)\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let (so, se) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(se.contains("error[interrupt]"), "{so}{se}");
+    assert!(so.contains("still here true"), "{so}{se}");
+}

@@ -217,7 +217,12 @@ impl Interp {
         let span = target.span.to(value.span);
         if let Value::Tensor(t) = &current {
             // `t += x` updates the tensor in place (every name for it sees the change).
-            return super::ops::inplace(t, op, &rhs).map_err(|e| e.at(span));
+            return super::ops::inplace(t, op, &rhs).map_err(|e| {
+                let operands = [(&current, Some(target.span)), (&rhs, Some(value.span))];
+                e.at(span).with_context(|| {
+                    super::session::op_context(&format!("{}=", op.symbol()), &operands)
+                })
+            });
         }
         let result = super::ops::binary(op, &current, &rhs).map_err(|e| e.at(span))?;
         self.assign(target, result)
@@ -225,6 +230,11 @@ impl Interp {
 
     fn set_item(&mut self, container: &Value, subs: &[Subscript], v: Value) -> Result<()> {
         match container {
+            Value::Dict(d) => {
+                let key = self.dict_key(subs)?;
+                d.borrow_mut().insert(key.into(), v);
+                Ok(())
+            }
             Value::Tensor(t) => {
                 let idx = self.eval_indices(subs)?;
                 let value = convert::to_tensor_arg(&v, "index assignment", "value")?;
@@ -416,8 +426,30 @@ impl Interp {
         e
     }
 
+    /// `d["key"]`: one string subscript.
+    fn dict_key(&mut self, subs: &[Subscript]) -> Result<String> {
+        match subs {
+            [Subscript::Expr(e)] => match self.eval(e)? {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(type_err(format!(
+                    "dict keys are strings, not a {}",
+                    other.type_name()
+                ))
+                .at(e.span)),
+            },
+            _ => Err(type_err("a dict takes one key: d[\"name\"]")),
+        }
+    }
+
     fn get_item(&mut self, o: &Value, subs: &[Subscript]) -> Result<Value> {
         match o {
+            Value::Dict(d) => {
+                let key = self.dict_key(subs)?;
+                let d = d.borrow();
+                d.get(&key)
+                    .cloned()
+                    .ok_or_else(|| missing_key(&key, &d.keys()))
+            }
             Value::Tensor(t) => {
                 let idx = self.eval_indices(subs)?;
                 Ok(Value::Tensor(index(t, &idx)?))
@@ -530,10 +562,16 @@ impl Interp {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<Value> {
+        // Tensors given directly, or in a list (cat, stack), are the op's operands.
         let operands: Vec<(Value, Option<Span>)> = positional
             .iter()
-            .map(|(v, s)| (v.clone(), Some(*s)))
-            .chain(keywords.iter().map(|(_, v, s)| (v.clone(), Some(*s))))
+            .map(|(v, s)| (v, *s))
+            .chain(keywords.iter().map(|(_, v, s)| (v, *s)))
+            .flat_map(|(v, s)| match v {
+                Value::List(l) => l.borrow().iter().map(|x| (x.clone(), None)).collect(),
+                Value::Tuple(t) => t.iter().map(|x| (x.clone(), None)).collect(),
+                other => vec![(other.clone(), Some(s))],
+            })
             .filter(|(v, _)| matches!(v, Value::Tensor(_)))
             .collect();
         let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();
@@ -621,6 +659,19 @@ impl Interp {
 }
 
 /// The indices a Python slice `a:b:s` selects from a sequence of length `n`.
+/// A dict has no such key: say which keys it has.
+pub fn missing_key(key: &str, keys: &[String]) -> Error {
+    let mut e = index_err(format!("no key {key:?} in the dict"));
+    e = match crate::print::suggest::closest(key, keys.iter().map(String::as_str)) {
+        Some(best) => e.hint(format!(
+            "did you mean {best:?}? its keys: {}",
+            keys.join(", ")
+        )),
+        None => e.hint(format!("its keys: {}", keys.join(", "))),
+    };
+    e
+}
+
 pub fn python_slice(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> Vec<usize> {
     let norm = |v: i64, lo: i64, hi: i64| {
         let v = if v < 0 { v + n } else { v };

@@ -79,10 +79,11 @@ impl Interp {
         self.run(src, true)
     }
 
-    pub fn record_entry(&mut self, source: &str, shown: &str) {
+    /// Keep an entry for `:save`: what it showed, and the first line of its error.
+    pub fn record_entry(&mut self, source: &str, shown: &str, error: Option<&Error>) {
         let mut output = crate::print::strip_ansi(shown);
-        if let Some(e) = self.last_error.as_ref().filter(|e| e.source == source) {
-            output.push_str(&format!("{}\n", e.error));
+        if let Some(e) = error {
+            output.push_str(&format!("{e}\n"));
         }
         self.transcript.push(Entry {
             source: source.to_string(),

@@ -39,6 +39,32 @@ pub enum Value {
     Optimizer(Rc<RefCell<crate::nn::optim::Optimizer>>),
     /// `progress(range(n))`: iterates as its inner value, drawing a bar.
     Progress(Rc<Value>),
+    /// A dict with string keys in insertion order (`load("d.npz")`, `dict(a=1)`).
+    Dict(Rc<RefCell<Dict>>),
+}
+
+/// String keys in insertion order, as Python's dict keeps them.
+#[derive(Clone, Default)]
+pub struct Dict {
+    pub items: Vec<(Rc<str>, Value)>,
+}
+
+impl Dict {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.items
+            .iter()
+            .find(|(k, _)| k.as_ref() == key)
+            .map(|(_, v)| v)
+    }
+    pub fn insert(&mut self, key: Rc<str>, v: Value) {
+        match self.items.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = v,
+            None => self.items.push((key, v)),
+        }
+    }
+    pub fn keys(&self) -> Vec<String> {
+        self.items.iter().map(|(k, _)| k.to_string()).collect()
+    }
 }
 
 pub struct NamedTuple {
@@ -52,6 +78,9 @@ impl Value {
     }
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(items))
+    }
+    pub fn dict(items: Vec<(Rc<str>, Value)>) -> Value {
+        Value::Dict(Rc::new(RefCell::new(Dict { items })))
     }
     pub fn str(s: &str) -> Value {
         Value::Str(s.into())
@@ -81,6 +110,7 @@ impl Value {
             Value::GradFn(_) => "grad_fn",
             Value::Optimizer(_) => "optimizer",
             Value::Progress(_) => "progress",
+            Value::Dict(_) => "dict",
         }
     }
 
@@ -93,6 +123,7 @@ impl Value {
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
+            Value::Dict(d) => !d.borrow().items.is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Named(_) => true,
             Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
@@ -124,6 +155,12 @@ impl Value {
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Progress(inner) => inner.iter_items()?,
+            Value::Dict(d) => d
+                .borrow()
+                .items
+                .iter()
+                .map(|(k, _)| Value::Str(k.clone()))
+                .collect(),
             Value::Str(s) => s
                 .chars()
                 .map(|c| Value::Str(c.to_string().into()))

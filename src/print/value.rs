@@ -89,6 +89,15 @@ pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
         Value::GradFn(n) => format!("<{}>", n.name()),
         Value::Optimizer(o) => o.borrow().describe(),
         Value::Progress(inner) => format!("progress({})", repr_with(inner, opts)),
+        Value::Dict(d) => {
+            let items: Vec<String> = d
+                .borrow()
+                .items
+                .iter()
+                .map(|(k, v)| format!("{}: {}", quote(k), repr_with(v, opts)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
     }
 }
 
@@ -101,18 +110,27 @@ pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
     } else if t.requires_grad() {
         s.push_str("  requires_grad=true");
     }
-    let mut views: Vec<&str> = globals
-        .iter()
-        .filter_map(|(k, v)| match v {
-            Value::Tensor(o) if o.shares_storage(t) && !o.same_tensor(t) => Some(k.as_ref()),
-            _ => None,
-        })
-        .collect();
-    views.sort_unstable();
-    if let Some(first) = views.first() {
-        s.push_str(&format!("  view of {first}"));
+    if let Some(base) = view_base(t, globals) {
+        s.push_str(&format!("  view of {base}"));
     }
     s
+}
+
+/// The variable a view was taken from: the oldest named tensor on the same
+/// storage that is older than `t` (so `w = v.T` is a view of `v`, not the reverse;
+/// like PyTorch's `_base`, it names the root, not the view in between).
+pub fn view_base(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> Option<String> {
+    if !t.is_view() {
+        return None;
+    }
+    globals
+        .iter()
+        .filter_map(|(k, v)| match v {
+            Value::Tensor(o) if o.shares_storage(t) && o.seq() < t.seq() => Some((o.seq(), k)),
+            _ => None,
+        })
+        .min()
+        .map(|(_, k)| k.to_string())
 }
 
 /// What the REPL (and `--echo`) shows for an expression statement's value.

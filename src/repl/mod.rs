@@ -99,9 +99,9 @@ pub fn run(mut interp: Interp) -> ExitCode {
                     let _ = editor.save_history(h);
                 }
                 captured.take();
-                let quit = run_entry(&mut interp, &src);
+                let (quit, error) = run_entry(&mut interp, &src);
                 let shown = captured.take();
-                interp.record_entry(&src, &shown);
+                interp.record_entry(&src, &shown, error.as_ref());
                 *vars.borrow_mut() = interp.globals.clone();
                 if quit {
                     break;
@@ -121,18 +121,21 @@ pub fn run(mut interp: Interp) -> ExitCode {
 }
 
 /// Run one entry (a `:command` or code); report its error. True to quit.
-fn run_entry(interp: &mut Interp, src: &str) -> bool {
+fn run_entry(interp: &mut Interp, src: &str) -> (bool, Option<crate::error::Error>) {
     crate::interrupt::clear();
     let result = match commands::dispatch(interp, src.trim()) {
-        Ok(commands::Outcome::Quit) => return true,
+        Ok(commands::Outcome::Quit) => return (true, None),
         Ok(commands::Outcome::Handled) => Ok(()),
         Ok(commands::Outcome::NotACommand) => interp.run_entry(src),
         Err(e) => Err(e),
     };
-    if let Err(e) = result {
-        let text = render_styled(&e, src, "<stdin>", interp.color);
-        eprint!("{text}");
-        interp.set_last_error(e, src);
+    match result {
+        Ok(()) => (false, None),
+        Err(e) => {
+            let text = render_styled(&e, src, "<stdin>", interp.color);
+            eprint!("{text}");
+            interp.set_last_error(e.clone(), src);
+            (false, Some(e))
+        }
     }
-    false
 }

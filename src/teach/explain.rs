@@ -156,12 +156,12 @@ pub fn matmul(labels: [&str; 2], a: &[usize], b: &[usize]) -> String {
         ));
         if b.len() >= 2 && b[b.len() - 1] == ka {
             out.push_str(&format!(
-                "  fix: {} @ {}.T would multiply [.., {ka}] by [{ka}, ..]\n",
+                "  try: {} @ {}.T multiplies [.., {ka}] by [{ka}, ..]\n",
                 labels[0], labels[1]
             ));
         } else if a.len() >= 2 && a[a.len() - 2] == kb {
             out.push_str(&format!(
-                "  fix: {}.T @ {} would multiply [.., {kb}] by [{kb}, ..]\n",
+                "  try: {}.T @ {} multiplies [.., {kb}] by [{kb}, ..]\n",
                 labels[0], labels[1]
             ));
         }
@@ -307,8 +307,9 @@ pub fn dtype_rule(operands: &[OperandInfo], true_division: bool) -> String {
     out
 }
 
-/// Shape, strides, offset, contiguity, and which named tensor shares the storage.
-pub fn layout(t: &Tensor, shares_with: &[String]) -> String {
+/// Shape, strides, offset, contiguity, and which named tensors share the storage:
+/// `this_is` names the tensor itself, `shared` other tensors on its storage.
+pub fn layout(t: &Tensor, this_is: &[String], shared: &[String]) -> String {
     let strides: Vec<String> = t.strides().iter().map(|s| s.to_string()).collect();
     let mut out = format!(
         "layout:\n  shape       {}\n  strides     ({})   elements to step in storage for +1 along each dim\n  offset      {}\n",
@@ -325,18 +326,25 @@ pub fn layout(t: &Tensor, shares_with: &[String]) -> String {
     };
     out.push_str(&format!("  contiguous  {why}\n"));
     out.push_str(&format!(
-        "  storage     {} elements of {} ({} bytes each){}\n",
+        "  storage     {} elements of {} ({} bytes each)\n",
         t.storage_len(),
         t.dtype(),
         t.dtype().size(),
-        match shares_with {
-            [] => String::new(),
-            names => format!(
-                ", shared with {} — a view: writes show through",
-                names.join(", ")
-            ),
-        }
     ));
+    if !this_is.is_empty() {
+        out.push_str(&format!("  name        {}\n", this_is.join(", ")));
+    }
+    if !shared.is_empty() {
+        let how = if t.is_view() {
+            "a view: it shares the storage of"
+        } else {
+            "its storage is shared by the views"
+        };
+        out.push_str(&format!(
+            "  sharing     {how} {} — a write to one shows in the other\n",
+            shared.join(", ")
+        ));
+    }
     out
 }
 
@@ -347,12 +355,9 @@ mod tests {
     #[test]
     fn broadcast_marks_stretched_and_clashing_dims() {
         let ok = broadcast(&["a", "b"], &[&[3, 1], &[3]]);
-        assert!(ok.contains("a       [3, 1→3]"), "{ok}");
-        assert!(
-            ok.contains("b       [·→3, 3]") || ok.contains("[·→3,   3]"),
-            "{ok}"
-        );
-        assert!(ok.contains("result  [  3,   3]"), "{ok}");
+        assert!(ok.contains("  a       [  3, 1→3]   [3, 1]\n"), "{ok}");
+        assert!(ok.contains("  b       [·→3,   3]   [3]\n"), "{ok}");
+        assert!(ok.contains("  result  [  3,   3]   [3, 3]\n"), "{ok}");
         assert!(ok.contains("more than any operand"), "{ok}");
         let bad = broadcast(&["x", "y"], &[&[3, 2], &[3]]);
         assert!(bad.contains("^ dim -1: 2 vs 3"), "{bad}");
@@ -366,7 +371,7 @@ mod tests {
             bad.contains("a has 3 columns") && bad.contains("b has 2 rows"),
             "{bad}"
         );
-        assert!(bad.contains("a @ b.T"), "{bad}");
+        assert!(bad.contains("try: a @ b.T"), "{bad}");
         let ok = matmul(["a", "b"], &[5, 2, 3], &[3, 4]);
         assert!(ok.contains("result [5, 2, 4]"), "{ok}");
     }

@@ -135,7 +135,7 @@ pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Re
         }
         let key = wait_key(interactive);
         if interactive {
-            print!("\r\x1b[2K");
+            print!("\r{}\r", " ".repeat(20));
         }
         if let Key::Quit = key {
             return Ok(false);

@@ -10,6 +10,8 @@ pub struct Bar {
     start: Instant,
     last_draw: Option<Instant>,
     visible: bool,
+    /// Width of the last drawing, so a shorter one can blank it without escape codes.
+    drawn: usize,
 }
 
 fn clock(d: f64) -> String {
@@ -66,6 +68,7 @@ impl Bar {
             start: Instant::now(),
             last_draw: None,
             visible: std::io::stderr().is_terminal(),
+            drawn: 0,
         }
     }
 
@@ -90,8 +93,11 @@ impl Bar {
             self.start.elapsed().as_secs_f64(),
             30,
         );
+        let width = text.chars().count();
+        let pad = " ".repeat(self.drawn.saturating_sub(width));
+        self.drawn = width;
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{text}");
+        let _ = write!(err, "\r{text}{pad}");
         let _ = err.flush();
     }
 

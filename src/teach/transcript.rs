@@ -44,13 +44,15 @@ pub struct Check {
     pub expected: String,
 }
 
-/// Split a transcript into checks: code runs until `#>` lines or a blank line
-/// that ends a complete entry (as pressing Enter on an empty line would).
+/// Split a transcript into checks, one per entry as the REPL would read it:
+/// a statement (with the comment lines above it) ends where it is complete, and
+/// the `#>` lines after it are its expected output.
 pub fn parse(src: &str) -> Vec<Check> {
     let mut checks = vec![];
     let mut code = String::new();
     let mut expected = String::new();
     let mut first = 0;
+    let mut complete = false;
     let flush =
         |code: &mut String, expected: &mut String, first: usize, checks: &mut Vec<Check>| {
             if !code.trim().is_empty() || !expected.is_empty() {
@@ -60,8 +62,6 @@ pub fn parse(src: &str) -> Vec<Check> {
                     expected: std::mem::take(expected),
                 });
             }
-            code.clear();
-            expected.clear();
         };
     for (i, line) in src.lines().enumerate() {
         if let Some(rest) = line.strip_prefix("#>") {
@@ -69,18 +69,24 @@ pub fn parse(src: &str) -> Vec<Check> {
             expected.push('\n');
             continue;
         }
-        let open = crate::repl::is_incomplete(&code);
-        if !expected.is_empty() || (line.trim().is_empty() && !open) {
+        if complete || !expected.is_empty() {
             flush(&mut code, &mut expected, first, &mut checks);
+            complete = false;
         }
-        if line.trim().is_empty() && !open {
-            continue;
-        }
+        let is_comment = line.trim_start().starts_with('#') || line.trim().is_empty();
         if code.is_empty() {
             first = i + 1;
         }
+        if line.trim().is_empty() && code.trim().is_empty() {
+            continue;
+        }
         code.push_str(line);
         code.push('\n');
+        // An entry ends with a line that leaves nothing open (comments wait for code).
+        let has_code = code
+            .lines()
+            .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        complete = has_code && !is_comment && !crate::repl::is_incomplete(&code);
     }
     flush(&mut code, &mut expected, first, &mut checks);
     checks
@@ -107,6 +113,7 @@ pub fn replay(interp: &mut Interp, code: &str) -> String {
         match r {
             Ok(()) => text.push_str(&buf.take()),
             Err(e) => {
+                interp.set_last_error(e.clone(), code);
                 emit_error(e, &mut text, &buf);
                 break;
             }
@@ -144,6 +151,25 @@ pub fn verify(src: &str, origin: &str, report: &mut String) -> Result<usize, usi
     }
 }
 
+/// `src` with every check's `#>` lines replaced by what it prints now.
+pub fn bless(src: &str) -> String {
+    let mut interp = Interp::new(Box::new(Buffer::default()));
+    let mut out = String::new();
+    for c in parse(src) {
+        let got = replay(&mut interp, &c.code);
+        out.push_str(&c.code);
+        for line in got.trim_end_matches('\n').lines() {
+            if line.is_empty() {
+                out.push_str("#>\n");
+            } else {
+                out.push_str(&format!("#> {line}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Expected and actual output, line by line, `-` for expected and `+` for got.
 fn diff(expected: &str, got: &str) -> String {
     let e: Vec<&str> = expected.trim_end().lines().collect();
@@ -171,13 +197,16 @@ mod tests {
 
     #[test]
     fn splits_at_expected_output_and_blank_lines() {
-        let src = "x = 1\n\nx + 1\n#> 2\nfor i in range(2) {\n\n  print(i)\n}\n#> 0\n#> 1\n";
+        let src =
+            "x = 1\nx + 1\n#> 2\n# a loop\nfor i in range(2) {\n\n  print(i)\n}\n#> 0\n#> 1\n";
         let checks = parse(src);
         assert_eq!(checks.len(), 3);
         assert_eq!(checks[0].code, "x = 1\n");
+        assert_eq!(checks[0].expected, "");
         assert_eq!(checks[1].expected, "2\n");
-        assert_eq!(checks[2].line, 5);
-        assert!(checks[2].code.contains("print(i)"));
+        assert_eq!(checks[2].line, 4);
+        assert!(checks[2].code.starts_with("# a loop\nfor") && checks[2].code.contains("print(i)"));
+        assert_eq!(checks[2].expected, "0\n1\n");
     }
 
     #[test]

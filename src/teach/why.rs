@@ -74,7 +74,8 @@ pub fn explain(last: &LastError) -> String {
                 shapes[1],
             ));
         }
-        ErrorKind::Shape if shapes.len() >= 2 => {
+        // Only ops that broadcast get the broadcasting picture (cat, reshape... do not).
+        ErrorKind::Shape if shapes.len() >= 2 && e.message.contains("broadcast") => {
             out.push_str(&explain::broadcast(&tensor_labels, &shapes));
         }
         ErrorKind::Dtype => {

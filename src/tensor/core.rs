@@ -22,6 +22,8 @@ struct Shared {
     version: AtomicU64,
 }
 
+static NEXT_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 pub struct Inner {
     storage: Arc<Shared>,
     layout: Layout,
@@ -32,6 +34,9 @@ pub struct Inner {
     wrapped: bool,
     /// Made by a view op (shares another tensor's storage through its own layout).
     is_view: bool,
+    /// Creation order: of two tensors on one storage, the older is the base the
+    /// newer one is "a view of" (the footer and :vars say so).
+    seq: u64,
     /// Set on leaves by the user; a tensor with a grad_fn requires grad by definition.
     requires_grad: AtomicBool,
     /// The autograd node that made this tensor (none for leaves). A Mutex because an
@@ -128,6 +133,7 @@ impl Tensor {
             device: Device::Cpu,
             wrapped,
             is_view,
+            seq: NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(None),
             grad: Mutex::new(None),
@@ -206,6 +212,10 @@ impl Tensor {
     }
     pub fn is_wrapped_number(&self) -> bool {
         self.0.wrapped
+    }
+    /// When this tensor was made, relative to others (larger is newer).
+    pub fn seq(&self) -> u64 {
+        self.0.seq
     }
     pub fn is_view(&self) -> bool {
         self.0.is_view

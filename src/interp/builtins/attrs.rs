@@ -86,6 +86,88 @@ const LIST_ROWS: &[Builtin] = &[
     ),
 ];
 
+const DICT_ROWS: &[Builtin] = &[
+    row!(
+        Method,
+        "keys",
+        "dict.keys()",
+        "The keys, in insertion order.",
+        "dict(a=1, b=2).keys()",
+        dict_keys
+    ),
+    row!(
+        Method,
+        "values",
+        "dict.values()",
+        "The values, in insertion order.",
+        "dict(a=1, b=2).values()",
+        dict_values
+    ),
+    row!(
+        Method,
+        "items",
+        "dict.items()",
+        "(key, value) pairs, in insertion order.",
+        "dict(a=1, b=2).items()",
+        dict_items
+    ),
+    row!(
+        Method,
+        "get",
+        "dict.get(key, default=None)",
+        "The value for key, or default when it is missing.",
+        "dict(a=1).get('b', 0)",
+        dict_get
+    ),
+];
+
+fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::interp::value::Dict>>> {
+    match a.value("self")? {
+        Value::Dict(d) => Ok(d),
+        _ => Err(type_err("expected a dict")),
+    }
+}
+
+fn dict_keys(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let d = dict_of(&mut a)?;
+    a.finish()?;
+    let keys = d
+        .borrow()
+        .items
+        .iter()
+        .map(|(k, _)| Value::Str(k.clone()))
+        .collect();
+    Ok(Value::list(keys))
+}
+
+fn dict_values(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let d = dict_of(&mut a)?;
+    a.finish()?;
+    let values = d.borrow().items.iter().map(|(_, v)| v.clone()).collect();
+    Ok(Value::list(values))
+}
+
+fn dict_items(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let d = dict_of(&mut a)?;
+    a.finish()?;
+    let items = d
+        .borrow()
+        .items
+        .iter()
+        .map(|(k, v)| Value::tuple(vec![Value::Str(k.clone()), v.clone()]))
+        .collect();
+    Ok(Value::list(items))
+}
+
+fn dict_get(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let d = dict_of(&mut a)?;
+    let key = a.string("key")?;
+    let default = a.take("default").map(|(v, _)| v).unwrap_or(Value::None);
+    a.finish()?;
+    let found = d.borrow().get(&key).cloned();
+    Ok(found.unwrap_or(default))
+}
+
 fn list_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<Vec<Value>>>> {
     match a.value("self")? {
         Value::List(l) => Ok(l),
@@ -192,6 +274,11 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             "numel" => Ok(Value::Method(Rc::new((obj.clone(), &SHAPE_NUMEL)))),
             _ => Err(no_attr(obj, name, vec!["numel"])),
         },
+        Value::Dict(_) => DICT_ROWS
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+            .ok_or_else(|| no_attr(obj, name, DICT_ROWS.iter().map(|b| b.name).collect())),
         Value::List(_) => LIST_ROWS
             .iter()
             .find(|b| b.name == name)
@@ -326,6 +413,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
         Value::GradFn(_) => vec!["name".into()],
         Value::Shape(_) => vec!["numel".into()],
         Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),
+        Value::Dict(_) => DICT_ROWS.iter().map(|b| b.name.to_string()).collect(),
         _ => vec![],
     };
     names.sort();

@@ -13,6 +13,14 @@ use crate::row;
 pub const ROWS: &[Builtin] = &[
     row!(
         Python,
+        "dict",
+        "dict(pairs=None, **items)",
+        "A dict with string keys: dict(a=1, b=t), or from (key, value) pairs.",
+        "d = dict(w=ones(2), b=0.5); d['w']",
+        dict
+    ),
+    row!(
+        Python,
         "print",
         "print(*values, sep=' ', end='\\n')",
         "Print values separated by spaces.",
@@ -190,6 +198,7 @@ pub fn len_of(v: &Value) -> Result<i64> {
     Ok(match v {
         Value::Str(s) => s.chars().count() as i64,
         Value::List(l) => l.borrow().len() as i64,
+        Value::Dict(d) => d.borrow().items.len() as i64,
         Value::Tuple(t) => t.len() as i64,
         Value::Named(n) => n.fields.len() as i64,
         Value::Shape(s) => s.len() as i64,
@@ -500,4 +509,26 @@ fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
     Ok(Value::Bool(matches!(v, Value::Tensor(_))))
+}
+
+fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let mut items: Vec<(std::rc::Rc<str>, Value)> = vec![];
+    let mut d = crate::interp::value::Dict::default();
+    if a.has_more_positional()
+        && let Some((pairs, _)) = a.take("pairs")
+    {
+        for p in pairs.iter_items()? {
+            let kv = p.iter_items()?;
+            match kv.as_slice() {
+                [Value::Str(k), v] => d.insert(k.clone(), v.clone()),
+                _ => return Err(type_err("dict(pairs) takes (str key, value) pairs")),
+            }
+        }
+    }
+    for (k, v, _) in std::mem::take(&mut a.keywords) {
+        d.insert(k.into(), v);
+    }
+    a.finish()?;
+    items.extend(d.items);
+    Ok(Value::dict(items))
 }

@@ -128,7 +128,7 @@ fn progress(_: &mut Interp, mut a: Args) -> Result<Value> {
         | Value::Shape(_)
         | Value::Str(_) => Ok(Value::Progress(Rc::new(inner))),
         other => Err(crate::error::type_err(format!(
-            "progress() wraps something to iterate (a range, list or tensor), not a {}",
+            "progress() wraps something to iterate (a range, list or tensor); this is of type {}",
             other.type_name()
         ))),
     }

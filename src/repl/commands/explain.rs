@@ -141,8 +141,8 @@ pub fn explain(interp: &mut Interp, arg: &str) -> Result<Outcome> {
                 t.dtype(),
                 t.device()
             ));
-            let shares = sharing(interp, &t);
-            out.push_str(&explain::layout(&t, &shares));
+            let (same, shared) = sharing(interp, &t);
+            out.push_str(&explain::layout(&t, &same, &shared));
         }
         Ok(other) => out.push_str(&format!(
             "result: a {} ({})\n",
@@ -155,19 +155,21 @@ pub fn explain(interp: &mut Interp, arg: &str) -> Result<Outcome> {
     Ok(Outcome::Handled)
 }
 
-/// Named tensors that share storage with `t` (`x` itself when it is `x`).
-fn sharing(interp: &Interp, t: &crate::tensor::Tensor) -> Vec<String> {
-    let mut names: Vec<String> = interp
-        .globals
-        .iter()
-        .filter_map(|(k, v)| match v {
-            Value::Tensor(o) if o.same_tensor(t) => Some(format!("{k} (it is {k})")),
-            Value::Tensor(o) if o.shares_storage(t) => Some(k.to_string()),
-            _ => None,
-        })
-        .collect();
-    names.sort();
-    names
+/// Names bound to `t` itself, and names of other tensors on its storage.
+fn sharing(interp: &Interp, t: &crate::tensor::Tensor) -> (Vec<String>, Vec<String>) {
+    let (mut same, mut shared) = (vec![], vec![]);
+    for (k, v) in &interp.globals {
+        if let Value::Tensor(o) = v {
+            if o.same_tensor(t) {
+                same.push(k.to_string());
+            } else if o.shares_storage(t) {
+                shared.push(k.to_string());
+            }
+        }
+    }
+    same.sort();
+    shared.sort();
+    (same, shared)
 }
 
 pub fn why(interp: &mut Interp, _: &str) -> Result<Outcome> {

@@ -32,7 +32,7 @@ pub fn vars(interp: &mut Interp, _: &str) -> Result<Outcome> {
         let row = match v {
             Value::Tensor(t) => {
                 let mut kind = "tensor".to_string();
-                if let Some(base) = view_of(interp, &n, t) {
+                if let Some(base) = crate::print::value::view_base(t, &interp.globals) {
                     kind = format!("tensor (view of {base})");
                 }
                 vec![
@@ -68,21 +68,6 @@ pub fn vars(interp: &mut Interp, _: &str) -> Result<Outcome> {
     }
     say(interp, &table.to_string());
     Ok(Outcome::Handled)
-}
-
-/// Another variable whose storage this tensor shares (first by name).
-fn view_of(interp: &Interp, name: &str, t: &crate::tensor::Tensor) -> Option<String> {
-    let mut others: Vec<&str> = interp
-        .globals
-        .iter()
-        .filter(|(k, v)| {
-            k.as_ref() != name
-                && matches!(v, Value::Tensor(o) if o.shares_storage(t) && !o.same_tensor(t))
-        })
-        .map(|(k, _)| k.as_ref())
-        .collect();
-    others.sort_unstable();
-    others.first().map(|s| s.to_string())
 }
 
 fn cpu_model() -> String {

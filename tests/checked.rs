@@ -1,0 +1,30 @@
+//! Checked transcripts (`#>` lines hold the expected output), replayed as
+//! `tsh --verify` does; they cover the teaching tools, which keep going after
+//! an error as the REPL does. `BLESS=1` rewrites the `#>` lines.
+
+use std::path::Path;
+
+#[test]
+fn checked_transcripts_verify() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/checked");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/checked")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tsh"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut report = String::new();
+    let mut ok = true;
+    for path in files {
+        let src = std::fs::read_to_string(&path).unwrap();
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&path, tsh::teach::transcript::bless(&src)).unwrap();
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        ok &= tsh::teach::transcript::verify(&src, &name, &mut report).is_ok();
+    }
+    assert!(ok, "{report}");
+}
