@@ -24,7 +24,7 @@ fn strip_ansi(s: &str) -> String {
 impl Term {
     fn spawn(data_home: &std::path::Path) -> Term {
         let (mut master, mut slave) = (0, 0);
-        let mut ws = libc::winsize {
+        let ws = libc::winsize {
             ws_row: 40,
             ws_col: 120,
             ws_xpixel: 0,
@@ -37,7 +37,7 @@ impl Term {
                 &mut slave,
                 std::ptr::null_mut(),
                 std::ptr::null(),
-                &mut ws,
+                &ws,
             )
         };
         assert_eq!(rc, 0, "openpty failed");

@@ -113,9 +113,7 @@ fn code(before: &str, vars: &Vars) -> Completion {
     let mut words: Vec<String> = vec![];
     // Inside a call: its keyword arguments first.
     if let Some((callee, _)) = lex::open_call(before, start) {
-        let after_sep = before[..start]
-            .trim_end()
-            .ends_with(|c| c == '(' || c == ',');
+        let after_sep = before[..start].trim_end().ends_with(['(', ',']);
         if after_sep && let Some(f) = resolve(&callee, vars) {
             words.extend(
                 keyword_names(&f)

@@ -16,14 +16,14 @@ pub fn broadcast(labels: &[&str], shapes: &[&[usize]]) -> String {
     // Result per column, or the column that clashes.
     let mut result = vec![1usize; n];
     let mut clash = None;
-    for col in 0..n {
+    for (col, r) in result.iter_mut().enumerate() {
         for s in shapes {
             let Some(d) = dim_at(s, n, col) else { continue };
             if d != 1 {
-                if result[col] != 1 && result[col] != d {
+                if *r != 1 && *r != d {
                     clash.get_or_insert(col);
                 }
-                result[col] = result[col].max(d);
+                *r = (*r).max(d);
             }
         }
     }
