@@ -6,6 +6,7 @@ pub mod backend;
 pub mod error;
 pub mod interp;
 pub mod interrupt;
+pub mod io;
 pub mod nn;
 pub mod print;
 pub mod repl;

@@ -78,7 +78,8 @@ mod tests {
     #[test]
     fn round_trip_every_dtype() {
         for d in crate::tensor::dtype::ALL_DTYPES {
-            let t = crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5]).to_dtype(d);
+            let t =
+                crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5]).to_dtype(d);
             let s = t.contiguous_storage();
             let b = to_le_bytes(&s);
             assert_eq!(b.len(), 5 * d.size(), "{d}");
@@ -86,6 +87,9 @@ mod tests {
             assert_eq!(to_le_bytes(&back), b, "{d}");
         }
         let be = [0u8, 0, 0, 1];
-        assert_eq!(to_le_bytes(&from_bytes(DType::I32, &be, true)), vec![1, 0, 0, 0]);
+        assert_eq!(
+            to_le_bytes(&from_bytes(DType::I32, &be, true)),
+            vec![1, 0, 0, 0]
+        );
     }
 }

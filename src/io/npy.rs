@@ -20,8 +20,10 @@ fn descr(d: DType) -> Result<&'static str> {
         DType::F32 => "<f4",
         DType::F64 => "<f8",
         DType::BF16 => {
-            return Err(io_err("NumPy has no bfloat16, so a bfloat16 tensor cannot be saved as .npy")
-                .hint("save t.float() instead, or use .safetensors, which keeps bfloat16"));
+            return Err(io_err(
+                "NumPy has no bfloat16, so a bfloat16 tensor cannot be saved as .npy",
+            )
+            .hint("save t.float() instead, or use .safetensors, which keeps bfloat16"));
         }
     })
 }
@@ -73,7 +75,11 @@ pub fn encode(t: &Tensor) -> Result<Vec<u8>> {
     header.push('\n');
     let mut out = Vec::with_capacity(MAGIC.len() + 4 + header.len() + t.numel() * t.dtype().size());
     out.extend_from_slice(MAGIC);
-    let (major, len_bytes) = if header.len() <= u16::MAX as usize { (1u8, 2) } else { (2u8, 4) };
+    let (major, len_bytes) = if header.len() <= u16::MAX as usize {
+        (1u8, 2)
+    } else {
+        (2u8, 4)
+    };
     out.extend_from_slice(&[major, 0]);
     if len_bytes == 2 {
         out.extend_from_slice(&(header.len() as u16).to_le_bytes());
@@ -99,9 +105,14 @@ fn value_after<'a>(header: &'a str, key: &str) -> Result<&'a str> {
 
 fn parse_header(header: &str) -> Result<(DType, bool, bool, Vec<usize>)> {
     let d = value_after(header, "descr")?;
-    let quote = d.chars().next().filter(|c| *c == '\'' || *c == '"').ok_or_else(|| {
-        io_err("structured .npy arrays (records) are not supported").hint("save one plain array per field")
-    })?;
+    let quote = d
+        .chars()
+        .next()
+        .filter(|c| *c == '\'' || *c == '"')
+        .ok_or_else(|| {
+            io_err("structured .npy arrays (records) are not supported")
+                .hint("save one plain array per field")
+        })?;
     let end = d[1..]
         .find(quote)
         .ok_or_else(|| io_err("bad .npy header: unterminated descr"))?;
@@ -112,7 +123,9 @@ fn parse_header(header: &str) -> Result<(DType, bool, bool, Vec<usize>)> {
     } else if f.starts_with("False") {
         false
     } else {
-        return Err(io_err("bad .npy header: fortran_order is neither True nor False"));
+        return Err(io_err(
+            "bad .npy header: fortran_order is neither True nor False",
+        ));
     };
     let s = value_after(header, "shape")?;
     let close = s
@@ -134,9 +147,11 @@ fn parse_header(header: &str) -> Result<(DType, bool, bool, Vec<usize>)> {
 
 pub fn decode(bytes: &[u8]) -> Result<Tensor> {
     if bytes.len() < 10 || &bytes[..6] != MAGIC {
-        return Err(io_err("not a .npy file (it does not start with \\x93NUMPY)"));
+        return Err(io_err(
+            "not a .npy file (it does not start with \\x93NUMPY)",
+        ));
     }
-    let (major, header_start, header_len) = match bytes[6] {
+    let (major, header_start, header_len): (u8, usize, usize) = match bytes[6] {
         1 => (1, 10, u16::from_le_bytes([bytes[8], bytes[9]]) as usize),
         2 | 3 if bytes.len() >= 12 => (
             bytes[6],
@@ -151,7 +166,12 @@ pub fn decode(bytes: &[u8]) -> Result<Tensor> {
         .ok_or_else(|| io_err("truncated .npy file: the header runs past the end"))?;
     let header = match major {
         3 => String::from_utf8(bytes[header_start..data_start].to_vec()).ok(),
-        _ => Some(bytes[header_start..data_start].iter().map(|&b| b as char).collect()),
+        _ => Some(
+            bytes[header_start..data_start]
+                .iter()
+                .map(|&b| b as char)
+                .collect(),
+        ),
     }
     .ok_or_else(|| io_err("bad .npy header: not text"))?;
     let (dtype, big, fortran, shape) = parse_header(&header)?;

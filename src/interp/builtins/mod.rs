@@ -5,6 +5,7 @@
 mod attrs;
 mod autograd;
 mod creation;
+mod io;
 mod math;
 mod nn;
 mod python;
@@ -64,8 +65,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 9] {
+fn tables() -> [&'static [Builtin]; 10] {
     [
+        io::ROWS,
         teach::ROWS,
         autograd::ROWS,
         nn::ROWS,
