@@ -29,7 +29,8 @@ pub fn pending() -> bool {
 }
 
 pub fn check() -> Result<()> {
-    if INTERRUPTED.swap(false, Ordering::SeqCst) {
+    // A plain load first: this runs after every call, and is almost always false.
+    if INTERRUPTED.load(Ordering::Relaxed) && INTERRUPTED.swap(false, Ordering::SeqCst) {
         UNANSWERED.store(0, Ordering::SeqCst);
         return Err(Error::new(ErrorKind::Interrupt, "interrupted (Ctrl-C)")
             .hint("every variable keeps the value it had when the statement was stopped"));

@@ -12,7 +12,7 @@ fn fresh() -> Interp {
 #[test]
 fn every_builtin_example_runs() {
     let mut failures = vec![];
-    for b in builtins::all() {
+    for b in builtins::all().chain(builtins::value_methods()) {
         assert!(!b.example.is_empty(), "{} has no example", b.name);
         assert!(
             !b.help.is_empty() && !b.sig.is_empty(),

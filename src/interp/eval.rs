@@ -120,9 +120,7 @@ impl Interp {
                         _ => {}
                     }
                 }
-                if let Some(b) = bar {
-                    b.finish();
-                }
+                drop(bar);
             }
             StmtKind::FnDef(def) => self.set_var(def.name.clone(), Value::Function(def.clone())),
             StmtKind::Return(e) => {
@@ -562,21 +560,26 @@ impl Interp {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<Value> {
-        // Tensors given directly, or in a list (cat, stack), are the op's operands.
-        let operands: Vec<(Value, Option<Span>)> = positional
+        // What the call was given (reference counts only): its tensors are
+        // unpacked for :trace, or for :why when the call fails, not on every call.
+        let given: Vec<(Value, Span)> = positional
             .iter()
-            .map(|(v, s)| (v, *s))
-            .chain(keywords.iter().map(|(_, v, s)| (v, *s)))
-            .flat_map(|(v, s)| match v {
-                Value::List(l) => l.borrow().iter().map(|x| (x.clone(), None)).collect(),
-                Value::Tuple(t) => t.iter().map(|x| (x.clone(), None)).collect(),
-                other => vec![(other.clone(), Some(s))],
-            })
-            .filter(|(v, _)| matches!(v, Value::Tensor(_)))
+            .cloned()
+            .chain(keywords.iter().map(|(_, v, s)| (v.clone(), *s)))
             .collect();
-        let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();
         let args = Args::new(b.name, positional, keywords, span);
-        let out = self.traced(span, b.name, &refs, |it| (b.func)(it, args))?;
+        let out = if self.trace_log.is_some() {
+            let operands = super::observe::call_operands(&given);
+            let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();
+            self.traced(span, b.name, &refs, |it| (b.func)(it, args))?
+        } else {
+            (b.func)(self, args).map_err(|e| {
+                let operands = super::observe::call_operands(&given);
+                let refs: Vec<(&Value, Option<Span>)> =
+                    operands.iter().map(|(v, s)| (v, *s)).collect();
+                super::observe::with_operands(e, b.name, &refs)
+            })?
+        };
         // Long builtins (loops inside an op) answer Ctrl-C as soon as they return.
         crate::interrupt::check().map_err(|e| e.at(span))?;
         Ok(out)

@@ -5,10 +5,37 @@ use std::time::Instant;
 
 use super::session::{BroadcastCheck, op_context, operand_info};
 use super::{Interp, Value};
-use crate::error::{ErrorKind, Result, shape_err};
+use crate::error::{Error, ErrorKind, Result, shape_err};
 use crate::syntax::ast::Span;
 use crate::teach::trace::{TraceOp, bytes_moved};
 use crate::tensor::shape::{broadcast_shapes, fmt_shape};
+
+/// Leave a failed op's operands on its error, for `:why` (shape, dtype and
+/// device errors about tensors only).
+pub(super) fn with_operands(e: Error, op: &str, operands: &[(&Value, Option<Span>)]) -> Error {
+    let explains = matches!(
+        e.kind,
+        ErrorKind::Shape | ErrorKind::Dtype | ErrorKind::Device
+    );
+    if explains && operands.iter().any(|(v, _)| matches!(v, Value::Tensor(_))) {
+        e.with_context(|| op_context(op, operands))
+    } else {
+        e
+    }
+}
+
+/// The tensors a call was given, directly or in a list (cat, stack).
+pub(super) fn call_operands(given: &[(Value, Span)]) -> Vec<(Value, Option<Span>)> {
+    given
+        .iter()
+        .flat_map(|(v, s)| match v {
+            Value::List(l) => l.borrow().iter().map(|x| (x.clone(), None)).collect(),
+            Value::Tuple(t) => t.iter().map(|x| (x.clone(), None)).collect(),
+            other => vec![(other.clone(), Some(*s))],
+        })
+        .filter(|(v, _)| matches!(v, Value::Tensor(_)))
+        .collect()
+}
 
 impl Interp {
     /// Run one op: time it under `:trace`, and give its error the operands.
@@ -20,21 +47,7 @@ impl Interp {
         f: impl FnOnce(&mut Interp) -> Result<Value>,
     ) -> Result<Value> {
         let start = self.trace_log.is_some().then(Instant::now);
-        let out = match f(self) {
-            Ok(v) => v,
-            Err(e) => {
-                let explains = matches!(
-                    e.kind,
-                    ErrorKind::Shape | ErrorKind::Dtype | ErrorKind::Device
-                );
-                let with_tensor = operands.iter().any(|(v, _)| matches!(v, Value::Tensor(_)));
-                return Err(if explains && with_tensor {
-                    e.with_context(|| op_context(op, operands))
-                } else {
-                    e
-                });
-            }
-        };
+        let out = f(self).map_err(|e| with_operands(e, op, operands))?;
         if let Some(start) = start {
             let seconds = start.elapsed().as_secs_f64();
             let inputs: Vec<_> = operands

@@ -3,7 +3,7 @@
 //! `:trace` lists under each statement.
 
 use super::{Interp, Value};
-use crate::error::{Error, OpContext, OperandInfo, Result};
+use crate::error::{Error, OpContext, OperandInfo};
 use crate::syntax::ast::Span;
 use crate::teach::trace::TraceOp;
 
@@ -74,11 +74,6 @@ pub fn op_context(op: &str, operands: &[(&Value, Option<Span>)]) -> OpContext {
 }
 
 impl Interp {
-    /// Run a REPL entry: every expression statement's value is echoed.
-    pub fn run_entry(&mut self, src: &str) -> Result<()> {
-        self.run(src, true)
-    }
-
     /// Keep an entry for `:save`: what it showed, and the first line of its error.
     pub fn record_entry(&mut self, source: &str, shown: &str, error: Option<&Error>) {
         let mut output = crate::print::strip_ansi(shown);

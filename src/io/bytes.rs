@@ -59,9 +59,10 @@ pub fn from_bytes(dtype: DType, bytes: &[u8], big_endian: bool) -> Storage {
             .chunks_exact(n)
             .map(|c| {
                 if big_endian {
-                    let mut r = c.to_vec();
-                    r.reverse();
-                    <T as LeBytes>::get(&r)
+                    let mut r = [0u8; 8];
+                    r[..n].copy_from_slice(c);
+                    r[..n].reverse();
+                    <T as LeBytes>::get(&r[..n])
                 } else {
                     <T as LeBytes>::get(c)
                 }

@@ -21,6 +21,18 @@ pub enum Format {
     Csv,
 }
 
+impl Format {
+    /// The extension, as messages name the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Npy => ".npy",
+            Format::Npz => ".npz",
+            Format::Safetensors => ".safetensors",
+            Format::Csv => ".csv",
+        }
+    }
+}
+
 pub fn format_of(path: &str) -> Option<Format> {
     let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
     Some(match ext.as_str() {

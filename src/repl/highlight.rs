@@ -74,20 +74,6 @@ pub fn highlight(src: &str) -> String {
 mod tests {
     use super::*;
 
-    fn strip(s: &str) -> String {
-        let mut out = String::new();
-        let mut esc = false;
-        for c in s.chars() {
-            match (esc, c) {
-                (false, '\x1b') => esc = true,
-                (true, 'm') => esc = false,
-                (true, _) => {}
-                (false, c) => out.push(c),
-            }
-        }
-        out
-    }
-
     #[test]
     fn same_text_with_colours() {
         for src in [
@@ -96,7 +82,7 @@ mod tests {
             ")",
             "é + 1",
         ] {
-            assert_eq!(strip(&highlight(src)), src);
+            assert_eq!(crate::print::strip_ansi(&highlight(src)), src);
         }
         assert!(highlight("zeros(2)").starts_with(BUILTIN));
         assert!(highlight("1 )").contains(&format!("{BAD})")));

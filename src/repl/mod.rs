@@ -126,7 +126,7 @@ fn run_entry(interp: &mut Interp, src: &str) -> (bool, Option<crate::error::Erro
     let result = match commands::dispatch(interp, src.trim()) {
         Ok(commands::Outcome::Quit) => return (true, None),
         Ok(commands::Outcome::Handled) => Ok(()),
-        Ok(commands::Outcome::NotACommand) => interp.run_entry(src),
+        Ok(commands::Outcome::NotACommand) => interp.run(src, true),
         Err(e) => Err(e),
     };
     match result {

@@ -100,13 +100,11 @@ impl Bar {
         let _ = write!(err, "\r{text}{pad}");
         let _ = err.flush();
     }
-
-    /// The final state stays on screen, on a line of its own.
-    pub fn finish(self) {}
 }
 
 impl Drop for Bar {
-    /// Also when the loop stops early (break, an error, Ctrl-C).
+    /// The final state stays on screen, on a line of its own; also when the
+    /// loop stops early (break, an error, Ctrl-C).
     fn drop(&mut self) {
         if self.visible {
             self.draw();

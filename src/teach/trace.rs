@@ -30,16 +30,6 @@ pub fn bytes_moved(inputs: &[OperandInfo], output: Option<&OperandInfo>) -> usiz
     inputs.iter().map(nbytes).sum::<usize>() + output.map(nbytes).unwrap_or(0)
 }
 
-fn time(s: f64) -> String {
-    if s < 1e-3 {
-        format!("{:.1} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.2} ms", s * 1e3)
-    } else {
-        format!("{s:.2} s")
-    }
-}
-
 fn snippet(src: &str, span: Span) -> String {
     let text = src.get(span.start..span.end.min(src.len())).unwrap_or("?");
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -80,7 +70,7 @@ pub fn render(log: &[TraceOp], src: &str, color: bool) -> String {
                     .map(|o| format!("{} {}", o.device, o.dtype))
                     .unwrap_or_default(),
                 shapes,
-                time(op.seconds),
+                super::seconds(op.seconds),
                 if op.view {
                     "view, 0 B".to_string()
                 } else {
@@ -116,7 +106,7 @@ pub fn render(log: &[TraceOp], src: &str, color: bool) -> String {
         "  ┆  {} op{}, {} total, {} moved, no host↔device copies (every tensor is on the cpu)",
         log.len(),
         if log.len() == 1 { "" } else { "s" },
-        time(total),
+        super::seconds(total),
         crate::tensor::core::human_bytes(bytes as u128)
     );
     out.push_str(&super::dim(&foot, color));

@@ -23,15 +23,23 @@ pub fn write(entries: &[Entry]) -> String {
     for e in entries.iter().filter(|e| replayable(e)) {
         out.push_str(e.source.trim_end());
         out.push('\n');
-        for line in e.output.lines().filter(|l| !l.starts_with("  ┆")) {
-            if line.is_empty() {
-                out.push_str("#>\n");
-            } else {
-                out.push_str(&format!("#> {line}\n"));
-            }
-        }
-        out.push('\n');
+        let shown: Vec<&str> = e.output.lines().filter(|l| !l.starts_with("  ┆")).collect();
+        out.push_str(&expected_lines(&shown));
     }
+    out
+}
+
+/// Output as `#>` lines, then the blank line that ends a check.
+fn expected_lines(lines: &[&str]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        if line.is_empty() {
+            out.push_str("#>\n");
+        } else {
+            out.push_str(&format!("#> {line}\n"));
+        }
+    }
+    out.push('\n');
     out
 }
 
@@ -105,7 +113,7 @@ pub fn replay(interp: &mut Interp, code: &str) -> String {
     for part in crate::script::split_parts(code) {
         crate::interrupt::clear();
         let r = match part {
-            crate::script::Part::Code(c) => interp.run_entry(&c),
+            crate::script::Part::Code(c) => interp.run(&c, true),
             crate::script::Part::Command(line) => {
                 crate::repl::commands::dispatch(interp, line).map(|_| ())
             }
@@ -158,14 +166,8 @@ pub fn bless(src: &str) -> String {
     for c in parse(src) {
         let got = replay(&mut interp, &c.code);
         out.push_str(&c.code);
-        for line in got.trim_end_matches('\n').lines() {
-            if line.is_empty() {
-                out.push_str("#>\n");
-            } else {
-                out.push_str(&format!("#> {line}\n"));
-            }
-        }
-        out.push('\n');
+        let shown: Vec<&str> = got.trim_end_matches('\n').lines().collect();
+        out.push_str(&expected_lines(&shown));
     }
     out
 }

@@ -420,3 +420,12 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
     names.dedup();
     names
 }
+
+/// Methods of values other than tensors: lists, dicts, shapes, grad_fn nodes
+/// (with the optimizers', they complete the reference and :help).
+pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
+    LIST_ROWS
+        .iter()
+        .chain(DICT_ROWS)
+        .chain([&SHAPE_NUMEL, &GRAD_FN_NAME])
+}

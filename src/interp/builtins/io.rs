@@ -115,7 +115,8 @@ fn save(_: &mut Interp, mut a: Args) -> Result<Value> {
         (Format::Safetensors, v) => io::safetensors::write(&named_tensors(v, ".safetensors")?)?,
         (f, other) => {
             return Err(type_err(format!(
-                "a {f:?} file stores one tensor, not a {}",
+                "a {} file stores one tensor, not a {}",
+                f.name(),
                 other.type_name()
             ))
             .hint("save a dict of tensors as .npz or .safetensors"));

@@ -80,6 +80,12 @@ fn tables() -> [&'static [Builtin]; 10] {
     ]
 }
 
+/// Methods of lists, dicts, shapes, grad_fn nodes and optimizers (reached only
+/// through a value of that kind, so not in the tensor method index).
+pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
+    attrs::value_methods().chain(nn::optimizer_methods())
+}
+
 /// Every builtin row, for `:help` and completion.
 pub fn all() -> impl Iterator<Item = &'static Builtin> {
     tables().into_iter().flat_map(|t| t.iter())

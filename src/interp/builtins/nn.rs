@@ -776,6 +776,10 @@ fn opt_zero_grad(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
+pub fn optimizer_methods() -> &'static [Builtin] {
+    OPTIMIZER_ROWS
+}
+
 pub fn optimizer_method(obj: &Value, name: &str) -> Option<Value> {
     OPTIMIZER_ROWS
         .iter()

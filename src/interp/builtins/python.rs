@@ -512,7 +512,6 @@ fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let mut items: Vec<(std::rc::Rc<str>, Value)> = vec![];
     let mut d = crate::interp::value::Dict::default();
     if a.has_more_positional()
         && let Some((pairs, _)) = a.take("pairs")
@@ -529,6 +528,5 @@ fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
         d.insert(k.into(), v);
     }
     a.finish()?;
-    items.extend(d.items);
-    Ok(Value::dict(items))
+    Ok(Value::dict(d.items))
 }

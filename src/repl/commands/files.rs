@@ -40,14 +40,7 @@ pub fn load(interp: &mut Interp, arg: &str) -> Result<Outcome> {
 pub fn save(interp: &mut Interp, arg: &str) -> Result<Outcome> {
     let file = need_file(arg, "save")?;
     let text = crate::teach::transcript::write(&interp.transcript);
-    // Write beside the target, then rename: a crash never leaves half a file.
-    let tmp = format!("{file}.tmp{}", std::process::id());
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, &file))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::new(ErrorKind::Io, format!("cannot write {file}: {e}"))
-        })?;
+    crate::io::write_atomic(&file, text.as_bytes())?;
     let n = interp.transcript.len();
     say(
         interp,

@@ -8,16 +8,6 @@ use super::{Outcome, say};
 use crate::error::{Error, ErrorKind, Result};
 use crate::interp::Interp;
 
-fn fmt(s: f64) -> String {
-    if s < 1e-3 {
-        format!("{:.1} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.3} ms", s * 1e3)
-    } else {
-        format!("{s:.3} s")
-    }
-}
-
 pub fn time(interp: &mut Interp, arg: &str) -> Result<Outcome> {
     if arg.is_empty() {
         return Err(Error::new(ErrorKind::Syntax, ":time needs a statement")
@@ -46,12 +36,12 @@ pub fn time(interp: &mut Interp, arg: &str) -> Result<Outcome> {
         interp,
         &format!(
             "median {} over {} run{} (min {}, max {}; after one warm-up run of {}) on cpu",
-            fmt(median),
+            crate::teach::seconds(median),
             times.len(),
             if times.len() == 1 { "" } else { "s" },
-            fmt(times[0]),
-            fmt(times[times.len() - 1]),
-            fmt(warm)
+            crate::teach::seconds(times[0]),
+            crate::teach::seconds(times[times.len() - 1]),
+            crate::teach::seconds(warm)
         ),
     );
     Ok(Outcome::Handled)
