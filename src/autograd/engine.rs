@@ -113,6 +113,7 @@ fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool) -> Result<()> {
                         };
                         pending.insert(k, sum);
                     }
+                    // Unreachable: `deps` was filled by walking this same graph.
                     let count = deps.get_mut(&k).expect("every reachable node was counted");
                     *count -= 1;
                     if *count == 0 {

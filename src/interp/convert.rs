@@ -136,6 +136,9 @@ fn is_sequence(v: &Value) -> bool {
     }
 }
 
+/// Most dimensions nested data may describe.
+const MAX_DATA_DIMS: usize = 64;
+
 /// The shape nested data claims, read along its first elements.
 fn data_shape(v: &Value) -> Result<Vec<usize>> {
     let mut shape = Vec::new();
@@ -147,6 +150,13 @@ fn data_shape(v: &Value) -> Result<Vec<usize>> {
         }
         let items = cur.iter_items()?;
         shape.push(items.len());
+        // A list that holds itself would claim dimensions forever.
+        if shape.len() > MAX_DATA_DIMS {
+            return Err(value_err(format!(
+                "data nested more than {MAX_DATA_DIMS} levels deep cannot be a tensor"
+            ))
+            .hint("does a list hold itself?"));
+        }
         match items.into_iter().next() {
             Some(first) => cur = first,
             None => break,
@@ -279,7 +289,8 @@ pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
 }
 
 /// `tolist()`: nested lists of plain numbers.
-pub fn tolist(t: &Tensor) -> Value {
+pub fn tolist(t: &Tensor) -> Result<Value> {
+    super::value::check_items(t.numel() as u128)?;
     let f = if t.dtype().is_float() {
         t.to_f64_vec()
     } else {
@@ -307,5 +318,5 @@ pub fn tolist(t: &Tensor) -> Value {
         Value::list(items)
     }
     let strides = crate::tensor::layout::contiguous_strides(t.shape());
-    build(t, 0, 0, &strides, &f, &n)
+    Ok(build(t, 0, 0, &strides, &f, &n))
 }

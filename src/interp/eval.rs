@@ -90,21 +90,35 @@ impl Interp {
                         Value::Range(a, b, st) => {
                             Some(super::value::range_len(*a, *b, *st) as usize)
                         }
+                        Value::Tensor(t) if t.ndim() > 0 => Some(t.shape()[0]),
                         other => other.iter_items().ok().map(|v| v.len()),
                     };
                     bar = Some(crate::teach::progress::Bar::new(total));
                     seq = inner.as_ref().clone();
                 }
-                // A range is walked lazily, so `for i in range(10**12)` needs no memory.
-                let items: Box<dyn Iterator<Item = Value>> = match seq {
+                // Ranges and tensors are walked lazily, so `for i in range(10**12)` and
+                // `for row in big` need no memory up front.
+                let items: Box<dyn Iterator<Item = Result<Value>>> = match seq {
                     Value::Range(a, b, st) => Box::new(
                         (0..super::value::range_len(a, b, st))
-                            .map(move |i| Value::Int(a.wrapping_add(i.wrapping_mul(st)))),
+                            .map(move |i| Ok(Value::Int(a.wrapping_add(i.wrapping_mul(st))))),
                     ),
-                    other => Box::new(other.iter_items().map_err(|e| e.at(iter.span))?.into_iter()),
+                    Value::Tensor(t) if t.ndim() > 0 => {
+                        Box::new((0..t.shape()[0] as i64).map(move |i| {
+                            crate::tensor::ops::view::select(&t, 0, i).map(Value::Tensor)
+                        }))
+                    }
+                    other => Box::new(
+                        other
+                            .iter_items()
+                            .map_err(|e| e.at(iter.span))?
+                            .into_iter()
+                            .map(Ok),
+                    ),
                 };
                 for item in items {
                     crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
+                    let item = item.map_err(|e| e.at(iter.span))?;
                     if targets.len() == 1 {
                         self.assign(&targets[0], item)?;
                     } else {

@@ -77,6 +77,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
         ) => float_binary(op, float_of(a), float_of(b)),
         (Value::Str(x), Value::Str(y)) if op == BinOp::Add => {
+            super::value::check_items(x.len() as u128 + y.len() as u128)?;
             Ok(Value::Str(format!("{x}{y}").into()))
         }
         (Value::Str(x), Value::Int(n)) | (Value::Int(n), Value::Str(x)) if op == BinOp::Mul => {
@@ -84,11 +85,13 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             Ok(Value::Str(x.repeat((*n).max(0) as usize).into()))
         }
         (Value::List(x), Value::List(y)) if op == BinOp::Add => {
+            super::value::check_items(x.borrow().len() as u128 + y.borrow().len() as u128)?;
             let mut v = x.borrow().clone();
             v.extend(y.borrow().iter().cloned());
             Ok(Value::list(v))
         }
         (Value::Tuple(x), Value::Tuple(y)) if op == BinOp::Add => {
+            super::value::check_items(x.len() as u128 + y.len() as u128)?;
             Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
         (Value::List(x), Value::Int(n)) | (Value::Int(n), Value::List(x)) if op == BinOp::Mul => {
@@ -256,6 +259,17 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
 
 /// Structural equality of plain values (used by `==` on non-tensors and `in`).
 pub fn values_equal(a: &Value, b: &Value) -> bool {
+    // Identity first, as Python's list comparison does: a list that holds itself
+    // equals itself without an endless walk.
+    if let (Value::List(x), Value::List(y)) = (a, b)
+        && std::rc::Rc::ptr_eq(x, y)
+    {
+        return true;
+    }
+    let Some(_level) = super::value::Nested::enter() else {
+        // Nested deeper than any walk goes (two distinct self-holding lists).
+        return false;
+    };
     match (a, b) {
         (Value::None, Value::None) => true,
         (
@@ -311,6 +325,11 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
             .ok_or_else(|| value_err("nan cannot be ordered")),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
+            let _level = super::value::Nested::enter().ok_or_else(|| {
+                value_err(
+                    "these values are nested too deeply to compare (does a list hold itself?)",
+                )
+            })?;
             let (x, y) = (a.iter_items()?, b.iter_items()?);
             for (p, q) in x.iter().zip(&y) {
                 let o = order(p, q)?;

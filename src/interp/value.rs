@@ -170,6 +170,7 @@ impl Value {
                     return Err(type_err("iteration over a 0-d tensor")
                         .hint("use .item() to get its value"));
                 }
+                check_items(t.shape()[0] as u128)?;
                 crate::tensor::ops::view::unbind(t, 0)?
                     .into_iter()
                     .map(Value::Tensor)
@@ -190,12 +191,48 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
     }
 }
 
+/// Deepest nesting of containers that printing, comparison and conversion
+/// follow. Lists can hold themselves (`x.append(x)`) or be nested a million deep
+/// by a loop (`x = [x]`); past this depth a walk stops instead of overflowing
+/// the stack.
+pub const MAX_VALUE_DEPTH: usize = 500;
+
+thread_local! {
+    static VALUE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of a recursive walk over nested values; dropping it leaves the level.
+pub struct Nested(());
+
+impl Nested {
+    /// None when the walk is already MAX_VALUE_DEPTH deep.
+    pub fn enter() -> Option<Nested> {
+        VALUE_DEPTH.with(|d| {
+            if d.get() >= MAX_VALUE_DEPTH {
+                None
+            } else {
+                d.set(d.get() + 1);
+                Some(Nested(()))
+            }
+        })
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        VALUE_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// Most items a list, tuple or string may hold: beyond it, a `memory` error
 /// rather than an allocation that aborts the process.
-pub const MAX_ITEMS: u128 = 1 << 28;
+pub const MAX_ITEMS: u128 = 1 << 26;
 
 pub fn check_items(n: u128) -> Result<()> {
-    if n > MAX_ITEMS {
+    // Each item is a Value, plus whatever it holds; below ~1M items nothing to ask.
+    let bytes = n * std::mem::size_of::<Value>() as u128;
+    let too_big_for_memory = n > 1 << 20 && bytes > crate::tensor::core::memory_limit() as u128;
+    if n > MAX_ITEMS || too_big_for_memory {
         return Err(crate::error::Error::new(
             crate::error::ErrorKind::Memory,
             format!("a sequence of {n} items is too large (the limit is {MAX_ITEMS})"),

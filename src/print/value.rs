@@ -47,7 +47,33 @@ fn join(items: &[Value], opts: &PrintOptions) -> String {
 }
 
 /// The repr of a value (strings quoted), as it appears inside containers.
+/// A list or dict inside itself prints as `[...]` / `{...}`, as in Python; so
+/// does anything nested deeper than the walk may go.
 pub fn repr_with(v: &Value, opts: &PrintOptions) -> String {
+    let (id, cut) = match v {
+        Value::List(l) => (Rc::as_ptr(l) as *const () as usize, "[...]"),
+        Value::Dict(d) => (Rc::as_ptr(d) as *const () as usize, "{...}"),
+        Value::Tuple(_) | Value::Named(_) | Value::Progress(_) => (0, "(...)"),
+        _ => return repr_inner(v, opts),
+    };
+    if id != 0 && PRINTING.with(|p| p.borrow().contains(&id)) {
+        return cut.into();
+    }
+    let Some(_level) = crate::interp::value::Nested::enter() else {
+        return cut.into();
+    };
+    PRINTING.with(|p| p.borrow_mut().push(id));
+    let text = repr_inner(v, opts);
+    PRINTING.with(|p| p.borrow_mut().pop());
+    text
+}
+
+thread_local! {
+    /// The lists and dicts being printed, outermost first (cycle detection).
+    static PRINTING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
     match v {
         Value::None => "none".into(),
         Value::Bool(b) => if *b { "true" } else { "false" }.into(),

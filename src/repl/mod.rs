@@ -76,23 +76,14 @@ pub fn run(mut interp: Interp) -> ExitCode {
     let captured = Buffer::default();
     interp.out = Box::new(Tee(captured.clone()));
     println!("{BANNER}");
-    let mut entry = String::new();
+    let mut entry = Entry::default();
     loop {
         let prompt = if entry.is_empty() { "tsh> " } else { "...  " };
         match editor.readline(prompt) {
             Ok(line) => {
-                if !entry.is_empty() {
-                    entry.push('\n');
-                }
-                entry.push_str(&line);
-                // A blank line always submits, so a stray bracket cannot trap the user.
-                if is_incomplete(&entry) && !line.trim().is_empty() {
+                let Some(src) = entry.push(&line) else {
                     continue;
-                }
-                let src = std::mem::take(&mut entry);
-                if src.trim().is_empty() {
-                    continue;
-                }
+                };
                 // History is written after every entry: a killed shell loses none.
                 let _ = editor.add_history_entry(src.as_str());
                 if let Some(h) = &history {
@@ -108,7 +99,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
                 }
             }
             Err(ReadlineError::Interrupted) => {
-                entry.clear();
+                entry = Entry::default();
             }
             Err(ReadlineError::Eof) => break,
             Err(e) => {
@@ -120,8 +111,45 @@ pub fn run(mut interp: Interp) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The entry being typed: lines join while brackets, braces or a string are open.
+#[derive(Default)]
+pub struct Entry(String);
+
+impl Entry {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Add a line; the whole entry once it is complete (None while it is open or blank).
+    pub fn push(&mut self, line: &str) -> Option<String> {
+        if !self.0.is_empty() {
+            self.0.push('\n');
+        }
+        self.0.push_str(line);
+        // A blank line always submits, so a stray bracket cannot trap the user.
+        if is_incomplete(&self.0) && !line.trim().is_empty() {
+            return None;
+        }
+        let src = std::mem::take(&mut self.0);
+        (!src.trim().is_empty()).then_some(src)
+    }
+}
+
 /// Run one entry (a `:command` or code); report its error. True to quit.
 fn run_entry(interp: &mut Interp, src: &str) -> (bool, Option<crate::error::Error>) {
+    let (quit, error) = eval_entry(interp, src);
+    match error {
+        Some((e, text)) => {
+            eprint!("{text}");
+            (quit, Some(e))
+        }
+        None => (quit, None),
+    }
+}
+
+/// What the prompt does with an entry, without the terminal: run it, and on an
+/// error keep it for `:why` and return it with its rendering. True to quit.
+pub fn eval_entry(interp: &mut Interp, src: &str) -> (bool, Option<(crate::error::Error, String)>) {
     crate::interrupt::clear();
     let result = match commands::dispatch(interp, src.trim()) {
         Ok(commands::Outcome::Quit) => return (true, None),
@@ -133,9 +161,8 @@ fn run_entry(interp: &mut Interp, src: &str) -> (bool, Option<crate::error::Erro
         Ok(()) => (false, None),
         Err(e) => {
             let text = render_styled(&e, src, "<stdin>", interp.color);
-            eprint!("{text}");
             interp.set_last_error(e.clone(), src);
-            (false, Some(e))
+            (false, Some((e, text)))
         }
     }
 }

@@ -60,27 +60,55 @@ impl std::fmt::Debug for Tensor {
     }
 }
 
-/// The most bytes one tensor may take: what the machine has available.
+/// The most bytes one new tensor may take: what the machine (and the cgroup the
+/// process runs in, if it has a memory limit) has available right now, or
+/// TSH_MEMORY_LIMIT when that is set. Asked afresh each time, since earlier
+/// tensors use memory too: a request the system cannot back is a `memory`
+/// error, not an out-of-memory kill.
 pub fn memory_limit() -> u64 {
-    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        if let Ok(s) = std::env::var("TSH_MEMORY_LIMIT")
-            && let Ok(v) = s.parse::<u64>()
-        {
-            return v;
-        }
-        std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|m| {
-                m.lines()
-                    .find(|l| l.starts_with("MemAvailable:"))
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .and_then(|kb| kb.parse::<u64>().ok())
-            })
-            .map(|kb| kb * 1024)
-            .unwrap_or(16 << 30)
-    })
+    let cap = MEMORY_CAP.load(std::sync::atomic::Ordering::Relaxed);
+    if cap > 0 {
+        return cap;
+    }
+    if let Some(v) = std::env::var("TSH_MEMORY_LIMIT")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        return v;
+    }
+    let machine = meminfo_available().unwrap_or(16 << 30);
+    match cgroup_room() {
+        Some(room) => machine.min(room),
+        None => machine,
+    }
 }
+
+static MEMORY_CAP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Cap what one tensor may take, in bytes, whatever the machine has (0: no cap).
+/// The fuzzer uses it to keep inputs that ask for gigabytes fast.
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_CAP.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn meminfo_available() -> Option<u64> {
+    let m = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = m.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Bytes left under a cgroup v2 memory limit (containers), if there is one.
+fn cgroup_room() -> Option<u64> {
+    let read = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok();
+    let max: u64 = read("memory.max")?.trim().parse().ok()?; // "max" means no limit
+    let current: u64 = read("memory.current")?.trim().parse().ok()?;
+    Some(max.saturating_sub(current))
+}
+
+/// Allocations below this size are not checked against the system: they cannot
+/// exhaust it alone, and reading /proc for every small tensor would cost.
+const CHECK_FROM_BYTES: u128 = 64 << 20;
 
 pub fn human_bytes(b: u128) -> String {
     const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
@@ -99,8 +127,18 @@ pub fn human_bytes(b: u128) -> String {
 
 /// Refuse, before allocating, a tensor larger than memory: a `memory` error, not an abort.
 pub fn check_alloc(shape: &[usize], dtype: DType) -> Result<()> {
+    check_working_set(shape, dtype, dtype.size())
+}
+
+/// `check_alloc` for ops that hold `per_element` bytes per element while they
+/// build the tensor (a float64 or int64 buffer that is then cast, say): the peak,
+/// not only the result, must fit.
+pub fn check_working_set(shape: &[usize], dtype: DType, per_element: usize) -> Result<()> {
     let n: u128 = shape.iter().map(|&d| d as u128).product();
-    let bytes = n * dtype.size() as u128;
+    let bytes = n * per_element.max(dtype.size()) as u128;
+    if bytes < CHECK_FROM_BYTES {
+        return Ok(());
+    }
     let limit = memory_limit() as u128;
     if bytes > limit || n > isize::MAX as u128 / 16 {
         return Err(Error::new(

@@ -76,6 +76,18 @@ pub fn check_broadcast_to(from: &[usize], to: &[usize]) -> Result<()> {
 }
 
 /// A possibly negative dim → an index in `0..ndim` (a 0-d tensor accepts -1 and 0).
+/// Like `normalize_dim`, for ops that take a slice along the dim, so it must
+/// exist: a 0-d tensor has none (PyTorch says the same).
+pub fn existing_dim(dim: i64, ndim: usize) -> Result<usize> {
+    if ndim == 0 {
+        return Err(index_err(format!(
+            "dimension specified as {dim} but the tensor has no dimensions"
+        ))
+        .hint("a 0-d tensor holds one value; unsqueeze(0) makes it a 1-element vector"));
+    }
+    normalize_dim(dim, ndim)
+}
+
 pub fn normalize_dim(dim: i64, ndim: usize) -> Result<usize> {
     let n = ndim.max(1) as i64;
     if dim < -n || dim >= n {

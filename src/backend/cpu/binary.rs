@@ -59,9 +59,10 @@ pub fn py_fmod(a: f64, b: f64) -> f64 {
 
 #[inline(always)]
 pub fn py_floordiv_int(a: i64, b: i64) -> i64 {
+    // wrapping_*: i64::MIN // -1 wraps as in PyTorch instead of panicking.
     let q = a.wrapping_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
+    if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+        q.wrapping_sub(1)
     } else {
         q
     }
@@ -71,7 +72,7 @@ pub fn py_floordiv_int(a: i64, b: i64) -> i64 {
 pub fn py_mod_int(a: i64, b: i64) -> i64 {
     let r = a.wrapping_rem(b);
     if r != 0 && ((r < 0) != (b < 0)) {
-        r + b
+        r.wrapping_add(b)
     } else {
         r
     }
@@ -144,6 +145,8 @@ fn float_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &La
         }),
         Atan2 => num!(|x, y| x.atan2(y)),
         BitAnd | BitOr | BitXor | Shl | Shr => {
+            // Unreachable from input: tensor::ops::elementwise refuses bitwise ops on
+            // float dtypes with a dtype error before dispatching here.
             unreachable!("bitwise ops are refused for floats before the kernel")
         }
         Eq => cmp!(|x, y| x == y),
@@ -186,6 +189,7 @@ fn int_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &Layo
         Pow => num!(|x, y| int_pow(x, y)),
         Maximum => num!(|x, y| x.max(y)),
         Minimum => num!(|x, y| x.min(y)),
+        // Unreachable from input: atan2 promotes integer operands to float first.
         Atan2 => unreachable!("atan2 runs on floats"),
         BitAnd => num!(|x, y| x & y),
         BitOr => num!(|x, y| x | y),
@@ -215,6 +219,7 @@ fn int_kernel<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &[T], lb: &Layo
 }
 
 fn typed<T: Element>(op: BinaryOp, a: &[T], la: &Layout, b: &Storage, lb: &Layout) -> Storage {
+    // Unreachable from input: the caller casts both operands to the promoted dtype.
     let b = T::slice(b).expect("binary operands share the compute dtype");
     if T::DTYPE.is_float() {
         float_kernel(op, a, la, b, lb)

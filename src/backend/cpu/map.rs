@@ -11,6 +11,10 @@ use crate::with_storage;
 pub const PAR_THRESHOLD: usize = 1 << 15;
 
 fn contiguous_slice<'a, T>(v: &'a [T], l: &Layout) -> Option<&'a [T]> {
+    // An empty view may keep an offset past its (empty) storage: `randn(4, 0)[3:]`.
+    if l.numel() == 0 {
+        return Some(&[]);
+    }
     if l.is_contiguous() {
         Some(&v[l.offset..l.offset + l.numel()])
     } else {
@@ -110,6 +114,7 @@ pub fn cast(s: &Storage, l: &Layout, to: crate::tensor::dtype::DType) -> Storage
 /// Write `src` (contiguous, `offsets.len()` elements, same dtype) at `offsets` of `dst`.
 pub fn scatter(dst: &mut Storage, offsets: &[usize], src: &Storage) {
     with_storage!(dst, d => {
+        // Unreachable from input: every caller casts the source to dst's dtype first.
         let s = Element::slice(src).expect("scatter source has the destination's dtype");
         for (&o, &x) in offsets.iter().zip(s.iter()) {
             d[o] = x;

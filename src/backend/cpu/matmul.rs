@@ -126,6 +126,7 @@ pub fn matmul(a: &Storage, b: &Storage, spec: &MatmulSpec) -> Storage {
         _ => {
             let wide = |s: &Storage| match cast(s, &Layout::contiguous(&[s.len()]), DType::I64) {
                 Storage::I64(v) => v,
+                // Unreachable: cast() builds storage of the dtype it is given.
                 _ => unreachable!("cast to I64 gives I64"),
             };
             let out = Storage::I64(int_matmul(&wide(a), &wide(b), spec));

@@ -131,6 +131,8 @@ fn reduce_group_i64(op: ReduceOp, g: &[i64]) -> i64 {
         ReduceOp::All => g.iter().all(|&x| x != 0) as i64,
         ReduceOp::Any => g.iter().any(|&x| x != 0) as i64,
         ReduceOp::CountNonzero => g.iter().filter(|&&x| x != 0).count() as i64,
+        // Unreachable from input: tensor::ops::reduce casts integer input to a
+        // float dtype before asking for mean/std/var/prod-style float reductions.
         _ => unreachable!("float-only reductions run on float data"),
     }
 }

@@ -38,6 +38,8 @@ macro_rules! unary_ops {
     };
     (@has none) => { false };
     (@has (|$y:ident| $g:expr)) => { true };
+    // Unreachable from input: ops without an integer kernel get float input
+    // (tensor::ops::elementwise promotes integers before dispatch).
     (@int none, $v:expr, $l:expr, $T:ty) => { unreachable!("this op promotes integers to float first") };
     (@int (|$y:ident| $g:expr), $v:expr, $l:expr, $T:ty) => {
         map($v, $l, |p: $T| { let $y = p.to_i64(); <$T>::from_i64($g) })

@@ -542,7 +542,7 @@ fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
     // Reverse one dim at a time, so that several index tensors never pair up.
     let mut out = t.clone();
     for d in dims {
-        let d = crate::tensor::shape::normalize_dim(d, t.ndim())?;
+        let d = crate::tensor::shape::existing_dim(d, t.ndim())?;
         let rev: Vec<i64> = (0..t.shape()[d] as i64).rev().collect();
         let mut idx = vec![Idx::Slice(None, None, None); d];
         idx.push(Idx::Tensor(Tensor::from_vec(rev, &[t.shape()[d]])));

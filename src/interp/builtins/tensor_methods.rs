@@ -355,7 +355,7 @@ fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn tolist(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     a.finish()?;
-    Ok(convert::tolist(&t))
+    convert::tolist(&t)
 }
 
 fn size(_: &mut Interp, mut a: Args) -> Result<Value> {

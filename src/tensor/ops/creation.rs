@@ -2,7 +2,7 @@
 
 use crate::backend::cpu::map::filled;
 use crate::error::{Result, value_err};
-use crate::tensor::core::{Tensor, check_alloc};
+use crate::tensor::core::{Tensor, check_alloc, check_working_set};
 use crate::tensor::dtype::DType;
 use crate::tensor::random;
 
@@ -41,7 +41,7 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
         return Err(value_err("arange: too many elements"));
     }
     let n = n as usize;
-    check_alloc(&[n], dtype)?;
+    check_working_set(&[n], dtype, 8 + dtype.size())?;
     let t = if dtype.is_float() {
         Tensor::from_vec(
             (0..n)
@@ -98,13 +98,13 @@ pub fn manual_seed(seed: u64) {
 }
 
 pub fn rand(shape: &[usize], dtype: DType) -> Result<Tensor> {
-    check_alloc(shape, dtype)?;
+    check_working_set(shape, dtype, 8 + dtype.size())?;
     let v = random::uniform(shape.iter().product(), dtype, 0.0, 1.0);
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
 }
 
 pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
-    check_alloc(shape, dtype)?;
+    check_working_set(shape, dtype, 8 + dtype.size())?;
     let v = random::normal(shape.iter().product(), dtype, 0.0, 1.0);
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
 }
@@ -115,12 +115,12 @@ pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Ten
             "randint: high ({high}) must be greater than low ({low})"
         )));
     }
-    check_alloc(shape, dtype)?;
+    check_working_set(shape, dtype, 8 + dtype.size())?;
     let v = random::integers(shape.iter().product(), low, high);
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
 }
 
 pub fn randperm(n: usize, dtype: DType) -> Result<Tensor> {
-    check_alloc(&[n], dtype)?;
+    check_working_set(&[n], dtype, 8 + dtype.size())?;
     Ok(Tensor::from_vec(random::permutation(n), &[n]).to_dtype(dtype))
 }

@@ -218,6 +218,7 @@ pub fn where_(cond: &Tensor, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let cv: Vec<bool> =
         match crate::backend::cpu::map::contiguous(&c.read(), &c.layout().expand(&shape)) {
             Storage::Bool(v) => v,
+            // Unreachable from input: the condition was cast to bool above.
             _ => unreachable!("a bool tensor holds bool storage"),
         };
     let av = crate::backend::cpu::map::contiguous(&a.read(), &a.layout().expand(&shape));
@@ -237,6 +238,7 @@ fn select_by_mask(mask: &[bool], a: Storage, b: &Storage) -> Storage {
         mut a: Vec<T>,
         b: &Storage,
     ) -> Storage {
+        // Unreachable from input: both branches were cast to one dtype above.
         let b = T::slice(b).expect("where operands share a dtype");
         for (i, m) in mask.iter().enumerate() {
             if !m {

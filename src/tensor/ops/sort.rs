@@ -93,6 +93,7 @@ pub fn unique(t: &Tensor) -> (Tensor, Tensor, Tensor) {
             .last()
             .is_some_and(|&u| u == v || (u.is_nan() && v.is_nan()))
         {
+            // Unreachable: a count is pushed with every entry of `uniq`.
             *counts.last_mut().expect("counts grows with uniq") += 1;
         } else {
             uniq.push(v);

@@ -8,7 +8,7 @@ use crate::error::{Result, index_err, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::layout::Layout;
 use crate::tensor::shape::{
-    check_broadcast_to, fmt_shape, infer_shape, normalize_dim, normalize_insert_dim,
+    check_broadcast_to, existing_dim, fmt_shape, infer_shape, normalize_dim, normalize_insert_dim,
 };
 
 pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
@@ -170,7 +170,7 @@ pub fn flatten(t: &Tensor, start: i64, end: i64) -> Result<Tensor> {
 }
 
 pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
-    let d = normalize_dim(dim, t.ndim())?;
+    let d = existing_dim(dim, t.ndim())?;
     let size = t.shape()[d] as i64;
     let start = if start < 0 { start + size } else { start };
     if start < 0 || length < 0 || start + length > size {
@@ -258,7 +258,7 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
 }
 
 pub fn split_sizes(t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
-    let d = normalize_dim(dim, t.ndim())?;
+    let d = existing_dim(dim, t.ndim())?;
     let total: usize = sizes.iter().sum();
     if total != t.shape()[d] {
         return Err(shape_err(format!(
@@ -280,7 +280,7 @@ pub fn split_sizes(t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>>
 }
 
 pub fn split(t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
-    let d = normalize_dim(dim, t.ndim())?;
+    let d = existing_dim(dim, t.ndim())?;
     if size == 0 {
         return Err(value_err("split size must be positive"));
     }
@@ -296,7 +296,7 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     if chunks <= 0 {
         return Err(value_err("chunk expects a positive number of chunks"));
     }
-    let d = normalize_dim(dim, t.ndim())?;
+    let d = existing_dim(dim, t.ndim())?;
     let n = t.shape()[d];
     let size = n.div_ceil(chunks as usize).max(1);
     if n == 0 {
@@ -306,6 +306,6 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
 }
 
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
-    let d = normalize_dim(dim, t.ndim())?;
+    let d = existing_dim(dim, t.ndim())?;
     (0..t.shape()[d]).map(|i| select(t, d, i as i64)).collect()
 }
