@@ -528,3 +528,9 @@ fn dtype_conversion_passes_gradients_back_in_the_input_dtype() {
     );
     assert_eq!(out, "<ToCopyBackward0>\ntensor([3., 3.]) float64\n");
 }
+
+#[test]
+fn nan_to_num_passes_gradients_through_kept_elements() {
+    check("nan_to_num(x)", &[("x", "a,b", S)], "");
+    check("x.nan_to_num(nan=1.0, posinf=2.0)", &[("x", "a", S)], "");
+}

@@ -70,6 +70,18 @@ impl DType {
         }
     }
 
+    /// The largest finite value of a float dtype (torch.finfo(dtype).max); None for
+    /// integer and bool dtypes.
+    pub fn max_finite(self) -> Option<f64> {
+        match self {
+            DType::F16 => Some(65504.0),
+            DType::BF16 => Some(3.389_531_389_251_535_5e38),
+            DType::F32 => Some(f32::MAX as f64),
+            DType::F64 => Some(f64::MAX),
+            _ => None,
+        }
+    }
+
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
     }

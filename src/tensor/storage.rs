@@ -29,8 +29,23 @@ macro_rules! int_element {
             }
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                // Float → int truncates toward zero, as PyTorch's casts do; NaN gives 0.
-                (v as i64) as $t
+                // As PyTorch's casts on x86 (cvttsd2si): truncate toward zero, and NaN
+                // or a value outside the conversion's range gives its minimum. Types
+                // narrower than 64 bits convert through int32 and then wrap, as C
+                // does: 300.0 → uint8 is 44, NaN → int32 is -2147483648.
+                const I64_END: f64 = 9_223_372_036_854_775_808.0;
+                const I32_END: f64 = 2_147_483_648.0;
+                if std::mem::size_of::<$t>() == 8 {
+                    if v.is_nan() || !(-I64_END..I64_END).contains(&v) {
+                        i64::MIN as $t
+                    } else {
+                        v as i64 as $t
+                    }
+                } else if v.is_nan() || !(-I32_END..I32_END).contains(&v) {
+                    i32::MIN as $t
+                } else {
+                    v as i32 as $t
+                }
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {

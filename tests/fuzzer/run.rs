@@ -124,9 +124,9 @@ fn repl(src: &str, color: bool) -> Result<(), &'static str> {
 /// Quiet panics (they are collected, not printed) and start the watchdog, which
 /// writes the hanging input to `hang_file` before exiting with status 3.
 pub fn install(hang_file: PathBuf) {
-    // Inputs that ask for gigabytes test the allocator, not tsh: a 1 GiB cap keeps
+    // Inputs that ask for gigabytes test the allocator, not tsh: a 128 MiB cap keeps
     // runs fast, and the memory error path is the same.
-    tsh::tensor::core::set_memory_limit(1 << 30);
+    tsh::tensor::core::set_memory_limit(128 << 20);
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // Only the fuzz input's panics are collected; other threads (other tests)

@@ -88,18 +88,10 @@ pub fn take(s: &Storage, offsets: &[usize]) -> Storage {
 }
 
 fn cast_typed<T: Element, U: Element>(v: &[T], l: &Layout) -> Vec<U> {
-    if T::DTYPE.is_float() && U::DTYPE.is_float() {
+    if T::DTYPE.is_float() {
+        // Float → integer truncates toward zero (NaN and out-of-range values as
+        // PyTorch on x86: see Element::from_f64); → bool tests for non-zero.
         map(v, l, |x| U::from_f64(x.to_f64()))
-    } else if T::DTYPE.is_float() {
-        // Float → integer truncates toward zero; → bool tests for non-zero.
-        map(v, l, |x| {
-            let f = x.to_f64();
-            if U::DTYPE.is_bool() {
-                U::from_f64(f)
-            } else {
-                U::from_i64(f as i64)
-            }
-        })
     } else if U::DTYPE.is_float() {
         map(v, l, |x| U::from_f64(x.to_i64() as f64))
     } else {

@@ -374,6 +374,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Both,
+        "nan_to_num",
+        "nan_to_num(input, nan=0.0, posinf=None, neginf=None)",
+        "Replace nan, +inf and -inf (by default with 0 and the dtype's largest and smallest finite values).",
+        "nan_to_num(tensor([nan, inf, -inf, 1.5]), posinf=100.)",
+        nan_to_num
+    ),
+    row!(
+        Both,
         "clamp",
         "clamp(input, min=None, max=None)",
         "Limit values to [min, max].",
@@ -695,6 +703,33 @@ fn float_power(_: &mut Interp, mut a: Args) -> Result<Value> {
     let y = a.tensor("exponent")?.to_dtype(crate::tensor::DType::F64);
     a.finish()?;
     binary(BinaryOp::Pow, &x, &y).map(Value::Tensor)
+}
+
+fn nan_to_num(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let nan = a.float_or("nan", 0.0)?;
+    let mut opt_float = |name: &str| -> Result<Option<f64>> {
+        match a.take(name) {
+            None | Some((Value::None, _)) => Ok(None),
+            Some((v, _)) => crate::interp::convert::to_float(&v, "nan_to_num", name).map(Some),
+        }
+    };
+    let posinf = opt_float("posinf")?;
+    let neginf = opt_float("neginf")?;
+    a.finish()?;
+    let Some(big) = t.dtype().max_finite() else {
+        // Integers and bools hold no nan or inf: a copy, as in PyTorch.
+        return Ok(Value::Tensor(t.deep_clone()));
+    };
+    // Built from where(), so gradients flow to the elements that were kept.
+    let dt = t.dtype();
+    let swap = |x: &Tensor, hit: fn(f64) -> bool, v: f64| {
+        ew::where_(&ew::test(&t, hit), &Tensor::scalar_f64(v, dt), x)
+    };
+    let out = swap(&t, f64::is_nan, nan)?;
+    let out = swap(&out, |x| x == f64::INFINITY, posinf.unwrap_or(big))?;
+    let out = swap(&out, |x| x == f64::NEG_INFINITY, neginf.unwrap_or(-big))?;
+    Ok(Value::Tensor(out))
 }
 
 fn clamp(_: &mut Interp, mut a: Args) -> Result<Value> {

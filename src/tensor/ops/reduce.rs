@@ -96,6 +96,9 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
         ))
         .hint("specify a non-empty dimension, or check the tensor's shape first"));
     }
+    // An empty input can still ask for a huge output: any(zeros(0, 2**40), dim=0).
+    // The kernels accumulate in 64 bits.
+    crate::tensor::core::check_working_set(&[outputs], out_dtype, 8 + out_dtype.size())?;
     let mut perm = kept.clone();
     perm.extend(&rdims);
     let layout = t.layout().permute(&perm);

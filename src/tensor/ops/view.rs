@@ -173,7 +173,7 @@ pub fn narrow(t: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     let d = existing_dim(dim, t.ndim())?;
     let size = t.shape()[d] as i64;
     let start = if start < 0 { start + size } else { start };
-    if start < 0 || length < 0 || start + length > size {
+    if start < 0 || length < 0 || start.checked_add(length).is_none_or(|end| end > size) {
         return Err(index_err(format!(
             "narrow: start {start} and length {length} exceed dimension {d} of size {size}"
         )));
@@ -285,6 +285,7 @@ pub fn split(t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
         return Err(value_err("split size must be positive"));
     }
     let n = t.shape()[d];
+    check_parts(n / size, "split")?;
     let mut sizes = vec![size; n / size];
     if !n.is_multiple_of(size) {
         sizes.push(n % size);
@@ -305,7 +306,23 @@ pub fn chunk(t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     split(t, size, dim)
 }
 
+/// Most tensors one split or unbind may return: each is a view, with its own
+/// bookkeeping, so `ones(0, 2**40).unbind(1)` is a memory error, not a hang.
+const MAX_PARTS: usize = 1 << 26;
+
+fn check_parts(n: usize, op: &str) -> Result<()> {
+    if n > MAX_PARTS {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Memory,
+            format!("{op} would return {n} tensors (the limit is {MAX_PARTS})"),
+        )
+        .hint("index or narrow the part you need instead"));
+    }
+    Ok(())
+}
+
 pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     let d = existing_dim(dim, t.ndim())?;
+    check_parts(t.shape()[d], "unbind")?;
     (0..t.shape()[d]).map(|i| select(t, d, i as i64)).collect()
 }
