@@ -97,8 +97,10 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         (Value::List(x), Value::Int(n)) | (Value::Int(n), Value::List(x)) if op == BinOp::Mul => {
             let items = x.borrow();
             super::value::check_items(items.len() as u128 * (*n).max(0) as u128)?;
-            let mut v = Vec::new();
-            for _ in 0..(*n).max(0) {
+            // The item count bounds the work: `[] * 2**62` is empty at once.
+            let copies = if items.is_empty() { 0 } else { (*n).max(0) };
+            let mut v = Vec::with_capacity(items.len() * copies as usize);
+            for _ in 0..copies {
                 v.extend(items.iter().cloned());
             }
             Ok(Value::list(v))
