@@ -226,7 +226,7 @@ impl Drop for Nested {
 
 /// Most items a list, tuple or string may hold: beyond it, a `memory` error
 /// rather than an allocation that aborts the process.
-pub const MAX_ITEMS: u128 = 1 << 26;
+pub const MAX_ITEMS: u128 = 1 << 24;
 
 pub fn check_items(n: u128) -> Result<()> {
     // Each item is a Value, plus whatever it holds; below ~1M items nothing to ask.
