@@ -197,6 +197,9 @@ fn edge_cases() -> Vec<(&'static str, Vec<u8>)> {
         ("self_reference", b"x = [1]\nx.append(x)\nprint(x)\nx == x\nx < x\ntensor(x)\nd = dict(a=1)\nd[\"d\"] = d\nd\ny = [1]\ny.append(y)\nx == y".to_vec()),
         ("deep_nesting_by_loop", b"x = []\nfor i in range(300000) { x = [x] }\nprint(x)\nx == x\nstr(x)\ntensor(x)\nlen(x)".to_vec()),
         ("deep_autograd_chain", b"x = ones(1, requires_grad=true)\ny = x\nfor i in range(100000) { y = y * 1.0 }\ny.backward()\nx.grad".to_vec()),
+        // Piped into the prompt, each line is an entry: history and completion
+        // bookkeeping must not make a long pipe quadratic.
+        ("many_lines_and_names", (0..20_000).map(|i| format!("x{} = {i}\n", i % 5000)).collect::<String>().into_bytes()),
         ("long_loop_of_tensors", b"l = []\nfor i in range(100000) { l.append(ones(1)) }\nlen(l)".to_vec()),
     ]
 }

@@ -73,6 +73,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
     let captured = Buffer::default();
     interp.out = Box::new(Tee(captured.clone()));
     println!("{BANNER}");
@@ -84,16 +85,21 @@ pub fn run(mut interp: Interp) -> ExitCode {
                 let Some(src) = entry.push(&line) else {
                     continue;
                 };
-                // History is written after every entry: a killed shell loses none.
+                // At a terminal, history is written after every entry: a killed shell
+                // loses none. Piped input is saved once at the end, since rewriting
+                // the file per line would make a long pipe quadratic.
                 let _ = editor.add_history_entry(src.as_str());
-                if let Some(h) = &history {
+                if let Some(h) = history.as_ref().filter(|_| interactive) {
                     let _ = editor.save_history(h);
                 }
                 captured.take();
                 let (quit, error) = run_entry(&mut interp, &src);
                 let shown = captured.take();
                 interp.record_entry(&src, &shown, error.as_ref());
-                *vars.borrow_mut() = interp.globals.clone();
+                // Completion reads the variables; only a terminal completes.
+                if interactive {
+                    *vars.borrow_mut() = interp.globals.clone();
+                }
                 if quit {
                     break;
                 }
@@ -107,6 +113,9 @@ pub fn run(mut interp: Interp) -> ExitCode {
                 break;
             }
         }
+    }
+    if let Some(h) = history.as_ref().filter(|_| !interactive) {
+        let _ = editor.save_history(h);
     }
     ExitCode::SUCCESS
 }
