@@ -1,6 +1,8 @@
 //! The one error type. Every failure the user can cause is a value with a kind, a
 //! message, an optional source span and an optional hint; `print::error` renders it.
 
+use std::rc::Rc;
+
 use crate::syntax::ast::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +51,31 @@ pub struct Error {
     /// The operation and the tensors it was given, where an op failed on them
     /// (`:why` draws them).
     pub context: Option<Box<OpContext>>,
+    /// Set when the error happened inside a user function: where, and the calls
+    /// that led there.
+    pub traceback: Option<Box<Traceback>>,
+}
+
+/// The way into a function that failed. The error's span points into `source`
+/// (the function's text) rather than into the entry being run.
+#[derive(Clone, Debug, Default)]
+pub struct Traceback {
+    pub source: Option<Rc<str>>,
+    /// The function the error's span is in.
+    pub function: Option<Rc<str>>,
+    /// The calls on the way, innermost first.
+    pub calls: Vec<Frame>,
+}
+
+/// One call on the way to an error.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The call expression.
+    pub span: Span,
+    /// The text the span points into; None for the entry or script being run.
+    pub source: Option<Rc<str>>,
+    /// The function the call is written in; None at top level.
+    pub function: Option<Rc<str>>,
 }
 
 /// What `:why` needs to explain a failed op: its name and its tensor operands.
@@ -80,7 +107,38 @@ impl Error {
             span: None,
             hint: None,
             context: None,
+            traceback: None,
         }
+    }
+
+    /// The error left the body of function `name` (parsed from `source`), which
+    /// was called at `call`: its location so far is inside that function.
+    pub fn through_call(
+        mut self,
+        name: &Rc<str>,
+        source: &Rc<str>,
+        def: Span,
+        call: Span,
+    ) -> Error {
+        // An error without a place inside the body points at the function itself.
+        if self.span.is_none() {
+            self.span = Some(def);
+        }
+        let tb = self.traceback.get_or_insert_with(Box::default);
+        if tb.source.is_none() {
+            tb.source = Some(source.clone());
+            tb.function = Some(name.clone());
+        }
+        for f in tb.calls.iter_mut().filter(|f| f.source.is_none()) {
+            f.source = Some(source.clone());
+            f.function = Some(name.clone());
+        }
+        tb.calls.push(Frame {
+            span: call,
+            source: None,
+            function: None,
+        });
+        self
     }
     /// Point the error at `span`, unless a more precise span is already set.
     pub fn at(mut self, span: Span) -> Error {

@@ -14,3 +14,4 @@ pub mod script;
 pub mod syntax;
 pub mod teach;
 pub mod tensor;
+pub mod warnings;

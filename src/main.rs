@@ -69,6 +69,7 @@ fn run(cli: Cli) -> ExitCode {
             return ExitCode::from(1);
         };
         return match tsh::teach::lesson::present(&mut interp, &src, &path.display().to_string()) {
+            Ok(tsh::teach::lesson::Ending::Interrupted) => ExitCode::from(130),
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprint!("{}", render(&e, &src, &path.display().to_string()));

@@ -245,3 +245,65 @@ fn interrupt_stops_a_script_loop_cleanly() {
     assert!(se.contains("error[interrupt]"), "{so}{se}");
     assert!(so.contains("still here true"), "{so}{se}");
 }
+
+/// Piped input gives nothing but results: no banner, no prompts.
+#[test]
+fn piped_input_prints_only_results() {
+    let (code, out, err) = tsh_stdin(&[], "1 + 1\n", &[("NO_COLOR", "1")]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "2\n", ""));
+}
+
+/// A string open at the end of a line is an error at once; the lines after it run.
+#[test]
+fn piped_unterminated_string_does_not_swallow_later_lines() {
+    let (code, out, err) = tsh_stdin(&[], "print(\"abc\ndef\")\n1+1\n", &[("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "2\n", "{err}");
+    assert_eq!(
+        err.matches("unterminated string literal").count(),
+        2,
+        "{err}"
+    );
+}
+
+/// `else` on the line after `}` at the prompt, as in a script; an `if` without
+/// one still runs before the next line.
+#[test]
+fn piped_else_after_the_closing_brace() {
+    let input = "x = 1\nif x > 5 {\n  print('big')\n}\nelse {\n  print('small')\n}\nif x == 1 { print('one') }\nprint('after')\n";
+    let (code, out, err) = tsh_stdin(&[], input, &[("NO_COLOR", "1")]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "small\none\nafter\n", "")
+    );
+}
+
+/// An error inside a function defined in an earlier entry shows the failing line
+/// of the function and every call on the way, innermost last.
+#[test]
+fn an_error_in_a_function_shows_its_line_and_the_calls() {
+    let input = "fn f(a) {\n    return a @ a\n}\nfn g(b) { return f(b) }\ng(ones(2, 3))\n";
+    let (code, _, err) = tsh_stdin(&[], input, &[("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    let want = "error[shape]: cannot matmul [2, 3] @ [2, 3]: inner dimensions 3 and 2 differ
+  --> <stdin>:1:1
+1 | g(ones(2, 3))
+  | ^^^^^^^^^^^^^ called here
+  --> <stdin>:1:18, in g
+1 | fn g(b) { return f(b) }
+  |                  ^^^^ called here
+  --> <stdin>:2:12, in f
+2 |     return a @ a
+  |            ^^^^^ here
+";
+    assert!(err.starts_with(want), "{err}");
+    // In a script, the same, with the file's line numbers.
+    let path = script(
+        "calls.tsh",
+        &input.replace("g(ones(2, 3))", "\n\ng(ones(2, 3))"),
+    );
+    let (code, _, err) = tsh(&[&path]);
+    assert_eq!(code, 1);
+    assert!(err.contains(&format!("--> {path}:7:1\n")), "{err}");
+    assert!(err.contains(&format!("--> {path}:2:12, in f\n")), "{err}");
+}

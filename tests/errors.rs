@@ -71,3 +71,34 @@ fn the_three_classic_mistakes_teach() {
         "{device}"
     );
 }
+
+/// A memory error names the tensor that was asked for: its shape and dtype, not
+/// those of an intermediate view or working buffer.
+#[test]
+fn memory_errors_name_the_requested_tensor() {
+    let cases = [
+        (
+            "tensor([1, 2, 3]).repeat(10**9, 10**9)",
+            "cannot allocate a [1000000000, 3000000000] int64 tensor",
+        ),
+        (
+            "ones(2).expand(10**10, 2).contiguous()",
+            "cannot allocate a [10000000000, 2] float32 tensor",
+        ),
+        (
+            "zeros(10**6, 10**6, dtype=int8)",
+            "cannot allocate a [1000000, 1000000] int8 tensor",
+        ),
+        (
+            "ones(10**5, 1, dtype=float16)[:, [0] * 10**6]",
+            "cannot allocate a [100000, 1000000] float16 tensor",
+        ),
+    ];
+    for (src, want) in cases {
+        let out = common::run(src);
+        assert!(
+            out.contains("error[memory]") && out.contains(want),
+            "{src}:\n{out}"
+        );
+    }
+}

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fuzzer::generate::Gen;
-use fuzzer::run::{Mode, Outcome, install, on_deep_stack, run_one, seeds};
+use fuzzer::run::{Mode, Outcome, install, on_deep_stack, run_one, seeds, tsh_files};
 
 /// How many fuzz inputs CI runs (the million-input runs use examples/fuzz.rs).
 const CI_INPUTS: u64 = 4000;
@@ -133,13 +133,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 #[test]
 fn kept_crashers_survive_the_binary() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzzer/regressions");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/fuzzer/regressions")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "tsh"))
-        .collect();
-    paths.sort();
+    let paths = tsh_files(&dir);
     assert!(!paths.is_empty(), "no regressions in {}", dir.display());
     for p in paths {
         let name = p

@@ -23,6 +23,10 @@ fn strip_ansi(s: &str) -> String {
 
 impl Term {
     fn spawn(data_home: &std::path::Path) -> Term {
+        Term::spawn_with(data_home, &[])
+    }
+
+    fn spawn_with(data_home: &std::path::Path, args: &[&str]) -> Term {
         let (mut master, mut slave) = (0, 0);
         let ws = libc::winsize {
             ws_row: 40,
@@ -45,7 +49,8 @@ impl Term {
         let (master, slave) =
             unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tsh"));
-        cmd.env("XDG_DATA_HOME", data_home)
+        cmd.args(args)
+            .env("XDG_DATA_HOME", data_home)
             .env("HOME", data_home)
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
@@ -126,6 +131,11 @@ impl Term {
     fn type_keys(&mut self, keys: &str) {
         self.settle();
         self.send(keys);
+    }
+
+    /// Everything shown since the start.
+    fn screen(&self) -> String {
+        strip_ansi(&String::from_utf8_lossy(&self.seen.lock().unwrap()))
     }
 
     fn banner(&mut self) {
@@ -240,4 +250,113 @@ fn history_survives_a_restart() {
     t.expect("123000");
     t.type_keys(":quit\r");
     assert!(t.wait_exit().success());
+}
+
+/// Lines that reach the prompt together, typed ahead or pasted by a terminal
+/// without bracketed paste, all run, in order, as if typed one by one.
+#[test]
+fn lines_typed_together_all_run() {
+    let home = data_home("typeahead");
+    let mut t = Term::spawn(&home);
+    t.banner();
+    t.type_keys("a = 40\rb = 2\ra + b\r");
+    t.expect("42");
+    t.type_keys("print(a * 100 + b * 7)\r");
+    t.expect("4014");
+    // A pasted block, indented with a tab, runs as typed.
+    t.type_keys("for i in range(3) {\r\tprint(i * 1001)\r}\rprint(\"do\" + \"ne\")\r");
+    let out = t.expect("done");
+    assert!(out.contains("2002") && !out.contains("error"), "{out}");
+    t.type_keys("\x04");
+    assert!(t.wait_exit().success());
+}
+
+/// A string left open at the end of a line is a syntax error at once (as in
+/// Python), not a `...` prompt that traps every later line.
+#[test]
+fn an_unterminated_string_is_an_error_at_once() {
+    let home = data_home("string");
+    let mut t = Term::spawn(&home);
+    t.banner();
+    t.type_keys("print(\"abc\r");
+    t.expect("error[syntax]: unterminated string literal");
+    t.type_keys("6 * 7\r");
+    t.expect("42");
+    t.type_keys("\x04");
+    assert!(t.wait_exit().success());
+}
+
+/// `else {` may start the line after an `if`'s closing brace, as in a script.
+#[test]
+fn else_on_the_line_after_the_brace() {
+    let home = data_home("else");
+    let mut t = Term::spawn(&home);
+    t.banner();
+    t.type_keys("x = 3\r");
+    t.type_keys("if x > 5 {\r");
+    t.type_keys("print(\"bi\" + \"g\")\r");
+    t.type_keys("}\r");
+    t.expect("...");
+    t.type_keys("else {\r");
+    t.type_keys("print(\"sma\" + \"ll\")\r");
+    t.type_keys("}\r");
+    t.expect("small");
+    let screen = t.screen();
+    assert!(
+        !screen.contains("error[") && !screen.contains("big"),
+        "{screen}"
+    );
+    // An `if` with no else runs when the next line is something else.
+    t.type_keys("if x > 1 { print(\"ye\" + \"s\") }\r");
+    t.type_keys("print(\"ne\" + \"xt\")\r");
+    let out = t.expect("next");
+    assert!(out.contains("yes"), "{out}");
+    t.type_keys("\x04");
+    assert!(t.wait_exit().success());
+}
+
+/// Ctrl-C in presenter mode stops the lesson as an interrupted program does.
+#[test]
+fn ctrl_c_in_a_lesson_exits_130() {
+    let home = data_home("lesson");
+    let file = home.join("lesson.tsh");
+    std::fs::write(&file, "# One.\nx = 1\n# Two.\nx + 1\n").unwrap();
+    let mut t = Term::spawn_with(&home, &["--lesson", &file.display().to_string()]);
+    t.expect("step 1/2");
+    t.type_keys("\x03");
+    assert_eq!(t.wait_exit().code(), Some(130));
+}
+
+/// A session with a picture drawn in colour at the terminal's width, and a
+/// statement stopped with Ctrl-C, saves a transcript that `--verify` passes.
+#[test]
+fn saved_session_with_pictures_and_ctrl_c_verifies() {
+    let home = data_home("save");
+    let file = home.join("session.tsh");
+    let mut t = Term::spawn(&home);
+    t.banner();
+    t.type_keys("imshow(tensor([[0., 0.5, 1.], [1., 0.25, 0.]]))\r");
+    t.expect("▀");
+    t.type_keys("n = 0\r");
+    t.type_keys("while true { n = n + 1 }\r");
+    std::thread::sleep(Duration::from_millis(400));
+    t.send("\x03");
+    t.expect("error[interrupt]");
+    t.type_keys("n >= 0\r");
+    t.expect("true");
+    t.type_keys(&format!(":save {}\r", file.display()));
+    t.expect("wrote");
+    t.type_keys("\x04");
+    assert!(t.wait_exit().success());
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("#   while true"), "{saved}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tsh"))
+        .args(["--verify", &file.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{saved}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

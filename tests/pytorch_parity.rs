@@ -79,3 +79,45 @@ fn grad_fn_names_match_pytorch() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The whole autograd graph, not just its last node: each line of the fixture is
+/// an expression and the structure of PyTorch's graph behind it (printed by
+/// tests/fixtures/graph_structure.py). A function PyTorch differentiates as one
+/// node must be one node here too.
+#[test]
+fn graph_structures_match_pytorch() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/graph_structure.torch.txt"
+    );
+    let fixture = std::fs::read_to_string(path).expect("fixture");
+    let mut it = Interp::new(Box::new(Buffer::default()));
+    it.run(
+        "manual_seed(0)
+        x = randn(3, 3, requires_grad=true)
+        w = randn(4, 3, requires_grad=true)
+        b = randn(4, requires_grad=true)
+        y = randn(3, 4)
+        img = randn(2, 3, 6, 6, requires_grad=true)
+        k = randn(4, 3, 3, 3, requires_grad=true)
+        kb = randn(4, requires_grad=true)
+        cls = tensor([0, 1, 2])",
+        false,
+    )
+    .expect("setup");
+    let mut wrong = vec![];
+    for line in fixture.lines() {
+        let (expr, want) = line.split_once('\t').expect("expr<TAB>structure");
+        let got = match it.eval_src(expr) {
+            Ok(tsh::interp::Value::Tensor(t)) => {
+                tsh::autograd::graph::structure(&t).unwrap_or_else(|| "None".into())
+            }
+            Ok(other) => format!("not a tensor: {}", other.type_name()),
+            Err(e) => format!("error: {}", e.message),
+        };
+        if got != want {
+            wrong.push(format!("{expr}\n  PyTorch {want}\n  tsh     {got}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

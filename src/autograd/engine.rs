@@ -49,7 +49,7 @@ pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) ->
     };
     match root.grad_fn() {
         None => accumulate(root, grad),
-        Some(node) => run(node, grad, retain_graph),
+        Some(node) => run(node, grad, retain_graph, &mut accumulate),
     }
 }
 
@@ -72,7 +72,13 @@ fn dependencies(root: &Arc<Node>) -> HashMap<usize, usize> {
     deps
 }
 
-fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool) -> Result<()> {
+/// Where a gradient that reaches a leaf goes: `.grad` for `backward()`, a list
+/// for a composite op's own inner graph.
+pub type LeafSink<'a> = &'a mut dyn FnMut(&Tensor, Tensor) -> Result<()>;
+
+/// Run the graph behind `root` backward from `grad`, handing each leaf's
+/// gradient to `sink`.
+pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) -> Result<()> {
     let mut deps = dependencies(&root);
     let mut pending: HashMap<usize, Tensor> = HashMap::new();
     pending.insert(key(&root), grad);
@@ -99,7 +105,7 @@ fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool) -> Result<()> {
             match edge {
                 Edge::Leaf(t) => {
                     if let Some(g) = g {
-                        accumulate(t, g)?;
+                        sink(t, g)?;
                     }
                 }
                 Edge::Node(next) => {

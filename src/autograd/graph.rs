@@ -163,3 +163,25 @@ pub fn render_dot(t: &Tensor, names: Namer) -> String {
     out.push_str("}\n");
     out
 }
+
+/// The graph's shape in one line, as PyTorch's `grad_fn.next_functions` give it:
+/// `MulBackward0(AccumulateGrad, ExpBackward0(AccumulateGrad))`; inputs that take
+/// no gradient are left out. None for a tensor without a graph.
+pub fn structure(t: &Tensor) -> Option<String> {
+    fn node(n: &Node, depth: usize) -> String {
+        let kids: Vec<String> = children(n)
+            .into_iter()
+            .map(|e| match e {
+                Edge::Leaf(_) => "AccumulateGrad".to_string(),
+                Edge::Node(m) if depth < MAX_DEPTH => node(m, depth + 1),
+                Edge::Node(m) => format!("{}(…)", m.name()),
+            })
+            .collect();
+        if kids.is_empty() {
+            n.name().to_string()
+        } else {
+            format!("{}({})", n.name(), kids.join(", "))
+        }
+    }
+    t.grad_fn().map(|n| node(&n, 0))
+}

@@ -125,6 +125,15 @@ impl Args {
         }
     }
 
+    pub fn opt_float(&mut self, param: &str) -> Result<Option<f64>> {
+        match self.take(param) {
+            None | Some((Value::None, _)) => Ok(None),
+            Some((v, s)) => convert::to_float(&v, self.name, param)
+                .map(Some)
+                .map_err(|e| e.at(s)),
+        }
+    }
+
     pub fn flag(&mut self, param: &str, default: bool) -> Result<bool> {
         match self.take(param) {
             None => Ok(default),

@@ -17,6 +17,28 @@ pub fn to_int(v: &Value, func: &str, param: &str) -> Result<i64> {
     }
 }
 
+/// A float's integer part as a 64-bit int; NaN, infinities and values beyond
+/// 64 bits are `value` errors (Python's ints are unbounded, tsh's are not).
+pub fn float_to_int(f: f64) -> Result<i64> {
+    if f.is_nan() {
+        return Err(value_err("cannot convert float NaN to an int"));
+    }
+    if f.is_infinite() {
+        return Err(value_err("cannot convert float infinity to an int"));
+    }
+    // 2**63 is exact in f64; every float below it in magnitude truncates into range.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    let t = f.trunc();
+    if !(-LIMIT..LIMIT).contains(&t) {
+        return Err(value_err(format!(
+            "integer overflow: {} does not fit in a 64-bit int",
+            crate::print::number::py_float_repr(f)
+        ))
+        .hint("tsh's ints are 64-bit (-2**63 to 2**63 - 1); keep the value a float"));
+    }
+    Ok(t as i64)
+}
+
 pub fn to_float(v: &Value, func: &str, param: &str) -> Result<f64> {
     match v {
         Value::Int(i) => Ok(*i as f64),
@@ -32,11 +54,18 @@ pub fn to_float(v: &Value, func: &str, param: &str) -> Result<f64> {
 
 fn describe(v: &Value) -> String {
     match v {
-        Value::Tensor(t) => format!(
-            "a {} tensor of shape {}",
-            t.dtype(),
-            crate::tensor::shape::fmt_shape(t.shape())
-        ),
+        Value::Tensor(t) => {
+            let dtype = t.dtype().to_string();
+            let article = if dtype.starts_with(['i', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!(
+                "{article} {dtype} tensor of shape {}",
+                crate::tensor::shape::fmt_shape(t.shape())
+            )
+        }
         v => v.type_name().to_string(),
     }
 }
@@ -79,7 +108,10 @@ pub fn to_dtype(v: &Value) -> Result<DType> {
             type_err(format!("unknown dtype '{s}'"))
                 .hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")
         }),
-        v => Err(type_err(format!("expected a dtype, got {}", v.type_name()))),
+        v => Err(type_err(format!(
+            "expected a dtype, got {}",
+            v.a_type_name()
+        ))),
     }
 }
 
@@ -220,7 +252,7 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
             ))
             .hint("every row of a tensor must have the same length")),
             other => Err(
-                type_err(format!("tensor() cannot hold a {}", other.type_name()))
+                type_err(format!("tensor() cannot hold {}", other.a_type_name()))
                     .hint("tensor data is numbers, bools, or (nested) lists of them"),
             ),
         };
@@ -252,7 +284,8 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
         return Ok(t.to_dtype(dtype.unwrap_or(t.dtype())).deep_clone());
     }
     let shape = data_shape(v)?;
-    crate::tensor::core::check_alloc(&shape, DType::F64)?;
+    // Data is gathered as a float and an int per element before the cast.
+    crate::tensor::core::check_working_set(&shape, dtype.unwrap_or(DType::F32), 16)?;
     let mut flat = Flat {
         floats: vec![],
         ints: vec![],

@@ -272,8 +272,8 @@ impl Interp {
                 Ok(())
             }
             other => Err(type_err(format!(
-                "a {} does not support item assignment",
-                other.type_name()
+                "{} does not support item assignment",
+                other.a_type_name()
             ))),
         }
     }
@@ -318,8 +318,8 @@ impl Interp {
                     ),
                     v => {
                         return Err(index_err(format!(
-                            "a {} cannot index a tensor",
-                            v.type_name()
+                            "{} cannot index a tensor",
+                            v.a_type_name()
                         ))
                         .at(e.span)
                         .hint("indices are ints, slices, ..., none, or int/bool tensors"));
@@ -444,8 +444,8 @@ impl Interp {
             [Subscript::Expr(e)] => match self.eval(e)? {
                 Value::Str(s) => Ok(s.to_string()),
                 other => Err(type_err(format!(
-                    "dict keys are strings, not a {}",
-                    other.type_name()
+                    "dict keys are strings, not {}",
+                    other.a_type_name()
                 ))
                 .at(e.span)),
             },
@@ -474,8 +474,8 @@ impl Interp {
             | Value::Range(..) => {
                 if subs.len() != 1 {
                     return Err(type_err(format!(
-                        "a {} takes a single index",
-                        o.type_name()
+                        "{} takes a single index",
+                        o.a_type_name()
                     )));
                 }
                 let items = o.iter_items()?;
@@ -523,21 +523,21 @@ impl Interp {
                         let j = if i < 0 { i + n } else { i };
                         if j < 0 || j >= n {
                             return Err(index_err(format!(
-                                "index {i} is out of range for a {} of length {n}",
-                                o.type_name()
+                                "index {i} is out of range for {} of length {n}",
+                                o.a_type_name()
                             )));
                         }
                         Ok(items[j as usize].clone())
                     }
                     Subscript::Ellipsis(_) => Err(type_err(format!(
-                        "a {} cannot be indexed with ...",
-                        o.type_name()
+                        "{} cannot be indexed with ...",
+                        o.a_type_name()
                     ))),
                 }
             }
             other => Err(type_err(format!(
-                "a {} cannot be indexed",
-                other.type_name()
+                "{} cannot be indexed",
+                other.a_type_name()
             ))),
         }
     }
@@ -563,7 +563,7 @@ impl Interp {
                 Err(type_err(format!("a dtype ({d}) is not callable"))
                     .hint(format!("to convert a tensor use t.to({d})")))
             }
-            other => Err(type_err(format!("a {} is not callable", other.type_name()))),
+            other => Err(type_err(format!("{} is not callable", other.a_type_name()))),
         }
     }
 
@@ -582,18 +582,22 @@ impl Interp {
             .chain(keywords.iter().map(|(_, v, s)| (v.clone(), *s)))
             .collect();
         let args = Args::new(b.name, positional, keywords, span);
-        let out = if self.trace_log.is_some() {
+        let result = if self.trace_log.is_some() {
             let operands = super::observe::call_operands(&given);
             let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();
-            self.traced(span, b.name, &refs, |it| (b.func)(it, args))?
+            self.traced(span, b.name, &refs, |it| (b.func)(it, args))
         } else {
             (b.func)(self, args).map_err(|e| {
                 let operands = super::observe::call_operands(&given);
                 let refs: Vec<(&Value, Option<Span>)> =
                     operands.iter().map(|(v, s)| (v, *s)).collect();
                 super::observe::with_operands(e, b.name, &refs)
-            })?
+            })
         };
+        // Warnings the call raised show even when it then failed, as in PyTorch.
+        let warned = self.show_warnings(span);
+        let out = result?;
+        warned?;
         // Long builtins (loops inside an op) answer Ctrl-C as soon as they return.
         crate::interrupt::check().map_err(|e| e.at(span))?;
         Ok(out)
@@ -646,11 +650,12 @@ impl Interp {
             }
             scope.insert(p.name.clone(), v);
         }
+        let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
         for p in &def.params {
             if !scope.contains_key(&p.name) {
                 match &p.default {
                     Some(d) => {
-                        let v = self.eval(d)?;
+                        let v = self.eval(d).map_err(through)?;
                         scope.insert(p.name.clone(), v);
                     }
                     None => {
@@ -665,10 +670,14 @@ impl Interp {
         }
         self.locals.push(scope);
         self.depth += 1;
+        // Spans in the body point into the function's own text (:trace and the
+        // broadcast check quote it).
+        let caller_source = std::mem::replace(&mut self.source, def.source.clone());
         let r = self.exec_block(&def.body);
+        self.source = caller_source;
         self.depth -= 1;
         self.locals.pop();
-        match r? {
+        match r.map_err(through)? {
             Exec::Return(v) => Ok(v),
             _ => Ok(Value::None),
         }

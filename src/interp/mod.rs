@@ -27,6 +27,12 @@ pub const MAX_CALL_DEPTH: usize = 200;
 /// Where printed output goes: the process's stdout, or a buffer (tests, :save).
 pub trait Output {
     fn write_str(&mut self, s: &str);
+    /// Output that looks different on a terminal (colour, the terminal's width)
+    /// from its plain form, which transcripts keep so that `--verify` can replay it.
+    fn write_shown(&mut self, shown: &str, plain: &str) {
+        let _ = plain;
+        self.write_str(shown);
+    }
 }
 
 pub struct Stdout;
@@ -64,6 +70,8 @@ pub struct Interp {
     pub print_opts: PrintOptions,
     /// Colour the footer (only on a terminal, never with NO_COLOR).
     pub color: bool,
+    /// Output goes to a terminal (the REPL at one): pictures take its width.
+    pub terminal: bool,
     pub settings: session::Settings,
     /// Every REPL entry and its output (`:save`).
     pub transcript: Vec<session::Entry>,
@@ -83,6 +91,7 @@ impl Interp {
             out,
             print_opts: PrintOptions::default(),
             color: false,
+            terminal: false,
             settings: session::Settings::default(),
             transcript: Vec::new(),
             last_error: None,

@@ -82,6 +82,22 @@ impl Interp {
         Ok(out)
     }
 
+    /// Show the warnings the call queued (PyTorch's UserWarnings); under `:set
+    /// broadcast error` a broadcasting warning is an error instead.
+    pub(super) fn show_warnings(&mut self, span: Span) -> Result<()> {
+        for w in crate::warnings::take() {
+            if w.kind == crate::warnings::WarningKind::Broadcast
+                && self.settings.broadcast == BroadcastCheck::Error
+            {
+                return Err(shape_err(w.message)
+                    .at(span)
+                    .hint(":set broadcast warn (or off) lets it through with a warning"));
+            }
+            self.warn(&w.message);
+        }
+        Ok(())
+    }
+
     /// `:set broadcast warn|error`: catch a result that broadcasting made larger
     /// than both operands (the classic `(n, 1) + (n,)` → `(n, n)`).
     pub(super) fn check_broadcast(

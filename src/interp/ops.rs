@@ -268,10 +268,6 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
     {
         return true;
     }
-    let Some(_level) = super::value::Nested::enter() else {
-        // Nested deeper than any walk goes (two distinct self-holding lists).
-        return false;
-    };
     match (a, b) {
         (Value::None, Value::None) => true,
         (
@@ -298,6 +294,10 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
                 (a, b),
                 (Value::List(_), Value::Tuple(_)) | (Value::Tuple(_), Value::List(_))
             );
+            // Nested deeper than any walk goes (two distinct self-holding lists).
+            let Some(_level) = super::value::Nested::enter() else {
+                return false;
+            };
             let (x, y) = (
                 a.iter_items().unwrap_or_default(),
                 b.iter_items().unwrap_or_default(),
@@ -342,9 +342,9 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
             Ok(x.len().cmp(&y.len()))
         }
         _ => Err(type_err(format!(
-            "cannot order a {} and a {}",
-            a.type_name(),
-            b.type_name()
+            "cannot order {} and {}",
+            a.a_type_name(),
+            b.a_type_name()
         ))),
     }
 }
@@ -377,9 +377,9 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
             return Ok(Value::Bool((op == CmpOp::Ne) ^ values_equal(a, b)));
         }
         return Err(type_err(format!(
-            "cannot compare a {} and a {}",
-            a.type_name(),
-            b.type_name()
+            "cannot compare {} and {}",
+            a.a_type_name(),
+            b.a_type_name()
         )));
     }
     Ok(Value::Bool(match op {

@@ -31,6 +31,8 @@ pub struct Settings {
 pub struct Entry {
     pub source: String,
     pub output: String,
+    /// Stopped with Ctrl-C: kept in the transcript as a comment, not replayed.
+    pub interrupted: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -83,6 +85,7 @@ impl Interp {
         self.transcript.push(Entry {
             source: source.to_string(),
             output,
+            interrupted: error.is_some_and(|e| e.kind == crate::error::ErrorKind::Interrupt),
         });
     }
 

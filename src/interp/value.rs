@@ -87,6 +87,17 @@ impl Value {
     }
 
     /// The type's name as error messages show it.
+    /// The type name with its article, for messages: "an int", "a tensor".
+    pub fn a_type_name(&self) -> String {
+        let name = self.type_name();
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {name}")
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::None => "none",
@@ -176,7 +187,7 @@ impl Value {
                     .map(Value::Tensor)
                     .collect()
             }
-            v => return Err(type_err(format!("a {} is not iterable", v.type_name()))),
+            v => return Err(type_err(format!("{} is not iterable", v.a_type_name()))),
         })
     }
 }

@@ -2,6 +2,7 @@
 //! ops (so autograd comes for free) whose last node is renamed to PyTorch's
 //! grad_fn name; activations with a closed-form derivative record one node.
 
+use crate::autograd::composite::composite;
 use crate::autograd::rules::elementwise::record_map;
 use crate::autograd::rules::rule;
 use crate::autograd::rules::shape::record_gather;
@@ -138,14 +139,11 @@ pub fn logsigmoid(x: &Tensor) -> Result<Tensor> {
 
 // ---- layers ----
 
-/// y = x Wᵀ + b.
+/// y = x Wᵀ + b, recorded as PyTorch records it: the weight's transpose (TBackward0)
+/// into one AddmmBackward0 (or MmBackward0 without a bias), with inputs of other
+/// than two dims viewed as a matrix and the result viewed back.
 pub fn linear(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
-    let wt = if w.ndim() == 2 {
-        crate::tensor::ops::view::t2d(w)?
-    } else {
-        w.clone()
-    };
-    let y = matmul(x, &wt).map_err(|e| {
+    let misfit = |e: crate::error::Error| {
         shape_err(format!(
             "linear: input {} and weight {} do not fit: the weight must be (out_features, {})",
             fmt_shape(x.shape()),
@@ -153,17 +151,41 @@ pub fn linear(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
             x.shape().last().copied().unwrap_or(0)
         ))
         .hint(e.message)
-    })?;
-    match b {
-        Some(b) => {
-            let out = binary(BinaryOp::Add, &y, b)?;
-            Ok(if x.ndim() == 2 {
-                relabel(out, "AddmmBackward0")
-            } else {
-                out
-            })
+    };
+    if w.ndim() != 2 || x.ndim() == 0 {
+        let y = matmul(x, w).map_err(misfit)?;
+        return match b {
+            Some(b) => binary(BinaryOp::Add, &y, b),
+            None => Ok(y),
+        };
+    }
+    let wt = crate::tensor::ops::view::t2d(w)?;
+    let k = *x.shape().last().unwrap_or(&0) as i64;
+    let product = |m: &Tensor| -> Result<Tensor> {
+        match b {
+            Some(b) => composite("AddmmBackward0", &[b, m, &wt], |t| {
+                binary(BinaryOp::Add, &matmul(&t[1], &t[2])?, &t[0])
+            }),
+            None => matmul(m, &wt),
         }
-        None => Ok(y),
+        .map_err(misfit)
+    };
+    match (x.ndim(), b) {
+        (2, _) => product(x),
+        (1, None) => {
+            let y = product(&unsqueeze(x, 0)?)?;
+            Ok(relabel(squeeze(&y, Some(&[0]))?, "SqueezeBackward4"))
+        }
+        _ => {
+            let rows: usize = x.shape()[..x.ndim() - 1].iter().product();
+            let y = product(&reshape(x, &[rows as i64, k])?)?;
+            let mut shape: Vec<i64> = x.shape()[..x.ndim() - 1]
+                .iter()
+                .map(|&d| d as i64)
+                .collect();
+            shape.push(w.shape()[0] as i64);
+            Ok(relabel(reshape(&y, &shape)?, "UnsafeViewBackward0"))
+        }
     }
 }
 
@@ -185,9 +207,9 @@ pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
 }
 
 pub fn one_hot(t: &Tensor, num_classes: i64) -> Result<Tensor> {
-    if t.dtype().is_float() || t.dtype().is_bool() {
+    if t.dtype() != DType::I64 {
         return Err(dtype_err(format!(
-            "one_hot needs an integer tensor of class indices, not {}",
+            "one_hot needs an int64 (Long) tensor of class indices, not {}",
             t.dtype()
         ))
         .hint("convert with .long()"));
@@ -215,13 +237,40 @@ pub fn one_hot(t: &Tensor, num_classes: i64) -> Result<Tensor> {
 
 // ---- losses ----
 
+/// PyTorch's warning when a regression loss's target has another shape than
+/// its input: broadcasting then pairs every input with every target.
+fn warn_target_size(input: &Tensor, target: &Tensor) {
+    if input.shape() != target.shape() {
+        crate::warnings::warn(
+            crate::warnings::WarningKind::Broadcast,
+            format!(
+                "Using a target size (torch.Size({})) that is different to the input size (torch.Size({})). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+                fmt_shape(target.shape()),
+                fmt_shape(input.shape())
+            ),
+        );
+    }
+}
+
 pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Tensor> {
-    let d = binary(BinaryOp::Sub, input, target)?;
-    let sq = binary(BinaryOp::Pow, &d, &num(2.0))?;
-    Ok(relabel(reduce_loss(sq, reduction)?, "MseLossBackward0"))
+    let dtype = crate::tensor::promote::promote_types(input.dtype(), target.dtype());
+    if !dtype.is_float() {
+        return Err(dtype_err(format!(
+            "mse_loss needs floating point tensors, but got {} and {}",
+            input.dtype(),
+            target.dtype()
+        ))
+        .hint("convert with .float(), e.g. F.mse_loss(pred.float(), y.float())"));
+    }
+    warn_target_size(input, target);
+    composite("MseLossBackward0", &[input, target], |t| {
+        let d = binary(BinaryOp::Sub, &t[0], &t[1])?;
+        reduce_loss(binary(BinaryOp::Pow, &d, &num(2.0))?, reduction)
+    })
 }
 
 pub fn l1_loss(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Tensor> {
+    warn_target_size(input, target);
     let d = binary(BinaryOp::Sub, input, target)?;
     reduce_loss(unary(UnaryOp::Abs, &d)?, reduction)
 }
@@ -260,6 +309,18 @@ fn rows_by_class(input: &Tensor, target: &Tensor) -> Result<(Tensor, Vec<usize>)
     Ok((rows, expect))
 }
 
+/// Class indices are int64 (or uint8), as PyTorch's losses require.
+fn check_class_target(target: &Tensor) -> Result<()> {
+    if matches!(target.dtype(), DType::I64 | DType::U8) {
+        return Ok(());
+    }
+    Err(dtype_err(format!(
+        "expected the target's dtype to be int64 (Long) or uint8 (Byte), but got {}",
+        target.dtype()
+    ))
+    .hint("class indices are int64: convert with .long(); class probabilities are floats with the input's shape"))
+}
+
 /// Per-row class weights (0 for ignore_index) and the row indices to pick.
 fn class_picks(
     target: &Tensor,
@@ -267,13 +328,7 @@ fn class_picks(
     weight: Option<&Tensor>,
     ignore_index: i64,
 ) -> Result<(Vec<i64>, Vec<f64>)> {
-    if target.dtype().is_float() || target.dtype().is_bool() {
-        return Err(dtype_err(format!(
-            "class-index targets must be integers (int64), not {}",
-            target.dtype()
-        ))
-        .hint("convert with .long(); for class probabilities use cross_entropy with a float target of the input's shape"));
-    }
+    check_class_target(target)?;
     let w = match weight {
         Some(w) => {
             if w.shape() != [classes] {
@@ -314,19 +369,35 @@ pub fn nll_loss(
     reduction: &str,
 ) -> Result<Tensor> {
     require_float(input, "nll_loss")?;
-    let (rows, target_shape) = rows_by_class(input, target)?;
-    let classes = rows.shape()[1];
+    let (_, target_shape) = rows_by_class(input, target)?;
+    let classes = input.shape()[if input.ndim() >= 2 { 1 } else { 0 }];
     let (picks, wts) = class_picks(target, classes, weight, ignore_index)?;
+    let inputs: Vec<&Tensor> = std::iter::once(input).chain(weight).collect();
+    composite("NllLossBackward0", &inputs, |t| {
+        let (rows, _) = rows_by_class(&t[0], target)?;
+        nll_picked(&rows, picks, wts, input.dtype(), &target_shape, reduction)
+    })
+}
+
+/// -w[t] * x[t] per row, reduced: the body of nll_loss.
+fn nll_picked(
+    rows: &Tensor,
+    picks: Vec<i64>,
+    wts: Vec<f64>,
+    dtype: DType,
+    target_shape: &[usize],
+    reduction: &str,
+) -> Result<Tensor> {
     let m = picks.len();
     let picked = index(
-        &rows,
+        rows,
         &[
             Idx::Tensor(Tensor::from_vec((0..m as i64).collect::<Vec<_>>(), &[m])),
             Idx::Tensor(Tensor::from_vec(picks, &[m])),
         ],
     )?;
     let total_w: f64 = wts.iter().sum();
-    let w = Tensor::from_vec(wts, &[m]).to_dtype(input.dtype());
+    let w = Tensor::from_vec(wts, &[m]).to_dtype(dtype);
     let losses = binary(BinaryOp::Mul, &picked, &w)?;
     let losses = unary(UnaryOp::Neg, &losses)?;
     let out = match reduction {
@@ -346,7 +417,7 @@ pub fn nll_loss(
             )));
         }
     };
-    Ok(relabel(out, "NllLossBackward0"))
+    Ok(out)
 }
 
 pub struct CrossEntropy<'a> {
@@ -356,6 +427,9 @@ pub struct CrossEntropy<'a> {
     pub label_smoothing: f64,
 }
 
+/// PyTorch's composition, op for op, so the graph is PyTorch's: log_softmax, then
+/// nll_loss for class indices or -(lsm * target * weight).sum(...) for class
+/// probabilities, and label smoothing mixed in as in `cross_entropy_loss_label_smoothing`.
 pub fn cross_entropy(input: &Tensor, target: &Tensor, o: &CrossEntropy) -> Result<Tensor> {
     require_float(input, "cross_entropy")?;
     if !(0.0..=1.0).contains(&o.label_smoothing) {
@@ -377,16 +451,9 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, o: &CrossEntropy) -> Resul
         }
         None => None,
     };
-    if target.dtype().is_float() {
-        // Class probabilities.
-        if target.shape() != input.shape() {
-            return Err(shape_err(format!(
-                "probability targets must have the input's shape {}, not {}",
-                fmt_shape(input.shape()),
-                fmt_shape(target.shape())
-            ))
-            .hint("for class indices pass an int64 tensor without the class dim"));
-        }
+    // A float target of the input's shape holds class probabilities; any other
+    // target holds class indices (PyTorch decides the same way).
+    if target.dtype().is_float() && target.shape() == input.shape() {
         let t = if eps > 0.0 {
             binary(
                 BinaryOp::Add,
@@ -400,11 +467,24 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, o: &CrossEntropy) -> Resul
         if let Some(w) = &weight_b {
             prod = binary(BinaryOp::Mul, &prod, w)?;
         }
-        let per = unary(
-            UnaryOp::Neg,
-            &reduce(&prod, ReduceOp::Sum, Some(&[class_dim]), false)?,
-        )?;
-        return reduce_loss(per, o.reduction);
+        return match o.reduction {
+            "none" => unary(
+                UnaryOp::Neg,
+                &reduce(&prod, ReduceOp::Sum, Some(&[class_dim]), false)?,
+            ),
+            "sum" => unary(UnaryOp::Neg, &reduce(&prod, ReduceOp::Sum, None, false)?),
+            "mean" => {
+                let total = unary(UnaryOp::Neg, &reduce(&prod, ReduceOp::Sum, None, false)?)?;
+                let rows = input.numel() as f64 / classes.max(1) as f64;
+                Ok(relabel(
+                    binary(BinaryOp::Div, &total, &num(rows))?,
+                    "DivBackward1",
+                ))
+            }
+            other => Err(value_err(format!(
+                "reduction must be 'mean', 'sum' or 'none', not '{other}'"
+            ))),
+        };
     }
     let nll = nll_loss(&lsm, target, o.weight, o.ignore_index, o.reduction)?;
     if eps == 0.0 {
@@ -420,16 +500,15 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, o: &CrossEntropy) -> Resul
         &reduce(&all, ReduceOp::Sum, Some(&[class_dim]), false)?,
     )?;
     let (_, wts) = class_picks(target, classes, o.weight, o.ignore_index)?;
-    let ignore: Vec<f64> = target
-        .to_i64_vec()
-        .iter()
-        .map(|&t| if t == o.ignore_index { 0.0 } else { 1.0 })
-        .collect();
-    let keep = reshape(
-        &Tensor::from_vec(ignore, &[target.numel()]).to_dtype(input.dtype()),
-        &target.shape().iter().map(|&d| d as i64).collect::<Vec<_>>(),
+    let ignored = crate::tensor::ops::elementwise::binary(
+        BinaryOp::Eq,
+        target,
+        &crate::autograd::rules::num(o.ignore_index as f64),
     )?;
-    let smooth = binary(BinaryOp::Mul, &smooth, &keep)?;
+    let smooth = relabel(
+        crate::tensor::ops::elementwise::where_(&ignored, &num(0.0), &smooth)?,
+        "MaskedFillBackward0",
+    );
     let smooth = match o.reduction {
         "mean" => {
             let denom: f64 = if o.weight.is_some() {
@@ -440,15 +519,21 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, o: &CrossEntropy) -> Resul
             binary(
                 BinaryOp::Div,
                 &reduce(&smooth, ReduceOp::Sum, None, false)?,
-                &num(denom),
+                &Tensor::scalar_f64(denom, input.dtype()),
             )?
         }
         r => reduce_loss(smooth, r)?,
     };
     binary(
         BinaryOp::Add,
-        &binary(BinaryOp::Mul, &nll, &num(1.0 - eps))?,
-        &binary(BinaryOp::Mul, &smooth, &num(eps / classes as f64))?,
+        &relabel(
+            binary(BinaryOp::Mul, &nll, &num(1.0 - eps))?,
+            "MulBackward1",
+        ),
+        &relabel(
+            binary(BinaryOp::Mul, &smooth, &num(eps / classes as f64))?,
+            "MulBackward1",
+        ),
     )
 }
 
@@ -472,6 +557,14 @@ pub fn binary_cross_entropy(
 ) -> Result<Tensor> {
     require_float(input, "binary_cross_entropy")?;
     check_same_shape(input, target, "binary_cross_entropy")?;
+    if target.dtype() != input.dtype() {
+        return Err(dtype_err(format!(
+            "binary_cross_entropy needs the target in the input's dtype ({}), but it is {}",
+            input.dtype(),
+            target.dtype()
+        ))
+        .hint("convert the target, e.g. target.float()"));
+    }
     if input
         .to_f64_vec()
         .iter()
@@ -482,6 +575,18 @@ pub fn binary_cross_entropy(
         )
         .hint("apply sigmoid first, or use binary_cross_entropy_with_logits on raw scores"));
     }
+    let inputs: Vec<&Tensor> = [input, target].into_iter().chain(weight).collect();
+    composite("BinaryCrossEntropyBackward0", &inputs, |t| {
+        bce_body(&t[0], &t[1], t.get(2), reduction)
+    })
+}
+
+fn bce_body(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    reduction: &str,
+) -> Result<Tensor> {
     // PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss.
     let clamped_log = |t: &Tensor| -> Result<Tensor> {
         crate::tensor::ops::elementwise::clamp(&unary(UnaryOp::Log, t)?, Some(&num(-100.0)), None)
@@ -497,10 +602,7 @@ pub fn binary_cross_entropy(
     if let Some(w) = weight {
         l = binary(BinaryOp::Mul, &l, w)?;
     }
-    Ok(relabel(
-        reduce_loss(l, reduction)?,
-        "BinaryCrossEntropyBackward0",
-    ))
+    reduce_loss(l, reduction)
 }
 
 /// ℓ = (1 - t) x + (1 + (pw - 1) t) softplus(-x), computed stably; its own node so
@@ -514,6 +616,31 @@ pub fn binary_cross_entropy_with_logits(
 ) -> Result<Tensor> {
     require_float(input, "binary_cross_entropy_with_logits")?;
     check_same_shape(input, target, "binary_cross_entropy_with_logits")?;
+    if !target.dtype().is_float() {
+        return Err(dtype_err(format!(
+            "binary_cross_entropy_with_logits needs a floating point target, but it is {}",
+            target.dtype()
+        ))
+        .hint("convert the target, e.g. target.float()"));
+    }
+    let mut inputs = vec![input, target];
+    inputs.extend(weight);
+    inputs.extend(pos_weight);
+    let (has_w, has_pw) = (weight.is_some(), pos_weight.is_some());
+    composite("BinaryCrossEntropyWithLogitsBackward0", &inputs, |t| {
+        let w = has_w.then(|| &t[2]);
+        let pw = has_pw.then(|| &t[2 + has_w as usize]);
+        bce_logits_body(&t[0], &t[1], w, pw, reduction)
+    })
+}
+
+fn bce_logits_body(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    pos_weight: Option<&Tensor>,
+    reduction: &str,
+) -> Result<Tensor> {
     let pw = match pos_weight {
         Some(p) => p.clone(),
         None => num(1.0),
@@ -579,10 +706,7 @@ pub fn binary_cross_entropy_with_logits(
         Some(w) => binary(BinaryOp::Mul, &l, w)?,
         None => l,
     };
-    Ok(relabel(
-        reduce_loss(l, reduction)?,
-        "BinaryCrossEntropyWithLogitsBackward0",
-    ))
+    reduce_loss(l, reduction)
 }
 
 // ---- convolution and pooling ----
@@ -797,25 +921,44 @@ pub fn conv2d(
         ceil_mode: false,
     };
     let ws = windows(x.shape(), &win)?;
+    if let Some(b) = b
+        && b.shape() != [cout]
+    {
+        return Err(shape_err(format!(
+            "conv2d's bias must have one value per output channel ({cout}), but its shape is {}",
+            fmt_shape(b.shape())
+        )));
+    }
+    let inputs: Vec<&Tensor> = [&x, w].into_iter().chain(b).collect();
+    let y = composite("ConvolutionBackward0", &inputs, |t| {
+        convolve(&t[0], &t[1], t.get(2), &ws, groups)
+    })?;
+    unbatched(y, was3)
+}
+
+/// The convolution itself: im2col windows times the weight as a batched matmul.
+fn convolve(
+    x: &Tensor,
+    w: &Tensor,
+    b: Option<&Tensor>,
+    ws: &Windows,
+    groups: usize,
+) -> Result<Tensor> {
+    let (cin, cout) = (x.shape()[1], w.shape()[0]);
+    let kernel = [w.shape()[2], w.shape()[3]];
     let n = x.shape()[0];
     let (oh, ow) = (ws.out[0], ws.out[1]);
     let l = (oh * ow) as i64;
     let g = groups as i64;
     let per_group = (cin / groups * kernel[0] * kernel[1]) as i64;
-    let cols = reshape(&unfold(&x, &ws, 0.0)?, &[n as i64, g, per_group, l])?;
+    let cols = reshape(&unfold(x, ws, 0.0)?, &[n as i64, g, per_group, l])?;
     let wm = reshape(w, &[g, cout as i64 / g, per_group])?;
     let y = matmul(&wm, &cols)?;
-    let mut y = reshape(&y, &[n as i64, cout as i64, oh as i64, ow as i64])?;
-    if let Some(b) = b {
-        if b.shape() != [cout] {
-            return Err(shape_err(format!(
-                "conv2d's bias must have one value per output channel ({cout}), but its shape is {}",
-                fmt_shape(b.shape())
-            )));
-        }
-        y = binary(BinaryOp::Add, &y, &reshape(b, &[1, cout as i64, 1, 1])?)?;
+    let y = reshape(&y, &[n as i64, cout as i64, oh as i64, ow as i64])?;
+    match b {
+        Some(b) => binary(BinaryOp::Add, &y, &reshape(b, &[1, cout as i64, 1, 1])?),
+        None => Ok(y),
     }
-    unbatched(relabel(y, "ConvolutionBackward0"), was3)
 }
 
 pub struct Pool {
@@ -851,15 +994,26 @@ fn pool_window(p: &Pool, what: &str) -> Result<Window> {
 }
 
 /// max_pool2d; with `return_indices`, also each maximum's flat index in its H*W plane.
-pub fn max_pool2d(x: &Tensor, p: &Pool, return_indices: bool) -> Result<(Tensor, Option<Tensor>)> {
-    let (x, was3) = batched(x, "max_pool2d")?;
+pub fn max_pool2d(
+    input: &Tensor,
+    p: &Pool,
+    return_indices: bool,
+) -> Result<(Tensor, Option<Tensor>)> {
+    let (x, was3) = batched(input, "max_pool2d")?;
     let win = pool_window(p, "max_pool2d")?;
     let ws = windows(x.shape(), &win)?;
-    let cols = unfold(&x, &ws, f64::NEG_INFINITY)?;
-    let (values, arg) = max_min_dim(&cols, 2, false, true)?;
     let (n, c) = (x.shape()[0] as i64, x.shape()[1] as i64);
     let shape = [n, c, ws.out[0] as i64, ws.out[1] as i64];
-    let values = relabel(reshape(&values, &shape)?, "MaxPool2DWithIndicesBackward0");
+    let mut arg = None;
+    let values = composite("MaxPool2DWithIndicesBackward0", &[input], |t| {
+        let (x, _) = batched(&t[0], "max_pool2d")?;
+        let cols = unfold(&x, &ws, f64::NEG_INFINITY)?;
+        let (values, a) = max_min_dim(&cols, 2, false, true)?;
+        arg = Some(a);
+        unbatched(reshape(&values, &shape)?, was3)
+    })?;
+    // Unreachable: the composition above ran and set it, or returned its error.
+    let arg = arg.expect("max_pool2d's composition ran");
     let indices = if return_indices {
         let hw = (x.shape()[2] * x.shape()[3]) as i64;
         let l = ws.out[0] * ws.out[1];
@@ -880,7 +1034,7 @@ pub fn max_pool2d(x: &Tensor, p: &Pool, return_indices: bool) -> Result<(Tensor,
     } else {
         None
     };
-    Ok((unbatched(values, was3)?, indices))
+    Ok((values, indices))
 }
 
 pub fn avg_pool2d(
@@ -889,11 +1043,24 @@ pub fn avg_pool2d(
     count_include_pad: bool,
     divisor_override: Option<i64>,
 ) -> Result<Tensor> {
-    let (x, was3) = batched(x, "avg_pool2d")?;
-    require_float(&x, "avg_pool2d")?;
+    let (xb, was3) = batched(x, "avg_pool2d")?;
+    require_float(&xb, "avg_pool2d")?;
     let win = pool_window(p, "avg_pool2d")?;
-    let ws = windows(x.shape(), &win)?;
-    let cols = unfold(&x, &ws, 0.0)?;
+    let ws = windows(xb.shape(), &win)?;
+    composite("AvgPool2DBackward0", &[x], |t| {
+        let (x, _) = batched(&t[0], "avg_pool2d")?;
+        average(&x, &ws, count_include_pad, divisor_override, was3)
+    })
+}
+
+fn average(
+    x: &Tensor,
+    ws: &Windows,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
+    was3: bool,
+) -> Result<Tensor> {
+    let cols = unfold(x, ws, 0.0)?;
     let sums = reduce(&cols, ReduceOp::Sum, Some(&[2]), false)?;
     let divisors: Vec<f64> = match divisor_override {
         Some(d) if d != 0 => vec![d as f64; ws.in_box.len()],
@@ -910,5 +1077,5 @@ pub fn avg_pool2d(
         ws.out[0] as i64,
         ws.out[1] as i64,
     ];
-    unbatched(relabel(reshape(&avg, &shape)?, "AvgPool2DBackward0"), was3)
+    unbatched(reshape(&avg, &shape)?, was3)
 }

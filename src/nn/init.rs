@@ -49,11 +49,13 @@ fn fill_with(t: &Tensor, values: Tensor) -> Result<()> {
 
 /// Draws as PyTorch does for a tensor of t's dtype, so seeded inits match.
 pub fn uniform_(t: &Tensor, a: f64, b: f64) -> Result<()> {
+    crate::tensor::ops::creation::random_float_dtype("uniform_", t.dtype())?;
     let v = random::uniform(t.numel(), t.dtype(), a, b);
     fill_with(t, Tensor::from_vec(v, t.shape()))
 }
 
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
+    crate::tensor::ops::creation::random_float_dtype("normal_", t.dtype())?;
     let v = random::normal(t.numel(), t.dtype(), mean, std);
     fill_with(t, Tensor::from_vec(v, t.shape()))
 }

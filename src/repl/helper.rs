@@ -39,6 +39,17 @@ impl Completer for TshHelper {
         pos: usize,
         _: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        // Tab with only indentation before it indents (pasted code keeps its shape).
+        if line[..pos].trim().is_empty() {
+            let indent = "    ".to_string();
+            return Ok((
+                pos,
+                vec![Pair {
+                    display: indent.clone(),
+                    replacement: indent,
+                }],
+            ));
+        }
         match complete::complete(line, pos, &self.vars.borrow()) {
             Completion::Words { start, words } => Ok((
                 start,

@@ -36,10 +36,37 @@ pub fn history_path() -> Option<std::path::PathBuf> {
     Some(dir.join("history"))
 }
 
-/// Is the entry still open (brackets, braces or a string), so more lines follow?
+/// Is the entry still open (brackets or braces), so more lines follow? A string
+/// left open at the end of a line is not: it is a syntax error at once, as in
+/// Python.
 pub fn is_incomplete(src: &str) -> bool {
     let j = join_bracketed_lines(src);
-    (!j.open.is_empty() || j.open_string) && j.unmatched.is_none() && j.too_deep.is_none()
+    !j.open.is_empty()
+        && j.unterminated_string.is_none()
+        && j.unmatched.is_none()
+        && j.too_deep.is_none()
+}
+
+/// Could the next line continue this complete entry? An `if` statement that
+/// ends in `}` without an `else` may be followed by `else {` on the next line.
+fn may_continue(src: &str) -> bool {
+    if !src.trim_end().ends_with('}') {
+        return false;
+    }
+    match crate::syntax::parse_program(src) {
+        Ok(stmts) => matches!(
+            stmts.last().map(|s| &s.kind),
+            Some(crate::syntax::ast::StmtKind::If(_, None))
+        ),
+        Err(_) => false,
+    }
+}
+
+/// Does this line continue an `if` with its `else`?
+pub fn starts_with_else(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("else")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Output that goes to the terminal and is also kept for the session transcript.
@@ -50,11 +77,19 @@ impl Output for Tee {
         crate::interp::Stdout.write_str(s);
         self.0.write_str(s);
     }
+    fn write_shown(&mut self, shown: &str, plain: &str) {
+        crate::interp::Stdout.write_str(shown);
+        self.0.write_str(plain);
+    }
 }
 
 pub fn run(mut interp: Interp) -> ExitCode {
     crate::interrupt::install_handler();
+    // Without bracketed paste a terminal sends pasted text as keys: each line
+    // runs as if typed (a paste with bracketed paste would wait in the buffer
+    // for one more Enter).
     let config = Config::builder()
+        .bracketed_paste(false)
         .auto_add_history(false)
         .completion_type(CompletionType::List)
         .max_history_size(10_000)
@@ -74,44 +109,48 @@ pub fn run(mut interp: Interp) -> ExitCode {
         let _ = editor.load_history(h);
     }
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    interp.terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let captured = Buffer::default();
     interp.out = Box::new(Tee(captured.clone()));
-    println!("{BANNER}");
+    // Like Python, the banner is for people at a terminal, and goes to stderr:
+    // piped input gives nothing but results.
+    if interactive {
+        eprintln!("{BANNER}");
+    }
     let mut entry = Entry::default();
-    loop {
+    'read: loop {
         let prompt = if entry.is_empty() { "tsh> " } else { "...  " };
-        match editor.readline(prompt) {
-            Ok(line) => {
-                let Some(src) = entry.push(&line) else {
-                    continue;
-                };
-                // At a terminal, history is written after every entry: a killed shell
-                // loses none. Piped input is saved once at the end, since rewriting
-                // the file per line would make a long pipe quadratic.
-                let _ = editor.add_history_entry(src.as_str());
-                if let Some(h) = history.as_ref().filter(|_| interactive) {
-                    let _ = editor.save_history(h);
-                }
-                captured.take();
-                let (quit, error) = run_entry(&mut interp, &src);
-                let shown = captured.take();
-                interp.record_entry(&src, &shown, error.as_ref());
-                // Completion reads the variables; only a terminal completes.
-                if interactive {
-                    *vars.borrow_mut() = interp.globals.clone();
-                }
-                if quit {
-                    break;
-                }
-            }
+        let (ready, at_end) = match editor.readline(prompt) {
+            Ok(line) => (entry.push(&line), false),
             Err(ReadlineError::Interrupted) => {
                 entry = Entry::default();
+                continue;
             }
-            Err(ReadlineError::Eof) => break,
+            // What is left of the last entry still runs.
+            Err(ReadlineError::Eof) => (entry.finish(), true),
             Err(e) => {
                 eprintln!("error[io]: {e}");
                 break;
             }
+        };
+        for src in ready {
+            if run_and_record(
+                &mut interp,
+                &mut editor,
+                &src,
+                &captured,
+                &history,
+                interactive,
+            ) {
+                break 'read;
+            }
+            // Completion reads the variables; only a terminal completes.
+            if interactive {
+                *vars.borrow_mut() = interp.globals.clone();
+            }
+        }
+        if at_end {
+            break;
         }
     }
     if let Some(h) = history.as_ref().filter(|_| !interactive) {
@@ -120,28 +159,87 @@ pub fn run(mut interp: Interp) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The entry being typed: lines join while brackets, braces or a string are open.
+/// The entry being typed: lines join while brackets or braces are open, and an
+/// `if` that ends in `}` waits for one more line in case it is `else` (a blank
+/// line, or any other line, runs it).
 #[derive(Default)]
-pub struct Entry(String);
+pub struct Entry {
+    text: String,
+    /// A complete `if` statement waiting to see whether an `else` follows.
+    held: Option<String>,
+}
 
 impl Entry {
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.text.is_empty() && self.held.is_none()
     }
 
-    /// Add a line; the whole entry once it is complete (None while it is open or blank).
-    pub fn push(&mut self, line: &str) -> Option<String> {
-        if !self.0.is_empty() {
-            self.0.push('\n');
+    /// Add a line; the entries it completes, in order (none while one is open).
+    pub fn push(&mut self, line: &str) -> Vec<String> {
+        let mut done = vec![];
+        if let Some(held) = self.held.take() {
+            if starts_with_else(line) {
+                self.text = held;
+            } else {
+                done.push(held);
+                if line.trim().is_empty() {
+                    return done;
+                }
+            }
         }
-        self.0.push_str(line);
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        self.text.push_str(line);
         // A blank line always submits, so a stray bracket cannot trap the user.
-        if is_incomplete(&self.0) && !line.trim().is_empty() {
-            return None;
+        if is_incomplete(&self.text) && !line.trim().is_empty() {
+            return done;
         }
-        let src = std::mem::take(&mut self.0);
-        (!src.trim().is_empty()).then_some(src)
+        let src = std::mem::take(&mut self.text);
+        if src.trim().is_empty() {
+            return done;
+        }
+        if may_continue(&src) && !line.trim().is_empty() {
+            self.held = Some(src);
+        } else {
+            done.push(src);
+        }
+        done
     }
+
+    /// At the end of input: whatever is left, to run as it is.
+    pub fn finish(&mut self) -> Vec<String> {
+        let mut done: Vec<String> = self.held.take().into_iter().collect();
+        let text = std::mem::take(&mut self.text);
+        if !text.trim().is_empty() {
+            done.push(text);
+        }
+        done
+    }
+}
+
+/// Keep an entry in the history, run it, and keep what it showed for `:save`.
+/// True to quit.
+fn run_and_record(
+    interp: &mut Interp,
+    editor: &mut Editor<helper::TshHelper, DefaultHistory>,
+    src: &str,
+    captured: &Buffer,
+    history: &Option<std::path::PathBuf>,
+    interactive: bool,
+) -> bool {
+    // At a terminal, history is written after every entry: a killed shell loses
+    // none. Piped input is saved once at the end, since rewriting the file per
+    // line would make a long pipe quadratic.
+    let _ = editor.add_history_entry(src);
+    if let Some(h) = history.as_ref().filter(|_| interactive) {
+        let _ = editor.save_history(h);
+    }
+    captured.take();
+    let (quit, error) = run_entry(interp, src);
+    let shown = captured.take();
+    interp.record_entry(src, &shown, error.as_ref());
+    quit
 }
 
 /// Run one entry (a `:command` or code); report its error. True to quit.

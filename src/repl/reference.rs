@@ -44,6 +44,7 @@ Every example runs; `cargo test` checks them and that this file is current (`BLE
         ),
         (Reach::Method, "Tensor methods"),
         (Reach::Python, "Python builtins"),
+        (Reach::Math, "Python's math module (math.NAME)"),
     ];
     for (reach, title) in sections {
         out.push_str(&table(

@@ -187,6 +187,8 @@ pub struct FnDef {
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     pub span: Span,
+    /// The text the function was parsed from (its spans point into it).
+    pub source: Rc<str>,
 }
 
 #[derive(Debug)]

@@ -12,8 +12,9 @@ pub struct Joined {
     pub text: String,
     /// Brackets still open at the end (for the REPL: keep reading lines).
     pub open: Vec<char>,
-    /// A string literal runs off the end of the text.
-    pub open_string: bool,
+    /// The first string literal that is not closed on its own line (or runs off
+    /// the end): Python's "unterminated string literal".
+    pub unterminated_string: Option<Span>,
     /// Position of the first bracket beyond MAX_NESTING.
     pub too_deep: Option<Span>,
     /// A closing bracket that matches nothing, or the wrong opener.
@@ -26,14 +27,19 @@ pub fn join_bracketed_lines(src: &str) -> Joined {
     let mut stack: Vec<char> = Vec::new();
     let mut too_deep = None;
     let mut unmatched = None;
-    let mut quote: Option<u8> = None;
+    let mut quote: Option<(u8, usize)> = None;
+    let mut unterminated_string = None;
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        if let Some(q) = quote {
+        if let Some((q, start)) = quote {
+            // A backslash escapes the next byte; before a newline it continues the string.
             if c == b'\\' {
                 i += 2;
                 continue;
+            }
+            if c == b'\n' && unterminated_string.is_none() {
+                unterminated_string = Some(Span::new(start, i));
             }
             if c == q || c == b'\n' {
                 quote = None;
@@ -43,7 +49,7 @@ pub fn join_bracketed_lines(src: &str) -> Joined {
         }
         let blank_here = matches!(stack.last(), Some('(') | Some('['));
         match c {
-            b'"' | b'\'' => quote = Some(c),
+            b'"' | b'\'' => quote = Some((c, i)),
             b'#' => {
                 // A comment runs to the end of its line; inside brackets it is blanked,
                 // together with the newline, so the expression continues.
@@ -83,7 +89,8 @@ pub fn join_bracketed_lines(src: &str) -> Joined {
     Joined {
         text,
         open: stack,
-        open_string: quote.is_some(),
+        unterminated_string: unterminated_string
+            .or_else(|| quote.map(|(_, start)| Span::new(start, bytes.len()))),
         too_deep,
         unmatched,
     }

@@ -70,6 +70,13 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
         )
         .at(span));
     }
+    if let Some(span) = joined.unterminated_string {
+        return Err(Error::new(ErrorKind::Syntax, "unterminated string literal")
+            .at(span)
+            .hint(
+                "a string ends on the line it starts: close it with the same quote it opened with",
+            ));
+    }
     if let Some((span, c)) = joined.unmatched {
         return Err(Error::new(ErrorKind::Syntax, format!("unmatched '{c}'")).at(span));
     }
@@ -78,7 +85,16 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
         .next()
         .expect("pest returns the program rule it was asked for");
     let stmts = program.into_inner().next().expect("program holds stmts");
-    build_stmts(stmts)
+    SOURCE.with(|s| *s.borrow_mut() = Rc::from(src));
+    let built = build_stmts(stmts);
+    SOURCE.with(|s| *s.borrow_mut() = Rc::from(""));
+    built
+}
+
+thread_local! {
+    /// The text being parsed: each function keeps it, so an error inside the
+    /// function, called from a later REPL entry, still shows the function's lines.
+    static SOURCE: std::cell::RefCell<Rc<str>> = std::cell::RefCell::new(Rc::from(""));
 }
 
 fn syntax_error(e: &pest::error::Error<Rule>) -> Error {
@@ -221,6 +237,7 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
                 params,
                 body,
                 span,
+                source: SOURCE.with(|s| s.borrow().clone()),
             }))
         }
         Rule::return_stmt => {

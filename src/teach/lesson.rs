@@ -65,6 +65,16 @@ pub fn steps(src: &str) -> crate::error::Result<Vec<Step>> {
 enum Key {
     Go,
     Quit,
+    /// Ctrl-C at the key prompt: stop, as an interrupted program does (status 130).
+    Interrupt,
+}
+
+/// How a presentation ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    Finished,
+    Quit,
+    Interrupted,
 }
 
 /// Wait for a key on a terminal (raw mode, one byte), or a line from a pipe.
@@ -91,7 +101,8 @@ fn wait_key(interactive: bool) -> Key {
         let n = std::io::stdin().read(&mut b).unwrap_or(0);
         libc::tcsetattr(0, libc::TCSANOW, &old);
         match (n, b[0]) {
-            (0, _) | (_, b'q') | (_, 3) | (_, 4) => Key::Quit,
+            (_, 3) => Key::Interrupt,
+            (0, _) | (_, b'q') | (_, 4) => Key::Quit,
             _ => Key::Go,
         }
     }
@@ -119,8 +130,8 @@ fn show_step(i: usize, n: usize, step: &Step, color: bool) -> String {
     s
 }
 
-/// Present `src`; returns false if the audience quit early.
-pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Result<bool> {
+/// Present `src`, step by step, until the end, `q` or Ctrl-C.
+pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Result<Ending> {
     let steps = steps(src)?;
     let interactive = std::io::stdin().is_terminal();
     crate::interrupt::install_handler();
@@ -137,8 +148,10 @@ pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Re
         if interactive {
             print!("\r{}\r", " ".repeat(20));
         }
-        if let Key::Quit = key {
-            return Ok(false);
+        match key {
+            Key::Quit => return Ok(Ending::Quit),
+            Key::Interrupt => return Ok(Ending::Interrupted),
+            Key::Go => {}
         }
         crate::interrupt::clear();
         let (result, text) = match &step.run {
@@ -162,7 +175,7 @@ pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Re
     interp
         .out
         .write_str(&super::dim("── end of lesson ──\n", color));
-    Ok(true)
+    Ok(Ending::Finished)
 }
 
 #[cfg(test)]

@@ -334,6 +334,32 @@ fn braille(grid: &[Vec<bool>], y: usize, x: usize) -> char {
 }
 
 /// A histogram: one bar per bin, drawn in eighth blocks, with its count.
+/// Bin edges written alike: one number of decimals for all (the most any needs,
+/// at most 4), or scientific notation for all when any needs it.
+fn edge_labels(edges: &[f64]) -> Vec<String> {
+    let short: Vec<String> = edges.iter().map(|&e| short_num(e)).collect();
+    if short.iter().any(|s| s.contains('e')) {
+        return edges.iter().map(|e| format!("{e:.3e}")).collect();
+    }
+    let decimals = short
+        .iter()
+        .map(|s| s.split_once('.').map_or(0, |(_, f)| f.len()))
+        .max()
+        .unwrap_or(0);
+    edges
+        .iter()
+        .map(|e| {
+            let s = format!("{e:.decimals$}");
+            // -0.00 is 0.00.
+            if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+                s[1..].to_string()
+            } else {
+                s
+            }
+        })
+        .collect()
+}
+
 pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
     let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
     let skipped = values.len() - finite.len();
@@ -354,9 +380,7 @@ pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
         counts[i] += 1;
     }
     let most = counts.iter().copied().max().unwrap_or(1).max(1);
-    let edges: Vec<String> = (0..=bins)
-        .map(|i| short_num(lo + step * i as f64))
-        .collect();
+    let edges = edge_labels(&(0..=bins).map(|i| lo + step * i as f64).collect::<Vec<_>>());
     let ew = edges.iter().map(|e| e.chars().count()).max().unwrap_or(1);
     let mut out = String::new();
     for (i, &c) in counts.iter().enumerate() {
@@ -382,6 +406,25 @@ pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hist_edges_share_one_format() {
+        let h = hist(&[0.0, 0.2, 0.55, 1.082, 1.3], 4, 8);
+        let edges: Vec<&str> = h
+            .lines()
+            .flat_map(|l| l[1..l.find([')', ']']).unwrap()].split(", "))
+            .map(str::trim)
+            .collect();
+        assert!(
+            edges
+                .iter()
+                .all(|e| e.len() == edges[0].len() || e.starts_with('-')),
+            "{h}"
+        );
+        assert!(edges.contains(&"1.300") && edges.contains(&"0.650"), "{h}");
+        let wide = hist(&[0.0, 1e-5, 2e6], 2, 8);
+        assert!(wide.lines().all(|l| l.matches('e').count() == 2), "{wide}");
+    }
 
     #[test]
     fn grey_ramp_without_colour() {
@@ -422,8 +465,8 @@ mod tests {
     fn hist_counts_every_value() {
         let v = [0.0, 0.1, 0.2, 0.9, 1.0, f64::NAN];
         let s = hist(&v, 2, 8);
-        assert!(s.contains("[  0, 0.5) ████████ 3"), "{s}");
-        assert!(s.contains("[0.5,   1] █████▍   2"), "{s}");
+        assert!(s.contains("[0.0, 0.5) ████████ 3"), "{s}");
+        assert!(s.contains("[0.5, 1.0] █████▍   2"), "{s}");
         assert!(s.contains("1 NaN/Inf"), "{s}");
     }
 }

@@ -21,6 +21,15 @@ pub fn write(entries: &[Entry]) -> String {
         "# tsh transcript: `tsh --verify FILE` replays it and compares the #> lines\n\n",
     );
     for e in entries.iter().filter(|e| replayable(e)) {
+        if e.interrupted {
+            // Replaying it would run it in full; it stays, as a comment.
+            out.push_str("# stopped with Ctrl-C, so not replayed:\n");
+            for line in e.source.trim_end().lines() {
+                out.push_str(&format!("#   {line}\n"));
+            }
+            out.push('\n');
+            continue;
+        }
         out.push_str(e.source.trim_end());
         out.push('\n');
         let shown: Vec<&str> = e.output.lines().filter(|l| !l.starts_with("  ┆")).collect();
@@ -77,7 +86,9 @@ pub fn parse(src: &str) -> Vec<Check> {
             expected.push('\n');
             continue;
         }
-        if complete || !expected.is_empty() {
+        // `else` on the line after an `if`'s `}` continues that entry, as at the prompt.
+        let continues = complete && expected.is_empty() && crate::repl::starts_with_else(line);
+        if (complete && !continues) || !expected.is_empty() {
             flush(&mut code, &mut expected, first, &mut checks);
             complete = false;
         }
@@ -217,24 +228,35 @@ mod tests {
             Entry {
                 source: "x = tensor([1, 2])".into(),
                 output: String::new(),
+                interrupted: false,
             },
             Entry {
                 source: "x * 2".into(),
                 output: "tensor([2, 4])\n[2] int64 cpu\n".into(),
+                interrupted: false,
             },
             Entry {
                 source: ":time x + 1".into(),
                 output: "median 1 µs\n".into(),
+                interrupted: false,
             },
             Entry {
                 source: "y".into(),
                 output: "error[name]: name 'y' is not defined\n".into(),
+                interrupted: false,
+            },
+            Entry {
+                source: "while true {\n  x = x + 1\n}".into(),
+                output: "error[interrupt]: interrupted (Ctrl-C)\n".into(),
+                interrupted: true,
             },
         ];
         let text = write(&entries);
         assert!(!text.contains(":time"));
+        assert!(text.contains("#   while true {"), "{text}");
         let mut report = String::new();
-        assert_eq!(verify(&text, "t.tsh", &mut report), Ok(3), "{report}");
+        // The interrupted loop is a comment above no statement: a check with no code.
+        assert_eq!(verify(&text, "t.tsh", &mut report), Ok(4), "{report}");
         let wrong = text.replace("#> tensor([2, 4])", "#> tensor([2, 5])");
         let mut report = String::new();
         assert_eq!(verify(&wrong, "t.tsh", &mut report), Err(1));

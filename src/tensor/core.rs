@@ -221,6 +221,18 @@ impl Tensor {
         Tensor::make(self.0.storage.clone(), layout, self.0.dtype, false, true)
     }
 
+    /// Another handle to the same data and layout without autograd history (a
+    /// view only if this tensor is one).
+    pub fn detached(&self) -> Tensor {
+        Tensor::make(
+            self.0.storage.clone(),
+            self.0.layout.clone(),
+            self.0.dtype,
+            false,
+            self.0.is_view,
+        )
+    }
+
     pub fn dtype(&self) -> DType {
         self.0.dtype
     }

@@ -85,6 +85,10 @@ impl DType {
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
     }
+    /// float16 and bfloat16: stored in 16 bits, computed in float32.
+    pub fn is_reduced_float(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16)
+    }
     pub fn is_int(self) -> bool {
         matches!(
             self,

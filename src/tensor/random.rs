@@ -61,12 +61,11 @@ impl Mt19937 {
         (hi << 32) | lo
     }
 
-    /// A uniform in [0, 1) with as many random bits as `dtype`'s mantissa.
+    /// A uniform in [0, 1): 53 random bits for float64, else 24 (PyTorch draws
+    /// float16 and bfloat16 as float32 and rounds).
     fn uniform(&mut self, dtype: DType) -> f64 {
         match dtype {
             DType::F64 => (self.next_u64() & ((1 << 53) - 1)) as f64 / (1u64 << 53) as f64,
-            DType::F16 => (self.next_u32() & ((1 << 11) - 1)) as f64 / (1u64 << 11) as f64,
-            DType::BF16 => (self.next_u32() & ((1 << 8) - 1)) as f64 / (1u64 << 8) as f64,
             _ => (self.next_u32() & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64,
         }
     }
@@ -139,7 +138,15 @@ pub fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
             return (0..n).map(|_| g.normal_scalar() * std + mean).collect();
         }
         let single = dtype != DType::F64;
-        let mut d: Vec<f64> = (0..n).map(|_| g.uniform(dtype)).collect();
+        // float16 and bfloat16 draw only the whole blocks of 16 before the tail;
+        // float32 and float64 draw one uniform per element.
+        let drawn = if dtype.is_reduced_float() {
+            n - n % 16
+        } else {
+            n
+        };
+        let mut d: Vec<f64> = (0..drawn).map(|_| g.uniform(dtype)).collect();
+        d.resize(n, 0.0);
         for i in (0..n - 15).step_by(16) {
             box_muller_16(&mut d[i..i + 16], single);
         }

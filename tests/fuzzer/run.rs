@@ -105,10 +105,12 @@ fn repl(src: &str, color: bool) -> Result<(), &'static str> {
     interp.color = color;
     let mut entry = tsh::repl::Entry::default();
     let mut last = Ok(());
-    for line in src.lines().chain([""]) {
-        let Some(text) = entry.push(line) else {
-            continue;
-        };
+    let mut entries = vec![];
+    for line in src.lines() {
+        entries.extend(entry.push(line));
+    }
+    entries.extend(entry.finish());
+    for text in entries {
         let (quit, error) = tsh::repl::eval_entry(&mut interp, &text);
         interp.record_entry(&text, "", error.as_ref().map(|(e, _)| e));
         if let Some((e, _)) = error {
@@ -186,23 +188,26 @@ pub fn seeds() -> Vec<String> {
         "tests/checked",
         "tests/fuzzer/regressions",
     ] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        paths.sort();
-        for p in paths {
-            if p.extension().is_some_and(|e| e == "tsh")
-                && let Ok(text) = std::fs::read_to_string(&p)
-            {
-                out.push(text);
-            }
-        }
+        out.extend(
+            tsh_files(&root.join(dir))
+                .iter()
+                .filter_map(|p| std::fs::read_to_string(p).ok()),
+        );
     }
     if let Ok(text) = std::fs::read_to_string(root.join("scripts/lesson1_tensors.tsh")) {
         out.push(text);
     }
     out
+}
+
+/// The `.tsh` files in `dir`, sorted (none if it cannot be read).
+pub fn tsh_files(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "tsh"));
+    paths.sort();
+    paths
 }
 
 /// Run `f` on a thread with the binary's stack size.

@@ -205,7 +205,7 @@ fn list_pop(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Error {
-    let mut e = type_err(format!("a {} has no attribute '{name}'", obj.type_name()));
+    let mut e = type_err(format!("{} has no attribute '{name}'", obj.a_type_name()));
     if let Some(best) = crate::print::suggest::closest(name, candidates.into_iter()) {
         e = e.hint(format!("did you mean `.{best}`?"));
     }
@@ -230,8 +230,11 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             Err(no_attr(obj, name, names))
         }
         Value::Module(m) => module_attr(m, name).ok_or_else(|| {
-            let names: Vec<&str> = super::global_names().collect();
             let mut e = crate::error::name_err(format!("{m} has no attribute '{name}'"));
+            if let Some(why) = super::modules::missing_hint(m, name) {
+                return e.hint(why);
+            }
+            let names = super::module_names(m);
             if let Some(best) = crate::print::suggest::closest(name, names.into_iter()) {
                 e = e.hint(format!("did you mean `{m}.{best}`?"));
             }
@@ -366,8 +369,8 @@ fn set_grad(t: &Tensor, v: Value) -> Result<()> {
             Ok(())
         }
         other => Err(type_err(format!(
-            "t.grad must be none or a tensor, not a {}",
-            other.type_name()
+            "t.grad must be none or a tensor, not {}",
+            other.a_type_name()
         ))),
     }
 }
@@ -382,8 +385,8 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
         .hint("settable attributes: requires_grad, grad")),
         (Value::Optimizer(o), name) => super::nn::set_optimizer_attr(&mut o.borrow_mut(), name, &v),
         (o, n) => Err(type_err(format!(
-            "cannot set attribute '{n}' on a {}",
-            o.type_name()
+            "cannot set attribute '{n}' on {}",
+            o.a_type_name()
         ))),
     }
 }
@@ -404,9 +407,8 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
             .into_iter()
             .map(String::from)
             .collect(),
-        Value::Module(m) => super::global_names()
-            .chain(["nn", "functional", "init", "optim", "Tensor", "e"])
-            .filter(|n| super::module_attr(m, n).is_some())
+        Value::Module(m) => super::module_names(m)
+            .into_iter()
             .map(String::from)
             .collect(),
         Value::Device(_) => vec!["type".into(), "index".into()],

@@ -175,7 +175,7 @@ pub const ROWS: &[Builtin] = &[
         Function,
         "manual_seed",
         "manual_seed(seed)",
-        "Seed the random generator (tsh's own stream, not PyTorch's).",
+        "Seed the random generator: the same numbers as PyTorch's CPU generator after torch.manual_seed (rand, randn, randint, randperm, every float dtype).",
         "manual_seed(42); randn(2)",
         manual_seed
     ),
@@ -184,10 +184,8 @@ pub const ROWS: &[Builtin] = &[
 /// device=, requires_grad= for a newly made tensor.
 fn finish(t: Tensor, a: &mut Args, device: Option<Device>) -> Result<Value> {
     let requires_grad = a.kw_flag("requires_grad", false)?;
-    let device = match device {
-        Some(d) => Some(d),
-        None => a.device_kw()?,
-    };
+    // device= wins over the device a *_like input suggests.
+    let device = a.device_kw()?.or(device);
     if let Some(d) = device {
         d.check_available().map_err(|e| e.at(a.span))?;
     }
@@ -352,13 +350,6 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn random(mut a: Args, normal: bool) -> Result<Value> {
     let shape = a.shape("size")?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
-    if !dtype.is_float() {
-        return Err(dtype_err(format!(
-            "{} needs a floating point dtype, not {dtype}",
-            if normal { "randn" } else { "rand" }
-        ))
-        .at(a.span));
-    }
     let t = if normal {
         c::randn(&shape, dtype)
     } else {

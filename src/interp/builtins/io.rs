@@ -72,14 +72,14 @@ fn named_tensors(v: &Value, what: &str) -> Result<Vec<(String, Tensor)>> {
             .map(|(k, v)| match v {
                 Value::Tensor(t) => Ok((k.to_string(), t.clone())),
                 other => Err(type_err(format!(
-                    "{what} holds tensors only, but {k:?} is a {}",
-                    other.type_name()
+                    "{what} holds tensors only, but {k:?} is {}",
+                    other.a_type_name()
                 ))),
             })
             .collect(),
         other => Err(type_err(format!(
-            "{what} stores a dict of tensors, not a {}",
-            other.type_name()
+            "{what} stores a dict of tensors, not {}",
+            other.a_type_name()
         ))
         .hint("e.g. save(dict(weight=w, bias=b), \"model.safetensors\")")),
     }
@@ -158,7 +158,7 @@ fn savez_with(mut a: Args, compressed: bool) -> Result<Value> {
             Value::Tensor(t) => entries.push((format!("arr_{i}"), t)),
             other => {
                 return Err(
-                    type_err(format!("savez stores tensors, not a {}", other.type_name())).at(s),
+                    type_err(format!("savez stores tensors, not {}", other.a_type_name())).at(s),
                 );
             }
         }
@@ -168,8 +168,8 @@ fn savez_with(mut a: Args, compressed: bool) -> Result<Value> {
             Value::Tensor(t) => entries.push((k, t)),
             other => {
                 return Err(type_err(format!(
-                    "savez stores tensors, but {k} is a {}",
-                    other.type_name()
+                    "savez stores tensors, but {k} is {}",
+                    other.a_type_name()
                 ))
                 .at(s));
             }

@@ -708,28 +708,10 @@ fn float_power(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn nan_to_num(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     let nan = a.float_or("nan", 0.0)?;
-    let mut opt_float = |name: &str| -> Result<Option<f64>> {
-        match a.take(name) {
-            None | Some((Value::None, _)) => Ok(None),
-            Some((v, _)) => crate::interp::convert::to_float(&v, "nan_to_num", name).map(Some),
-        }
-    };
-    let posinf = opt_float("posinf")?;
-    let neginf = opt_float("neginf")?;
+    let posinf = a.opt_float("posinf")?;
+    let neginf = a.opt_float("neginf")?;
     a.finish()?;
-    let Some(big) = t.dtype().max_finite() else {
-        // Integers and bools hold no nan or inf: a copy, as in PyTorch.
-        return Ok(Value::Tensor(t.deep_clone()));
-    };
-    // Built from where(), so gradients flow to the elements that were kept.
-    let dt = t.dtype();
-    let swap = |x: &Tensor, hit: fn(f64) -> bool, v: f64| {
-        ew::where_(&ew::test(&t, hit), &Tensor::scalar_f64(v, dt), x)
-    };
-    let out = swap(&t, f64::is_nan, nan)?;
-    let out = swap(&out, |x| x == f64::INFINITY, posinf.unwrap_or(big))?;
-    let out = swap(&out, |x| x == f64::NEG_INFINITY, neginf.unwrap_or(-big))?;
-    Ok(Value::Tensor(out))
+    ew::nan_to_num(&t, nan, posinf, neginf).map(Value::Tensor)
 }
 
 fn clamp(_: &mut Interp, mut a: Args) -> Result<Value> {

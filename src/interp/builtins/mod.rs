@@ -7,7 +7,9 @@ mod autograd;
 mod creation;
 mod io;
 mod math;
+pub mod modules;
 mod nn;
+mod pymath;
 mod python;
 mod reduce;
 mod shape;
@@ -36,6 +38,8 @@ pub enum Reach {
     Both,
     /// A Python builtin (`print`, `len`): bare only.
     Python,
+    /// Python's `math` module: `math.NAME(...)` only.
+    Math,
 }
 
 pub type BuiltinFn = fn(&mut Interp, Args) -> Result<Value>;
@@ -88,13 +92,17 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
 
 /// Every builtin row, for `:help` and completion.
 pub fn all() -> impl Iterator<Item = &'static Builtin> {
-    tables().into_iter().flat_map(|t| t.iter())
+    tables()
+        .into_iter()
+        .flat_map(|t| t.iter())
+        .chain(pymath::rows())
 }
 
 struct Index {
     functions: HashMap<&'static str, &'static Builtin>,
     methods: HashMap<&'static str, &'static Builtin>,
     python: HashMap<&'static str, &'static Builtin>,
+    math: HashMap<&'static str, &'static Builtin>,
 }
 
 fn index() -> &'static Index {
@@ -104,6 +112,7 @@ fn index() -> &'static Index {
             functions: HashMap::new(),
             methods: HashMap::new(),
             python: HashMap::new(),
+            math: HashMap::new(),
         };
         for b in all() {
             match b.reach {
@@ -119,6 +128,9 @@ fn index() -> &'static Index {
                 }
                 Reach::Python => {
                     ix.python.insert(b.name, b);
+                }
+                Reach::Math => {
+                    ix.math.insert(b.name, b);
                 }
             }
         }
@@ -193,33 +205,49 @@ pub fn global(name: &str) -> Option<Value> {
     constant(name)
 }
 
-/// `module.name`.
+/// `module.name`: only the names that module holds in PyTorch (or Python), of
+/// those tsh has.
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     match (module, name) {
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
         ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
-        ("torch.optim", n) | ("torch.nn.init", n) => torch_function(n).map(Value::Builtin),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
-        ("torch", n) | ("torch.nn.functional", n) | ("math", n) => {
-            if let Some(d) = DType::from_name(n)
-                && module == "torch"
-            {
+        ("torch", n) if modules::NOT_IN_TORCH.contains(&n) => None,
+        ("torch", n) => {
+            if let Some(d) = DType::from_name(n) {
                 return Some(Value::DType(d));
             }
-            if let Some(b) = torch_function(n) {
-                return Some(Value::Builtin(b));
-            }
-            if module != "torch"
-                && let Some(b) = index().python.get(n)
-            {
-                return Some(Value::Builtin(b));
-            }
-            constant(n)
+            torch_function(n)
+                .map(Value::Builtin)
+                .or_else(|| constant(n))
         }
+        ("torch.nn.functional", n) if modules::FUNCTIONAL.contains(&n) => {
+            torch_function(n).map(Value::Builtin)
+        }
+        ("torch.optim", n) if modules::OPTIM.contains(&n) => torch_function(n).map(Value::Builtin),
+        ("torch.nn.init", n) if modules::INIT.contains(&n) => torch_function(n).map(Value::Builtin),
+        ("math", n) => index()
+            .math
+            .get(n)
+            .map(|b| Value::Builtin(b))
+            .or_else(|| pymath::constant(n)),
         _ => None,
     }
+}
+
+/// What `module` holds that tsh has (completion, suggestions).
+pub fn module_names(module: &str) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = global_names()
+        .chain(modules::FUNCTIONAL.iter().copied())
+        .chain(index().math.keys().copied())
+        .chain(["nn", "functional", "init", "optim", "Tensor", "e", "tau"])
+        .filter(|n| module_attr(module, n).is_some())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// Every bare name the language knows (for suggestions and completion).

@@ -533,10 +533,7 @@ fn avg_pool2d(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn calculate_gain(_: &mut Interp, mut a: Args) -> Result<Value> {
     let nl = a.string("nonlinearity")?;
-    let param = match a.take("param") {
-        None | Some((Value::None, _)) => None,
-        Some((v, s)) => Some(convert::to_float(&v, a.name, "param").map_err(|e| e.at(s))?),
-    };
+    let param = a.opt_float("param")?;
     a.finish()?;
     init::gain(&nl, param).map(Value::Float)
 }
@@ -642,8 +639,8 @@ fn params(a: &mut Args) -> Result<Vec<Tensor>> {
         .map(|v| match v {
             Value::Tensor(t) => Ok(t.clone()),
             other => Err(type_err(format!(
-                "optimizer parameters must be tensors, not a {}",
-                other.type_name()
+                "optimizer parameters must be tensors, not {}",
+                other.a_type_name()
             ))
             .at(s)),
         })
@@ -754,8 +751,8 @@ fn the_optimizer(a: &mut Args) -> Result<Rc<RefCell<Optimizer>>> {
     match a.value("self")? {
         Value::Optimizer(o) => Ok(o),
         other => Err(type_err(format!(
-            "expected an optimizer, not a {}",
-            other.type_name()
+            "expected an optimizer, not {}",
+            other.a_type_name()
         ))),
     }
 }

@@ -7,7 +7,6 @@ use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::convert;
 use crate::interp::value::{Value, range_len};
-use crate::print::number::py_float_repr;
 use crate::row;
 
 pub const ROWS: &[Builtin] = &[
@@ -210,7 +209,7 @@ pub fn len_of(v: &Value) -> Result<i64> {
             }
             t.shape()[0] as i64
         }
-        other => return Err(type_err(format!("a {} has no len()", other.type_name()))),
+        other => return Err(type_err(format!("{} has no len()", other.a_type_name()))),
     })
 }
 
@@ -331,13 +330,7 @@ fn round(it: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let x = convert::to_float(&v, "round", "number")?;
     match nd {
-        None => {
-            let r = x.round_ties_even();
-            if !r.is_finite() {
-                return Err(value_err("cannot round an infinite or nan float to an int"));
-            }
-            Ok(Value::Int(r as i64))
-        }
+        None => Ok(Value::Int(convert::float_to_int(x.round_ties_even())?)),
         Some(n) => {
             let p = 10f64.powi(n as i32);
             Ok(Value::Float((x * p).round_ties_even() / p))
@@ -351,34 +344,22 @@ fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::Int(match &v {
         Value::Int(i) => *i,
         Value::Bool(b) => *b as i64,
-        Value::Float(f) => {
-            if !f.is_finite() {
-                return Err(value_err(format!(
-                    "cannot convert {} to an int",
-                    py_float_repr(*f)
-                )));
-            }
-            f.trunc() as i64
-        }
+        Value::Float(f) => convert::float_to_int(*f)?,
         Value::Str(s) => s
             .trim()
             .parse::<i64>()
             .map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
         Value::Tensor(t) if t.numel() == 1 => {
             if t.dtype().is_float() {
-                let f = t.to_f64_vec()[0];
-                if !f.is_finite() {
-                    return Err(value_err("cannot convert a nan or inf to an int"));
-                }
-                f.trunc() as i64
+                convert::float_to_int(t.to_f64_vec()[0])?
             } else {
                 t.to_i64_vec()[0]
             }
         }
         other => {
             return Err(type_err(format!(
-                "int() cannot convert a {}",
-                other.type_name()
+                "int() cannot convert {}",
+                other.a_type_name()
             )));
         }
     }))

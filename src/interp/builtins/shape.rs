@@ -498,40 +498,7 @@ fn repeat(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;
     let reps = a.sizes("sizes")?;
     a.finish()?;
-    if reps.len() < t.ndim() {
-        return Err(crate::error::shape_err(format!(
-            "repeat needs at least {} sizes for a {}-d tensor",
-            t.ndim(),
-            t.ndim()
-        )));
-    }
-    let reps = convert::to_shape(&reps)?;
-    let extra = reps.len() - t.ndim();
-    let mut padded = vec![1usize; extra];
-    padded.extend(t.shape());
-    // Interleave: [r0, s0, r1, s1, ...] by expanding size-1 dims, then merge pairs.
-    let mut inter_view = Vec::new();
-    let mut inter_full = Vec::new();
-    for (r, s) in reps.iter().zip(&padded) {
-        inter_view.extend([1i64, *s as i64]);
-        inter_full.extend([*r as i64, *s as i64]);
-    }
-    let x = v::reshape(&t, &inter_view)?;
-    let x = v::expand(&x, &inter_full)?;
-    crate::tensor::core::check_alloc(
-        &inter_full.iter().map(|&d| d as usize).collect::<Vec<_>>(),
-        t.dtype(),
-    )?;
-    let out: Vec<i64> = reps
-        .iter()
-        .zip(&padded)
-        .map(|(r, s)| (r * s) as i64)
-        .collect();
-    let r = v::reshape(&x.contiguous(), &out)?;
-    Ok(Value::Tensor(crate::autograd::relabel(
-        r,
-        "RepeatBackward0",
-    )))
+    v::repeat(&t, &reps).map(Value::Tensor)
 }
 
 fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -566,9 +533,9 @@ fn tensor_list(a: &mut Args, param: &str) -> Result<Vec<Tensor>> {
         Value::List(_) | Value::Tuple(_) => v.iter_items()?,
         other => {
             return Err(type_err(format!(
-                "{}() expects a list or tuple of tensors, not a {}",
+                "{}() expects a list or tuple of tensors, not {}",
                 a.name,
-                other.type_name()
+                other.a_type_name()
             ))
             .at(s)
             .hint(format!("wrap them in brackets: {}([a, b])", a.name)));

@@ -46,6 +46,9 @@ pub const ROWS: &[Builtin] = &[
 ];
 
 /// Columns of the terminal on stdout, or 80.
+/// A picture's width off a terminal (pipes, files, transcripts).
+const PLAIN_WIDTH: usize = 79;
+
 fn terminal_width() -> usize {
     // SAFETY: TIOCGWINSZ fills a winsize struct we own; failure leaves zeros.
     let cols = unsafe {
@@ -68,13 +71,22 @@ fn imshow(it: &mut Interp, mut a: Args) -> Result<Value> {
     let width = a.opt_int("width")?;
     a.finish()?;
     let img = picture::image_from(t.shape(), &values(&t)).map_err(value_err)?;
-    let max_w = match width {
-        Some(w) => check_positive(w, "width")?,
-        None => terminal_width().min(120) - 1,
+    let width = width.map(|w| check_positive(w, "width")).transpose()?;
+    // Transcripts keep the plain picture at 79 columns, as --verify draws it.
+    let plain_w = width.unwrap_or(PLAIN_WIDTH);
+    let shown_w = match width {
+        Some(w) => w,
+        None if it.terminal => terminal_width().min(120) - 1,
+        None => PLAIN_WIDTH,
     };
     let bytes = !t.dtype().is_float() && img.channels == 3;
-    let text = picture::imshow(&img, max_w, it.color, bytes);
-    it.out.write_str(&text);
+    let shown = picture::imshow(&img, shown_w, it.color, bytes);
+    let plain = if it.color || shown_w != plain_w {
+        picture::imshow(&img, plain_w, false, bytes)
+    } else {
+        shown.clone()
+    };
+    it.out.write_shown(&shown, &plain);
     Ok(Value::None)
 }
 

@@ -3,7 +3,7 @@
 
 use super::Builtin;
 use crate::backend::cpu::binary::BinaryOp;
-use crate::error::{Result, index_err, type_err, value_err};
+use crate::error::{Result, type_err, value_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::convert;
@@ -365,10 +365,7 @@ fn size(_: &mut Interp, mut a: Args) -> Result<Value> {
     match d {
         None => Ok(Value::Shape(std::rc::Rc::new(t.shape().to_vec()))),
         Some(d) => {
-            let i = crate::tensor::shape::normalize_dim(d, t.ndim())?;
-            if t.ndim() == 0 {
-                return Err(index_err("a 0-d tensor has no dims"));
-            }
+            let i = crate::tensor::shape::existing_dim(d, t.ndim())?;
             Ok(Value::Int(t.shape()[i] as i64))
         }
     }
@@ -395,10 +392,7 @@ fn stride(_: &mut Interp, mut a: Args) -> Result<Value> {
             t.strides().iter().map(|&s| Value::Int(s as i64)).collect(),
         )),
         Some(d) => {
-            if t.ndim() == 0 {
-                return Err(index_err("a 0-d tensor has no strides"));
-            }
-            let i = crate::tensor::shape::normalize_dim(d, t.ndim())?;
+            let i = crate::tensor::shape::existing_dim(d, t.ndim())?;
             Ok(Value::Int(t.strides()[i] as i64))
         }
     }
@@ -470,8 +464,8 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
             }
             other => {
                 return Err(type_err(format!(
-                    "to() takes a dtype, a device or a tensor, not a {}",
-                    other.type_name()
+                    "to() takes a dtype, a device or a tensor, not {}",
+                    other.a_type_name()
                 ))
                 .at(s));
             }

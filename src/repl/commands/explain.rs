@@ -145,8 +145,8 @@ pub fn explain(interp: &mut Interp, arg: &str) -> Result<Outcome> {
             out.push_str(&explain::layout(&t, &same, &shared));
         }
         Ok(other) => out.push_str(&format!(
-            "result: a {} ({})\n",
-            other.type_name(),
+            "result: {} ({})\n",
+            other.a_type_name(),
             crate::print::value::repr_with(&other, &interp.print_opts)
         )),
         Err(e) => out.push_str(&format!("result: {e}\n")),

@@ -43,6 +43,7 @@ pub fn help(interp: &mut Interp, arg: &str) -> Result<Outcome> {
         .trim_start_matches("torch.optim.")
         .trim_start_matches("torch.nn.init.")
         .trim_start_matches("torch.")
+        .trim_start_matches("math.")
         .trim_start_matches("F.")
         .trim_start_matches('.');
     if let Some(c) = COMMANDS.iter().find(|c| c.name == name) {
@@ -73,6 +74,7 @@ pub fn help(interp: &mut Interp, arg: &str) -> Result<Outcome> {
             builtins::Reach::Method => format!("t.{}(…)", b.name),
             builtins::Reach::Both => format!("torch.{n}(t, …) and t.{n}(…)", n = b.name),
             builtins::Reach::Python => format!("{}(…)", b.name),
+            builtins::Reach::Math => format!("math.{}(…)", b.name),
         };
         say(
             interp,

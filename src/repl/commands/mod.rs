@@ -136,6 +136,18 @@ pub fn dispatch(interp: &mut Interp, line: &str) -> Result<Outcome> {
     match COMMANDS.iter().find(|c| c.name == name) {
         Some(c) => {
             let arg = arg.trim();
+            // A command whose usage names no argument takes none.
+            if !arg.is_empty() && c.usage.strip_prefix(':') == Some(c.name) {
+                let start = arg.as_ptr() as usize - line.as_ptr() as usize;
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    format!(":{name} takes no argument, but was given `{arg}`"),
+                )
+                .at(crate::syntax::ast::Span::new(start, start + arg.len()))
+                .hint(format!(
+                    "type :{name} alone; :help {name} says what it does"
+                )));
+            }
             // Spans of errors in the argument are relative to it; make them the line's.
             let shift = arg.as_ptr() as usize - line.as_ptr() as usize;
             (c.func)(interp, arg).map_err(|mut e| {
@@ -172,7 +184,7 @@ fn graph(interp: &mut Interp, arg: &str) -> Result<Outcome> {
         other => {
             return Err(Error::new(
                 ErrorKind::Type,
-                format!(":graph draws a tensor's graph, not a {}", other.type_name()),
+                format!(":graph draws a tensor's graph, not {}", other.a_type_name()),
             ));
         }
     };

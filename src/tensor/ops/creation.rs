@@ -1,7 +1,7 @@
 //! Tensors made from nothing: constants, ranges, identity, random numbers.
 
 use crate::backend::cpu::map::filled;
-use crate::error::{Result, value_err};
+use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc, check_working_set};
 use crate::tensor::dtype::DType;
 use crate::tensor::random;
@@ -97,13 +97,26 @@ pub fn manual_seed(seed: u64) {
     random::manual_seed(seed);
 }
 
+/// Random floats need a floating point dtype (PyTorch refuses the rest too).
+pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
+    if dtype.is_float() {
+        return Ok(());
+    }
+    Err(
+        dtype_err(format!("{what} needs a floating point dtype, not {dtype}"))
+            .hint("pass dtype=torch.float32, or use randint for random integers"),
+    )
+}
+
 pub fn rand(shape: &[usize], dtype: DType) -> Result<Tensor> {
+    random_float_dtype("rand", dtype)?;
     check_working_set(shape, dtype, 8 + dtype.size())?;
     let v = random::uniform(shape.iter().product(), dtype, 0.0, 1.0);
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
 }
 
 pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
+    random_float_dtype("randn", dtype)?;
     check_working_set(shape, dtype, 8 + dtype.size())?;
     let v = random::normal(shape.iter().product(), dtype, 0.0, 1.0);
     Ok(Tensor::from_vec(v, shape).to_dtype(dtype))

@@ -249,3 +249,27 @@ fn select_by_mask(mask: &[bool], a: Storage, b: &Storage) -> Storage {
     }
     crate::with_storage!(a, v => go(mask, v, b))
 }
+
+/// `nan_to_num`: NaN, +inf and -inf replaced (by 0 and the dtype's largest finite
+/// values unless given). One node, as in PyTorch; gradients flow to the kept elements.
+pub fn nan_to_num(
+    t: &Tensor,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+) -> Result<Tensor> {
+    let Some(big) = t.dtype().max_finite() else {
+        // Integers and bools hold no nan or inf: a copy, as in PyTorch.
+        return Ok(t.deep_clone());
+    };
+    let dt = t.dtype();
+    crate::autograd::composite::composite("NanToNumBackward0", &[t], |x| {
+        let x = &x[0];
+        let swap = |y: &Tensor, hit: fn(f64) -> bool, v: f64| {
+            where_(&test(x, hit), &Tensor::scalar_f64(v, dt), y)
+        };
+        let out = swap(x, f64::is_nan, nan)?;
+        let out = swap(&out, |v| v == f64::INFINITY, posinf.unwrap_or(big))?;
+        swap(&out, |v| v == f64::NEG_INFINITY, neginf.unwrap_or(-big))
+    })
+}

@@ -4,8 +4,7 @@
 
 use crate::backend::cpu::map::{cast, contiguous, scatter, take};
 use crate::error::{Result, index_err, shape_err};
-use crate::tensor::core::{Tensor, check_alloc};
-use crate::tensor::dtype::DType;
+use crate::tensor::core::Tensor;
 use crate::tensor::layout::Layout;
 use crate::tensor::ops::view::{select, slice_dim, unsqueeze};
 use crate::tensor::shape::{broadcast_shapes, check_broadcast_to, fmt_shape};
@@ -38,6 +37,14 @@ fn consumed(idx: &Idx) -> usize {
     }
 }
 
+/// Does the slice `start:stop:step` keep all `len` elements in order?
+fn covers_dim(start: Option<i64>, stop: Option<i64>, step: Option<i64>, len: usize) -> bool {
+    let len = len as i64;
+    let start = start.map_or(0, |s| if s < 0 { (s + len).max(0) } else { s });
+    let stop = stop.map_or(len, |s| if s < 0 { s + len } else { s });
+    step.unwrap_or(1) == 1 && start == 0 && stop >= len
+}
+
 fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
     let used: usize = indices.iter().map(consumed).sum();
     let ellipses = indices
@@ -67,7 +74,14 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
                 view = select(&view, dim, *i)?;
             }
             Idx::Slice(start, stop, step) => {
-                view = slice_dim(&view, dim, *start, *stop, step.unwrap_or(1))?;
+                // Inside a tuple index, a slice that keeps the whole dim is no op at
+                // all (PyTorch records nothing for the `:` of `x[:, 1]`).
+                let whole = indices.len() > 1
+                    && dim < view.ndim()
+                    && covers_dim(*start, *stop, *step, view.shape()[dim]);
+                if !whole {
+                    view = slice_dim(&view, dim, *start, *stop, step.unwrap_or(1))?;
+                }
                 dim += 1;
             }
             Idx::NewAxis => {
@@ -116,6 +130,13 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
         }
     }
     if advanced.is_empty() {
+        if view.same_tensor(t) {
+            // Every index kept everything: PyTorch hands back an alias.
+            let alias = t.view_with(t.layout().clone());
+            return Ok(Selection::View(
+                crate::autograd::rules::shape::record_reshape("AliasBackward0", t, alias),
+            ));
+        }
         return Ok(Selection::View(view));
     }
     gather_advanced(&view, &advanced).map(|(shape, offsets)| Selection::Gather { shape, offsets })
@@ -177,7 +198,8 @@ fn gather_advanced(
     let mut shape = lb.shape.clone();
     shape.extend(&bshape);
     shape.extend(&la.shape);
-    check_alloc(&shape, DType::I64)?;
+    // The result, and one usize offset per element while it is gathered.
+    crate::tensor::core::check_working_set(&shape, view.dtype(), 8)?;
     // An empty selection may still have huge trailing dims: zeros(4, 0, 10**10)[mask].
     if shape.contains(&0) {
         return Ok((shape, vec![]));

@@ -252,8 +252,8 @@ pub fn expand(t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         .collect();
     check_broadcast_to(t.shape(), &shape)?;
     // A view allocates nothing, but every op on it walks (and most copy) numel
-    // elements: refuse views larger than memory could ever hold in f64.
-    crate::tensor::core::check_alloc(&shape, crate::tensor::DType::F64)?;
+    // elements: refuse views larger than memory could ever hold as a copy.
+    crate::tensor::core::check_alloc(&shape, t.dtype())?;
     Ok(record_expand(t, t.view_with(t.layout().expand(&shape))))
 }
 
@@ -325,4 +325,45 @@ pub fn unbind(t: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     let d = existing_dim(dim, t.ndim())?;
     check_parts(t.shape()[d], "unbind")?;
     (0..t.shape()[d]).map(|i| select(t, d, i as i64)).collect()
+}
+
+/// `t.repeat(*sizes)`: the tensor tiled `sizes[i]` times along each dim (leading
+/// sizes add dims). One node, RepeatBackward0, as in PyTorch.
+pub fn repeat(t: &Tensor, reps: &[i64]) -> Result<Tensor> {
+    if reps.len() < t.ndim() {
+        return Err(shape_err(format!(
+            "repeat needs at least {} sizes for a {}-d tensor, but got {}",
+            t.ndim(),
+            t.ndim(),
+            reps.len()
+        )));
+    }
+    if let Some(bad) = reps.iter().find(|&&r| r < 0) {
+        return Err(crate::error::value_err(format!(
+            "repeat sizes must be non-negative, but got {bad}"
+        )));
+    }
+    let extra = reps.len() - t.ndim();
+    let mut padded = vec![1usize; extra];
+    padded.extend(t.shape());
+    let out: Vec<usize> = reps
+        .iter()
+        .zip(&padded)
+        .map(|(&r, s)| (r as usize).saturating_mul(*s))
+        .collect();
+    // Checked on the result's own shape before the interleaved view is built.
+    crate::tensor::core::check_alloc(&out, t.dtype())?;
+    // Interleave: [r0, s0, r1, s1, ...] by expanding size-1 dims, then merge pairs.
+    let mut inter_view = Vec::new();
+    let mut inter_full = Vec::new();
+    for (&r, &s) in reps.iter().zip(&padded) {
+        inter_view.extend([1i64, s as i64]);
+        inter_full.extend([r, s as i64]);
+    }
+    let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
+    crate::autograd::composite::composite("RepeatBackward0", &[t], |x| {
+        let x = reshape(&x[0], &inter_view)?;
+        let x = expand(&x, &inter_full)?;
+        reshape(&x.contiguous(), &out)
+    })
 }

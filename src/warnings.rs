@@ -1,0 +1,35 @@
+//! Warnings raised below the interpreter, as PyTorch's UserWarnings are: an op
+//! queues one and goes on; the interpreter shows it after the call (or, for a
+//! broadcasting warning under `:set broadcast error`, refuses the call).
+
+use std::cell::RefCell;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarningKind {
+    /// Broadcasting that probably was not meant (a loss's target of another shape).
+    Broadcast,
+}
+
+#[derive(Clone, Debug)]
+pub struct Warning {
+    pub kind: WarningKind,
+    pub message: String,
+}
+
+thread_local! {
+    static QUEUE: RefCell<Vec<Warning>> = const { RefCell::new(Vec::new()) };
+}
+
+pub fn warn(kind: WarningKind, message: impl Into<String>) {
+    QUEUE.with(|q| {
+        q.borrow_mut().push(Warning {
+            kind,
+            message: message.into(),
+        })
+    });
+}
+
+/// The warnings queued since the last call, oldest first.
+pub fn take() -> Vec<Warning> {
+    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
+}
