@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use tsh::backend::cpu::binary::BinaryOp;
-use tsh::backend::cpu::reduce::ReduceOp;
 use tsh::tensor::DType;
+use tsh::tensor::op::BinaryOp;
+use tsh::tensor::op::ReduceOp;
 use tsh::tensor::ops::{creation, elementwise, matmul, reduce};
 
 fn median_secs(mut f: impl FnMut(), reps: usize) -> f64 {

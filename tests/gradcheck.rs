@@ -131,7 +131,12 @@ fn bind_input(
 fn loss_value(it: &mut Interp, expr: &str, r: &[f64]) -> f64 {
     run(it, &format!("__out = ({expr})"));
     let out = tensor_var(it, "__out");
-    out.to_f64_vec().iter().zip(r).map(|(a, b)| a * b).sum()
+    out.to_host_f64()
+        .unwrap()
+        .iter()
+        .zip(r)
+        .map(|(a, b)| a * b)
+        .sum()
 }
 
 /// Check `expr`'s gradients with respect to every input, over several trials.
@@ -168,9 +173,9 @@ fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
         for (name, (leaf, layout)) in &leaves {
             let analytic = leaf
                 .grad()
-                .map(|g| g.to_f64_vec())
+                .map(|g| g.to_host_f64().unwrap())
                 .unwrap_or_else(|| vec![0.0; leaf.numel()]);
-            let base = leaf.to_f64_vec();
+            let base = leaf.to_host_f64().unwrap();
             let eps = 1e-6;
             for k in 0..base.len() {
                 let mut at = |delta: f64| {

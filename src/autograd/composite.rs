@@ -6,10 +6,11 @@
 //! formula has to be written twice.
 
 use super::engine;
-use super::rules::{add, rule};
+use super::rules::rule;
 use super::{needs_grad, record};
 use crate::error::Result;
 use crate::tensor::Tensor;
+use crate::tensor::ops::arith::add;
 
 /// Compute `f(inputs)` and record it as one node named `name`.
 pub fn composite(

@@ -44,7 +44,7 @@ pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) ->
                 ))
                 .hint("backward(gradient) needs a gradient with exactly the output's shape"));
             }
-            g.to_dtype(root.dtype())
+            g.to_dtype(root.dtype())?
         }
     };
     match root.grad_fn() {
@@ -90,7 +90,7 @@ pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) ->
         let grads = match pending.remove(&key(&node)) {
             Some(g) => {
                 if node.retain.load(std::sync::atomic::Ordering::Relaxed) {
-                    node.set_retained(g.deep_clone());
+                    node.set_retained(g.deep_clone()?);
                 }
                 node.apply(&g, retain_graph)?
             }
@@ -112,9 +112,7 @@ pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) ->
                     let k = key(next);
                     if let Some(g) = g {
                         let sum = match pending.remove(&k) {
-                            Some(prev) => {
-                                binary(crate::backend::cpu::binary::BinaryOp::Add, &prev, &g)?
-                            }
+                            Some(prev) => binary(crate::tensor::op::BinaryOp::Add, &prev, &g)?,
                             None => g,
                         };
                         pending.insert(k, sum);
@@ -141,19 +139,19 @@ fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
     } else {
         g
     };
-    Ok(g.to_dtype(meta.dtype))
+    g.to_dtype(meta.dtype)
 }
 
 /// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there).
 fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
-    let g = g.to_dtype(leaf.dtype());
+    let g = g.to_dtype(leaf.dtype())?;
     match leaf.grad() {
         Some(existing) if existing.shape() == g.shape() => {
-            let sum = binary(crate::backend::cpu::binary::BinaryOp::Add, &existing, &g)?;
+            let sum = binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?;
             write_all(&existing, &sum)
         }
         _ => {
-            leaf.set_grad(Some(g.deep_clone()));
+            leaf.set_grad(Some(g.deep_clone()?));
             Ok(())
         }
     }

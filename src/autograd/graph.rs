@@ -17,9 +17,15 @@ fn describe(shape: &[usize], dtype: crate::tensor::DType, device: crate::tensor:
     format!("{} {} {}", fmt_shape(shape), dtype, device)
 }
 
+/// The norm of a leaf's gradient, for the drawing (a scalar read to the host).
 fn grad_norm(t: &Tensor) -> Option<f64> {
-    t.grad()
-        .map(|g| g.to_f64_vec().iter().map(|v| v * v).sum::<f64>().sqrt())
+    let g = t.grad()?;
+    let norm = crate::autograd::no_grad(|| {
+        let g = g.to_dtype(crate::tensor::DType::F64)?;
+        crate::tensor::ops::reduce::reduce(&g, crate::tensor::op::ReduceOp::Norm(2.0), None, false)
+    });
+    norm.and_then(|n| crate::tensor::ops::scalar::item_f64(&n))
+        .ok()
 }
 
 fn leaf_text(t: &Tensor, names: Namer) -> String {

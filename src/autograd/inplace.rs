@@ -63,15 +63,15 @@ pub fn after_write_all(t: &Tensor, value: &Tensor) {
 /// the rest to what t was.
 pub fn index_put(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
     check(t, value)?;
-    index_put_raw(t, indices, value)?;
+    index_put_raw(t, indices, value, false)?;
     if !is_enabled() || !(t.requires_grad() || value.requires_grad()) {
         return Ok(());
     }
     let idx = indices.to_vec();
     let node = Node::new("IndexPutBackward0", &[t, value], t, false, {
         rule(move |g| {
-            let rest = g.deep_clone();
-            index_put_raw(&rest, &idx, &Tensor::scalar_f64(0.0, g.dtype()))?;
+            let rest = g.deep_clone()?;
+            index_put_raw(&rest, &idx, &Tensor::scalar_f64(0.0, g.dtype()), false)?;
             Ok(vec![Some(rest), Some(index(g, &idx)?)])
         })
     });

@@ -146,8 +146,8 @@ impl Saved {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::cpu::binary::BinaryOp;
-    use crate::backend::cpu::reduce::{ReduceOp, ScanOp};
+    use crate::tensor::op::BinaryOp;
+    use crate::tensor::op::{ReduceOp, ScanOp};
     use crate::tensor::ops::{elementwise, reduce};
 
     /// Rules that keep their op's output must not keep the output's history too:

@@ -1,4 +1,384 @@
-//! Compute backends. Only the CPU exists so far; CUDA tensors are refused with a
-//! `device` error by the tensor layer until the CUDA backend lands.
+//! Compute backends. A backend stores elements on its device and implements the
+//! primitives the tensor layer needs, each given the layouts of its operands;
+//! `Storage` holds one backend's buffer and forwards every call with one `match`.
+//! The tensor layer has already decided dtypes, shapes and devices: a backend
+//! sees operands of one dtype (and one device) with layouts of matching shapes.
 
 pub mod cpu;
+pub mod cuda;
+
+use crate::error::{Result, device_err};
+use crate::tensor::layout::Layout;
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, UnaryOp};
+use crate::tensor::{DType, Device};
+
+pub use cpu::{CpuStorage as HostBuffer, Element};
+
+/// Seed every device's random generator (torch.manual_seed).
+pub fn manual_seed(seed: u64) {
+    cpu::random::manual_seed(seed);
+}
+
+/// A number to fill with: integers keep all 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar {
+    pub f: f64,
+    pub i: i64,
+}
+
+impl Scalar {
+    pub fn float(f: f64) -> Scalar {
+        Scalar { f, i: f as i64 }
+    }
+    pub fn int(i: i64) -> Scalar {
+        Scalar { f: i as f64, i }
+    }
+}
+
+/// A 2-d sliding window over the last two dims of an `[N, C, H, W]` input: the
+/// im2col geometry that convolution and pooling share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    /// Padding before (top, left); `pad_total` is before plus after.
+    pub pad_before: [usize; 2],
+    pub pad_total: [usize; 2],
+    pub dilation: [usize; 2],
+    /// The output size (computed by the tensor layer with ceil_mode and friends).
+    pub out: [usize; 2],
+}
+
+/// What a random fill draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Distribution {
+    /// Uniform in [low, high).
+    Uniform { low: f64, high: f64 },
+    /// Normal with mean and standard deviation.
+    Normal { mean: f64, std: f64 },
+    /// Integers in [low, high).
+    Integers { low: i64, high: i64 },
+    /// A permutation of 0..n.
+    Permutation,
+}
+
+/// The primitives of a device. Every method gets the layouts of its operands
+/// (views need no copies) and returns a fresh contiguous buffer, except the
+/// `_into` writers, which change `self` in place.
+pub trait BackendStorage: Sized {
+    fn dtype(&self) -> DType;
+    fn device(&self) -> Device;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements `l` describes, contiguous, converted to `dtype` (PyTorch's
+    /// casts: float to int truncates, to bool tests for non-zero).
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self>;
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self>;
+    /// An element-wise test, answering in bool.
+    fn predicate(&self, l: &Layout, op: PredicateOp) -> Result<Self>;
+    /// `self op rhs`; both in one dtype, the layouts of one (broadcast) shape.
+    /// Comparisons answer in bool. Integer division by zero is a `value` error.
+    fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self>;
+    /// where (self is the bool condition), clamp (self, lo, hi) or lerp (self,
+    /// end, weight); the layouts have one shape.
+    fn ternary(
+        &self,
+        l: &Layout,
+        b: (&Self, &Layout),
+        c: (&Self, &Layout),
+        op: TernaryOp,
+    ) -> Result<Self>;
+    /// Reduce over `dims` (sorted, distinct): the result holds the kept dims in
+    /// order, in the dtype `op.output_dtype` gives.
+    fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self>;
+    /// Running sum/product/max/min along `dim`, in the shape of `l`.
+    fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self>;
+    /// softmax or log_softmax along `dim` of a float input, in the shape of `l`.
+    fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Self>;
+    /// `[..., m, k] @ [..., k, n]` with equal batch dims: `[..., m, n]`.
+    fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self>;
+    /// Advanced indexing: `dims` of `l` are indexed by int64 tensors (negative
+    /// counts from the end) whose layouts all have one broadcast shape B. The
+    /// result holds `l`'s other dims in order with B inserted at position
+    /// `insert_at` among them. Out of range is an `index` error.
+    fn index(
+        &self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+    ) -> Result<Self>;
+    /// The converse: write (or add, with `accumulate`) `src`, whose layout has the
+    /// shape `index` would give, at those elements of `self` seen through `l`.
+    fn index_put_into(
+        &mut self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+        src: (&Self, &Layout),
+        accumulate: bool,
+    ) -> Result<()>;
+    /// Copy `src` (of `self`'s dtype) into the elements `l` describes.
+    fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()>;
+    /// The positions of the non-zero elements: int64 `[n, ndim]`.
+    fn nonzero(&self, l: &Layout) -> Result<Self>;
+    /// Stable sort along `dim` (NaN last ascending, first descending): values and
+    /// int64 indices, each in the shape of `l`.
+    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)>;
+    /// The sorted distinct elements, the index of each input element among them
+    /// (int64, in `l`'s shape), and how often each occurs (int64).
+    fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)>;
+    /// im2col of an `[N, C, H, W]` input: `[N, C * kh * kw, oh * ow]`, with `pad`
+    /// outside the input.
+    fn unfold(&self, l: &Layout, w: &Window, pad: f64) -> Result<Self>;
+    /// The adjoint of `unfold`: columns `[N, C * kh * kw, oh * ow]` summed back
+    /// into an `[N, C, H, W]` image of size `hw`.
+    fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self>;
+    /// A contiguous copy in host memory.
+    fn to_host(&self, l: &Layout) -> Result<HostBuffer>;
+}
+
+/// One backend's buffer.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    Cpu(cpu::CpuStorage),
+    Cuda(cuda::CudaStorage),
+}
+
+/// Forward a call to the backend that holds the operands; operands on different
+/// devices never reach here (the tensor layer refuses them).
+macro_rules! forward {
+    ($self:expr, $s:ident => $cpu:expr, $cuda:ident => $gpu:expr) => {
+        match $self {
+            Storage::Cpu($s) => $cpu.map(Storage::Cpu),
+            Storage::Cuda($cuda) => $gpu.map(Storage::Cuda),
+        }
+    };
+}
+
+fn cpu_operands<'a>(
+    ops: &[(&'a Storage, &'a Layout)],
+) -> Result<Vec<(&'a cpu::CpuStorage, &'a Layout)>> {
+    ops.iter()
+        .map(|(s, l)| match s {
+            Storage::Cpu(c) => Ok((c, *l)),
+            _ => Err(mixed()),
+        })
+        .collect()
+}
+
+fn cuda_operands<'a>(
+    ops: &[(&'a Storage, &'a Layout)],
+) -> Result<Vec<(&'a cuda::CudaStorage, &'a Layout)>> {
+    ops.iter()
+        .map(|(s, l)| match s {
+            Storage::Cuda(c) => Ok((c, *l)),
+            _ => Err(mixed()),
+        })
+        .collect()
+}
+
+fn mixed() -> crate::error::Error {
+    device_err("operands on different devices reached the backend")
+        .hint("move them to one device with .to(...)")
+}
+
+impl Storage {
+    pub fn dtype(&self) -> DType {
+        match self {
+            Storage::Cpu(s) => s.dtype(),
+            Storage::Cuda(s) => s.dtype(),
+        }
+    }
+    pub fn device(&self) -> Device {
+        match self {
+            Storage::Cpu(s) => s.device(),
+            Storage::Cuda(s) => s.device(),
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Storage::Cpu(s) => s.len(),
+            Storage::Cuda(s) => s.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Host data moved to `device`.
+    pub fn from_host(h: HostBuffer, device: Device) -> Result<Storage> {
+        match device {
+            Device::Cpu => Ok(Storage::Cpu(h)),
+            Device::Cuda(i) => cuda::CudaStorage::from_host(h, i).map(Storage::Cuda),
+        }
+    }
+
+    /// `n` copies of `value` in `dtype` on `device`.
+    pub fn full(device: Device, n: usize, dtype: DType, value: Scalar) -> Result<Storage> {
+        match device {
+            Device::Cpu => Ok(Storage::Cpu(cpu::CpuStorage::full(n, dtype, value))),
+            Device::Cuda(i) => cuda::CudaStorage::full(i, n, dtype, value).map(Storage::Cuda),
+        }
+    }
+
+    /// `n` values `start + i * step` in `dtype`.
+    pub fn arange(
+        device: Device,
+        start: Scalar,
+        step: Scalar,
+        n: usize,
+        dtype: DType,
+    ) -> Result<Storage> {
+        match device {
+            Device::Cpu => Ok(Storage::Cpu(cpu::CpuStorage::arange(start, step, n, dtype))),
+            Device::Cuda(i) => {
+                cuda::CudaStorage::arange(i, start, step, n, dtype).map(Storage::Cuda)
+            }
+        }
+    }
+
+    /// `n` random values (PyTorch's generator of that device).
+    pub fn random(device: Device, dist: Distribution, n: usize, dtype: DType) -> Result<Storage> {
+        match device {
+            Device::Cpu => cpu::random::fill(dist, n, dtype).map(Storage::Cpu),
+            Device::Cuda(i) => cuda::CudaStorage::random(i, dist, n, dtype).map(Storage::Cuda),
+        }
+    }
+
+    pub fn cast(&self, l: &Layout, dtype: DType) -> Result<Storage> {
+        forward!(self, s => s.cast(l, dtype), c => c.cast(l, dtype))
+    }
+    pub fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Storage> {
+        forward!(self, s => s.unary(l, op), c => c.unary(l, op))
+    }
+    pub fn predicate(&self, l: &Layout, op: PredicateOp) -> Result<Storage> {
+        forward!(self, s => s.predicate(l, op), c => c.predicate(l, op))
+    }
+    pub fn binary(&self, l: &Layout, rhs: &Storage, rl: &Layout, op: BinaryOp) -> Result<Storage> {
+        match (self, rhs) {
+            (Storage::Cpu(a), Storage::Cpu(b)) => a.binary(l, b, rl, op).map(Storage::Cpu),
+            (Storage::Cuda(a), Storage::Cuda(b)) => a.binary(l, b, rl, op).map(Storage::Cuda),
+            _ => Err(mixed()),
+        }
+    }
+    pub fn ternary(
+        &self,
+        l: &Layout,
+        b: (&Storage, &Layout),
+        c: (&Storage, &Layout),
+        op: TernaryOp,
+    ) -> Result<Storage> {
+        match (self, b.0, c.0) {
+            (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => {
+                x.ternary(l, (y, b.1), (z, c.1), op).map(Storage::Cpu)
+            }
+            (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => {
+                x.ternary(l, (y, b.1), (z, c.1), op).map(Storage::Cuda)
+            }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Storage> {
+        forward!(self, s => s.reduce(l, op, dims), c => c.reduce(l, op, dims))
+    }
+    pub fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Storage> {
+        forward!(self, s => s.scan(l, op, dim), c => c.scan(l, op, dim))
+    }
+    pub fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Storage> {
+        forward!(self, s => s.softmax(l, dim, log), c => c.softmax(l, dim, log))
+    }
+    pub fn matmul(&self, l: &Layout, rhs: &Storage, rl: &Layout) -> Result<Storage> {
+        match (self, rhs) {
+            (Storage::Cpu(a), Storage::Cpu(b)) => a.matmul(l, b, rl).map(Storage::Cpu),
+            (Storage::Cuda(a), Storage::Cuda(b)) => a.matmul(l, b, rl).map(Storage::Cuda),
+            _ => Err(mixed()),
+        }
+    }
+    pub fn index(
+        &self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Storage, &Layout)],
+        insert_at: usize,
+    ) -> Result<Storage> {
+        match self {
+            Storage::Cpu(s) => {
+                let idx = cpu_operands(indices)?;
+                s.index(l, dims, &idx, insert_at).map(Storage::Cpu)
+            }
+            Storage::Cuda(s) => {
+                let idx = cuda_operands(indices)?;
+                s.index(l, dims, &idx, insert_at).map(Storage::Cuda)
+            }
+        }
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub fn index_put_into(
+        &mut self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Storage, &Layout)],
+        insert_at: usize,
+        src: (&Storage, &Layout),
+        accumulate: bool,
+    ) -> Result<()> {
+        match (self, src.0) {
+            (Storage::Cpu(s), Storage::Cpu(v)) => {
+                let idx = cpu_operands(indices)?;
+                s.index_put_into(l, dims, &idx, insert_at, (v, src.1), accumulate)
+            }
+            (Storage::Cuda(s), Storage::Cuda(v)) => {
+                let idx = cuda_operands(indices)?;
+                s.index_put_into(l, dims, &idx, insert_at, (v, src.1), accumulate)
+            }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn copy_into(&mut self, l: &Layout, src: &Storage, sl: &Layout) -> Result<()> {
+        match (self, src) {
+            (Storage::Cpu(a), Storage::Cpu(s)) => a.copy_into(l, s, sl),
+            (Storage::Cuda(a), Storage::Cuda(s)) => a.copy_into(l, s, sl),
+            _ => Err(mixed()),
+        }
+    }
+    pub fn nonzero(&self, l: &Layout) -> Result<Storage> {
+        forward!(self, s => s.nonzero(l), c => c.nonzero(l))
+    }
+    pub fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Storage, Storage)> {
+        match self {
+            Storage::Cpu(s) => s
+                .sort(l, dim, descending)
+                .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+            Storage::Cuda(s) => s
+                .sort(l, dim, descending)
+                .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+        }
+    }
+    pub fn unique(&self, l: &Layout) -> Result<(Storage, Storage, Storage)> {
+        match self {
+            Storage::Cpu(s) => s
+                .unique(l)
+                .map(|(a, b, c)| (Storage::Cpu(a), Storage::Cpu(b), Storage::Cpu(c))),
+            Storage::Cuda(s) => s
+                .unique(l)
+                .map(|(a, b, c)| (Storage::Cuda(a), Storage::Cuda(b), Storage::Cuda(c))),
+        }
+    }
+    pub fn unfold(&self, l: &Layout, w: &Window, pad: f64) -> Result<Storage> {
+        forward!(self, s => s.unfold(l, w, pad), c => c.unfold(l, w, pad))
+    }
+    pub fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Storage> {
+        forward!(self, s => s.fold(l, w, channels, hw), c => c.fold(l, w, channels, hw))
+    }
+    pub fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
+        match self {
+            Storage::Cpu(s) => s.to_host(l),
+            Storage::Cuda(s) => s.to_host(l),
+        }
+    }
+}

@@ -9,7 +9,9 @@ pub fn to_int(v: &Value, func: &str, param: &str) -> Result<i64> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
-        Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()[0]),
+        Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_float() => {
+            crate::tensor::ops::scalar::item_i64(t)
+        }
         _ => Err(type_err(format!(
             "{func}() argument '{param}' must be an int, not {}",
             describe(v)
@@ -44,7 +46,7 @@ pub fn to_float(v: &Value, func: &str, param: &str) -> Result<f64> {
         Value::Int(i) => Ok(*i as f64),
         Value::Float(f) => Ok(*f),
         Value::Bool(b) => Ok(*b as i64 as f64),
-        Value::Tensor(t) if t.numel() == 1 => Ok(t.to_f64_vec()[0]),
+        Value::Tensor(t) if t.numel() == 1 => crate::tensor::ops::scalar::item_f64(t),
         _ => Err(type_err(format!(
             "{func}() argument '{param}' must be a number, not {}",
             describe(v)
@@ -77,7 +79,7 @@ pub fn to_int_list(v: &Value, func: &str, param: &str) -> Result<Vec<i64>> {
             .iter()
             .map(|x| to_int(x, func, param))
             .collect(),
-        Value::Tensor(t) if t.ndim() == 1 && !t.dtype().is_float() => Ok(t.to_i64_vec()),
+        Value::Tensor(t) if t.ndim() == 1 && !t.dtype().is_float() => t.to_host_i64(),
         other => Ok(vec![to_int(other, func, param)?]),
     }
 }
@@ -244,7 +246,8 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
                     out.inner_dtype
                         .map_or(d, |o| crate::tensor::promote::promote_types(o, d)),
                 );
-                out.push(t.to_f64_vec()[0], t.to_i64_vec()[0], k);
+                let h = t.to_host()?;
+                out.push(h.get_f64(0), h.get_i64(0), k);
                 Ok(())
             }
             v if is_sequence(v) => Err(value_err(format!(
@@ -281,7 +284,7 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
 /// `tensor(data, dtype=...)`: dtype inferred as PyTorch does (bool, int64, float32).
 pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     if let Value::Tensor(t) = v {
-        return Ok(t.to_dtype(dtype.unwrap_or(t.dtype())).deep_clone());
+        return t.to_dtype(dtype.unwrap_or(t.dtype()))?.deep_clone();
     }
     let shape = data_shape(v)?;
     // Data is gathered as a float and an int per element before the cast.
@@ -309,7 +312,7 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     } else {
         Tensor::from_vec(flat.ints, &shape)
     };
-    Ok(t.to_dtype(dtype))
+    t.to_dtype(dtype)
 }
 
 /// One element as a plain value (`item()`).
@@ -324,15 +327,11 @@ pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
 /// `tolist()`: nested lists of plain numbers.
 pub fn tolist(t: &Tensor) -> Result<Value> {
     super::value::check_items(t.numel() as u128)?;
-    let f = if t.dtype().is_float() {
-        t.to_f64_vec()
+    let h = t.to_host()?;
+    let (f, n) = if t.dtype().is_float() {
+        (h.to_f64_vec(), vec![])
     } else {
-        vec![]
-    };
-    let n = if t.dtype().is_float() {
-        vec![]
-    } else {
-        t.to_i64_vec()
+        (vec![], h.to_i64_vec())
     };
     fn build(
         t: &Tensor,

@@ -310,7 +310,7 @@ impl Interp {
                     Value::Tensor(t)
                         if t.ndim() == 0 && !t.dtype().is_float() && !t.dtype().is_bool() =>
                     {
-                        Idx::Int(t.to_i64_vec()[0])
+                        Idx::Int(crate::tensor::ops::scalar::item_i64(&t)?)
                     }
                     Value::Tensor(t) => Idx::Tensor(t),
                     v @ (Value::List(_) | Value::Tuple(_)) => Idx::Tensor(

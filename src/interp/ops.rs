@@ -1,11 +1,11 @@
 //! Operators on values: Python semantics for numbers, strings and lists;
 //! tensor semantics (promotion, broadcasting) as soon as a tensor takes part.
 
-use crate::backend::cpu::binary::BinaryOp;
-use crate::backend::cpu::unary::UnaryOp as KUnary;
 use crate::error::{Result, dtype_err, shape_err, type_err, value_err};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::tensor::Tensor;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::op::UnaryOp as KUnary;
 use crate::tensor::ops::elementwise;
 use crate::tensor::ops::index::write_all;
 use crate::tensor::ops::matmul::matmul;
@@ -130,7 +130,7 @@ fn overflow() -> crate::error::Error {
 }
 
 fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
-    use crate::backend::cpu::binary::{py_floordiv_int, py_mod_int};
+    use crate::tensor::op::math::{py_floordiv_int, py_mod_int};
     let zero = || value_err("division by zero");
     Ok(Value::Int(match op {
         BinOp::Add => a.checked_add(b).ok_or_else(overflow)?,
@@ -219,7 +219,7 @@ fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
             if b == 0.0 {
                 return Err(zero());
             }
-            crate::backend::cpu::binary::py_fmod(a, b)
+            crate::tensor::op::math::py_fmod(a, b)
         }
         BinOp::Pow => {
             if a == 0.0 && b < 0.0 {
@@ -250,7 +250,7 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
         (UnaryOp::Invert, Value::Tensor(t)) => {
-            elementwise::unary(KUnary::BitNot, t).map(Value::Tensor)
+            elementwise::unary(KUnary::BitwiseNot, t).map(Value::Tensor)
         }
         (_, v) => Err(type_err(format!(
             "bad operand type for unary operator: {}",
@@ -414,7 +414,12 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
             let x = as_tensor(item)
                 .ok_or_else(|| type_err("`in <tensor>` needs a number or tensor"))?;
             let eq = elementwise::binary(BinaryOp::Eq, t, &x)?;
-            Ok(eq.to_i64_vec().iter().any(|&v| v != 0))
+            Ok(!crate::tensor::ops::compare::all(
+                &crate::tensor::ops::elementwise::predicate(
+                    crate::tensor::op::PredicateOp::LogicalNot,
+                    &eq,
+                )?,
+            )?)
         }
         other => Ok(other.iter_items()?.iter().any(|v| values_equal(v, item))),
     }
@@ -430,17 +435,17 @@ pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
             rhs.type_name()
         ))
     })?;
-    let result = tensor_binary(op, &inplace_source(t), &r)?;
+    let result = tensor_binary(op, &inplace_source(t)?, &r)?;
     write_into(t, &result, &format!("{}=", op.symbol()))
 }
 
 /// What an in-place op computes from: `t` itself, or, when autograd tracks `t`, a
 /// recorded copy, so the graph keeps t's old values after t is overwritten.
-pub fn inplace_source(t: &Tensor) -> Tensor {
+pub fn inplace_source(t: &Tensor) -> Result<Tensor> {
     if crate::autograd::needs_grad(&[t]) && !t.is_leaf() {
         t.deep_clone()
     } else {
-        t.clone()
+        Ok(t.clone())
     }
 }
 

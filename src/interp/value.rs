@@ -147,7 +147,7 @@ impl Value {
                     ))
                     .hint("use t.any() or t.all() to reduce it to one bool"));
                 }
-                t.to_f64_vec()[0] != 0.0
+                crate::tensor::ops::scalar::item_bool(t)?
             }
             _ => true,
         })

@@ -3,8 +3,8 @@
 
 use half::{bf16, f16};
 
+use crate::backend::{Element, HostBuffer};
 use crate::tensor::dtype::DType;
-use crate::tensor::storage::{Element, Storage};
 
 /// One element's bytes, little-endian.
 pub trait LeBytes: Copy {
@@ -40,7 +40,7 @@ impl LeBytes for bool {
     }
 }
 
-pub fn to_le_bytes(s: &Storage) -> Vec<u8> {
+pub fn to_le_bytes(s: &HostBuffer) -> Vec<u8> {
     crate::with_storage!(s, v => {
         let mut out = Vec::with_capacity(std::mem::size_of_val(&v[..]));
         for &x in v.iter() {
@@ -52,7 +52,7 @@ pub fn to_le_bytes(s: &Storage) -> Vec<u8> {
 
 /// Elements of `dtype` from `bytes` (whose length the caller checked), swapping
 /// byte order first when the file is big-endian.
-pub fn from_bytes(dtype: DType, bytes: &[u8], big_endian: bool) -> Storage {
+pub fn from_bytes(dtype: DType, bytes: &[u8], big_endian: bool) -> HostBuffer {
     crate::with_dtype!(dtype, T => {
         let n = <T as LeBytes>::N;
         let v: Vec<T> = bytes
@@ -79,9 +79,10 @@ mod tests {
     #[test]
     fn round_trip_every_dtype() {
         for d in crate::tensor::dtype::ALL_DTYPES {
-            let t =
-                crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5]).to_dtype(d);
-            let s = t.contiguous_storage();
+            let t = crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5])
+                .to_dtype(d)
+                .unwrap();
+            let s = t.to_host().unwrap();
             let b = to_le_bytes(&s);
             assert_eq!(b.len(), 5 * d.size(), "{d}");
             let back = from_bytes(d, &b, false);

@@ -47,7 +47,7 @@ pub fn read(bytes: &[u8], skip_header: usize, delimiter: u8, dtype: DType) -> Re
     }
     let cols = cols.unwrap_or(0);
     crate::tensor::core::check_alloc(&[rows, cols], dtype)?;
-    Ok(Tensor::from_vec(values, &[rows, cols]).to_dtype(dtype))
+    Tensor::from_vec(values, &[rows, cols]).to_dtype(dtype)
 }
 
 fn parse_number(s: &str) -> Option<f64> {
@@ -77,9 +77,9 @@ pub fn write(t: &Tensor) -> Result<String> {
     };
     let float = t.dtype().is_float();
     let (v, ints) = if float {
-        (t.to_f64_vec(), vec![])
+        (t.to_host_f64()?, vec![])
     } else {
-        (vec![], t.to_i64_vec())
+        (vec![], t.to_host_i64()?)
     };
     let mut out = String::with_capacity(rows * cols * 8);
     for r in 0..rows {
@@ -106,7 +106,7 @@ mod tests {
     fn reads_numbers_and_reports_bad_fields() {
         let t = read(b"a,b\n1, 2.5\n3,-4e1\n", 1, b',', DType::F32).unwrap();
         assert_eq!(t.shape(), &[2, 2]);
-        assert_eq!(t.to_f64_vec(), vec![1.0, 2.5, 3.0, -40.0]);
+        assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.5, 3.0, -40.0]);
         let e = read(b"1,2\n3,x\n", 0, b',', DType::F32).unwrap_err();
         assert!(e.message.contains("line 2, column 2"), "{e}");
         let e = read(b"1,2\n3\n", 0, b',', DType::F32).unwrap_err();

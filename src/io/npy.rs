@@ -87,7 +87,7 @@ pub fn encode(t: &Tensor) -> Result<Vec<u8>> {
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
     }
     out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(&to_le_bytes(&t.contiguous_storage()));
+    out.extend_from_slice(&to_le_bytes(&t.to_host()?));
     Ok(out)
 }
 
@@ -194,11 +194,11 @@ pub fn decode(bytes: &[u8]) -> Result<Tensor> {
     if fortran && shape.len() > 1 {
         // Column-major data is the row-major data of the reversed shape, transposed back.
         let reversed: Vec<usize> = shape.iter().rev().copied().collect();
-        let t = Tensor::from_contiguous(storage, &reversed);
+        let t = Tensor::from_host(storage, &reversed, crate::tensor::Device::Cpu)?;
         let dims: Vec<i64> = (0..shape.len() as i64).rev().collect();
-        return Ok(crate::tensor::ops::view::permute(&t, &dims)?.contiguous());
+        return crate::tensor::ops::view::permute(&t, &dims)?.contiguous();
     }
-    Ok(Tensor::from_contiguous(storage, &shape))
+    Tensor::from_host(storage, &shape, crate::tensor::Device::Cpu)
 }
 
 #[cfg(test)]
@@ -214,7 +214,7 @@ mod tests {
         assert!(String::from_utf8_lossy(&b[10..10 + header_len]).contains("'shape': (2, 3)"));
         let back = decode(&b).unwrap();
         assert_eq!(back.shape(), &[2, 3]);
-        assert_eq!(back.to_f64_vec(), t.to_f64_vec());
+        assert_eq!(back.to_host_f64().unwrap(), t.to_host_f64().unwrap());
     }
 
     #[test]
@@ -230,7 +230,7 @@ mod tests {
         }
         let t = decode(&b).unwrap();
         assert_eq!(t.dtype(), DType::I32);
-        assert_eq!(t.to_f64_vec(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     }
 
     #[test]

@@ -77,7 +77,7 @@ mod tests {
             let back = read(&bytes).unwrap();
             assert_eq!(back[0].0, "a");
             assert_eq!(back[1].1.shape(), &[2, 2]);
-            assert_eq!(back[1].1.to_f64_vec(), vec![1.0, 2.0, 3.0, 4.0]);
+            assert_eq!(back[1].1.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
         }
         let bytes = write(&[("a".into(), a)], false).unwrap();
         assert_eq!(

@@ -48,14 +48,14 @@ pub fn write(entries: &[(String, Tensor)]) -> Result<Vec<u8>> {
     let data: Vec<(String, DType, Vec<usize>, Vec<u8>)> = entries
         .iter()
         .map(|(n, t)| {
-            (
+            Ok((
                 n.clone(),
                 t.dtype(),
                 t.shape().to_vec(),
-                to_le_bytes(&t.contiguous_storage()),
-            )
+                to_le_bytes(&t.to_host()?),
+            ))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let views = data
         .iter()
         .map(|(n, d, s, b)| {
@@ -78,7 +78,10 @@ pub fn read(bytes: &[u8]) -> Result<Vec<(String, Tensor)>> {
         .map(|(name, view)| {
             let d = from_st(view.dtype(), &name)?;
             let storage = from_bytes(d, view.data(), false);
-            Ok((name, Tensor::from_contiguous(storage, view.shape())))
+            Ok((
+                name,
+                Tensor::from_host(storage, view.shape(), crate::tensor::Device::Cpu)?,
+            ))
         })
         .collect::<Result<Vec<_>>>()?;
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -91,13 +94,15 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_bfloat16() {
-        let w = Tensor::from_vec(vec![1.5f32, -2.0, 3.25, 0.0], &[2, 2]).to_dtype(DType::BF16);
+        let w = Tensor::from_vec(vec![1.5f32, -2.0, 3.25, 0.0], &[2, 2])
+            .to_dtype(DType::BF16)
+            .unwrap();
         let b = Tensor::from_vec(vec![true, false], &[2]);
         let bytes = write(&[("w".into(), w.clone()), ("b".into(), b)]).unwrap();
         let back = read(&bytes).unwrap();
         assert_eq!(back[0].0, "b");
         assert_eq!(back[1].1.dtype(), DType::BF16);
-        assert_eq!(back[1].1.to_f64_vec(), w.to_f64_vec());
+        assert_eq!(back[1].1.to_host_f64().unwrap(), w.to_host_f64().unwrap());
         let e = read(&bytes[..bytes.len() - 3]).unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Io, "{e}");
         assert_eq!(

@@ -4,7 +4,6 @@ use crate::autograd::NoGradGuard;
 use crate::error::{Result, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::ops::index::write_all;
-use crate::tensor::random;
 use crate::tensor::shape::fmt_shape;
 
 /// fan_in and fan_out as PyTorch computes them: dims 1 and 0 times the receptive field.
@@ -49,15 +48,17 @@ fn fill_with(t: &Tensor, values: Tensor) -> Result<()> {
 
 /// Draws as PyTorch does for a tensor of t's dtype, so seeded inits match.
 pub fn uniform_(t: &Tensor, a: f64, b: f64) -> Result<()> {
-    crate::tensor::ops::creation::random_float_dtype("uniform_", t.dtype())?;
-    let v = random::uniform(t.numel(), t.dtype(), a, b);
-    fill_with(t, Tensor::from_vec(v, t.shape()))
+    fill_with(
+        t,
+        crate::tensor::ops::creation::uniform(t.shape(), a, b, t.dtype())?,
+    )
 }
 
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
-    crate::tensor::ops::creation::random_float_dtype("normal_", t.dtype())?;
-    let v = random::normal(t.numel(), t.dtype(), mean, std);
-    fill_with(t, Tensor::from_vec(v, t.shape()))
+    fill_with(
+        t,
+        crate::tensor::ops::creation::normal(t.shape(), mean, std, t.dtype())?,
+    )
 }
 
 pub fn constant_(t: &Tensor, value: f64) -> Result<()> {

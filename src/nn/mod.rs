@@ -1,6 +1,10 @@
 //! Neural-network building blocks on top of tensors and autograd: the functional
-//! ops (torch.nn.functional), initialisers (torch.nn.init) and optimizers.
+//! ops (torch.nn.functional: activations, losses, convolution and pooling),
+//! initialisers (torch.nn.init) and optimizers.
 
+pub mod activation;
+pub mod conv;
 pub mod functional;
 pub mod init;
+pub mod loss;
 pub mod optim;

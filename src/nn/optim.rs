@@ -1,12 +1,16 @@
 //! Optimizers with PyTorch's update rules: SGD (momentum, dampening, Nesterov,
 //! weight decay), Adam (amsgrad) and AdamW (decoupled weight decay). Updates are
-//! computed in f64 per element and written back in the parameter's dtype, with
+//! tensor ops in the parameter's own dtype and device, in PyTorch's order of
+//! operations (so float32 training follows PyTorch's to the last bit), with
 //! grad mode off, so parameters stay leaves.
 
 use crate::autograd::NoGradGuard;
 use crate::error::{Result, value_err};
+use crate::tensor::Tensor;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::op::UnaryOp;
+use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, sub, un};
 use crate::tensor::ops::index::write_all;
-use crate::tensor::{DType, Tensor};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -28,10 +32,9 @@ pub enum Kind {
 /// Per-parameter state: momentum buffer (SGD) or moments (Adam).
 #[derive(Default, Clone)]
 struct State {
-    m: Vec<f64>,
-    v: Vec<f64>,
-    vmax: Vec<f64>,
-    started: bool,
+    m: Option<Tensor>,
+    v: Option<Tensor>,
+    vmax: Option<Tensor>,
 }
 
 pub struct Optimizer {
@@ -118,58 +121,41 @@ impl Optimizer {
         for i in 0..self.params.len() {
             let p = self.params[i].clone();
             let Some(g) = p.grad() else { continue };
-            let mut w = p.to_f64_vec();
-            let mut grad = g.to_f64_vec();
-            if self.maximize {
-                grad.iter_mut().for_each(|x| *x = -*x);
-            }
-            // float32 parameters update in float32 arithmetic, as PyTorch does, so
-            // that training runs follow PyTorch's to the last bit as far as possible.
-            if p.dtype() == DType::F64 {
-                self.update::<f64>(i, &mut w, &mut grad);
-            } else {
-                self.update::<f32>(i, &mut w, &mut grad);
-            }
-            let new = Tensor::from_vec(w, p.shape()).to_dtype(p.dtype());
+            let g = if self.maximize { neg(&g)? } else { g };
+            let new = self.update(i, &p, g)?;
             write_all(&p, &new)?;
         }
         Ok(())
     }
 
-    fn update<T: Real>(&mut self, i: usize, w: &mut [f64], grad: &mut [f64]) {
-        let (lr64, wd64) = (self.lr, self.weight_decay);
-        let wd = T::of(wd64);
+    /// The parameter's next value. Each line is one PyTorch in-place op, so the
+    /// rounding matches: `a.add_(b, alpha=k)` is `a + k * b`.
+    fn update(&mut self, i: usize, p: &Tensor, mut g: Tensor) -> Result<Tensor> {
+        let (lr, wd) = (self.lr, self.weight_decay);
         let steps = self.steps;
         let st = &mut self.state[i];
-        let r = |x: f64| T::of(x);
         match self.kind {
             Kind::Sgd {
                 momentum,
                 dampening,
                 nesterov,
             } => {
-                let (mom, damp) = (r(momentum), r(1.0 - dampening));
-                if !st.started && momentum != 0.0 {
-                    st.m = vec![0.0; w.len()];
+                if wd != 0.0 {
+                    g = add(&g, &mul(p, &num(wd))?)?;
                 }
-                for k in 0..w.len() {
-                    let p = r(w[k]);
-                    let mut g = r(grad[k]);
-                    if self.weight_decay != 0.0 {
-                        g = g + wd * p;
-                    }
-                    if momentum != 0.0 {
-                        let buf = if st.started {
-                            r(st.m[k]) * mom + damp * g
-                        } else {
-                            g
-                        };
-                        st.m[k] = buf.to_f64();
-                        g = if nesterov { g + mom * buf } else { buf };
-                    }
-                    w[k] = (p + T::of(-lr64) * g).to_f64();
+                if momentum != 0.0 {
+                    let buf = match &st.m {
+                        Some(b) => add(&mul(b, &num(momentum))?, &mul(&g, &num(1.0 - dampening))?)?,
+                        None => g.deep_clone()?,
+                    };
+                    st.m = Some(buf.clone());
+                    g = if nesterov {
+                        add(&g, &mul(&buf, &num(momentum))?)?
+                    } else {
+                        buf
+                    };
                 }
-                st.started = true;
+                add(p, &mul(&g, &num(-lr))?)
             }
             Kind::Adam {
                 beta1,
@@ -178,43 +164,47 @@ impl Optimizer {
                 amsgrad,
                 decoupled,
             } => {
-                if !st.started {
-                    st.m = vec![0.0; w.len()];
-                    st.v = vec![0.0; w.len()];
-                    st.vmax = vec![0.0; w.len()];
-                    st.started = true;
-                }
-                let bc1 = 1.0 - beta1.powi(steps as i32);
-                let bc2_sqrt = T::of((1.0 - beta2.powi(steps as i32)).sqrt());
-                let step_size = T::of(lr64 / bc1);
-                let shrink = T::of(1.0 - lr64 * wd64);
-                let (w1, b2, w2, e) = (r(1.0 - beta1), r(beta2), r(1.0 - beta2), r(eps));
-                for k in 0..w.len() {
-                    let mut p = r(w[k]);
-                    let mut g = r(grad[k]);
-                    if self.weight_decay != 0.0 {
-                        if decoupled {
-                            p = p * shrink;
-                        } else {
-                            g = g + wd * p;
-                        }
-                    }
-                    // m.lerp_(g, 1 - beta1); v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-                    let m = r(st.m[k]);
-                    let m = m + w1 * (g - m);
-                    let v = r(st.v[k]) * b2 + w2 * g * g;
-                    st.m[k] = m.to_f64();
-                    st.v[k] = v.to_f64();
-                    let v_used = if amsgrad {
-                        let vmax = if r(st.vmax[k]) > v { r(st.vmax[k]) } else { v };
-                        st.vmax[k] = vmax.to_f64();
-                        vmax
+                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                let mut p = p.clone();
+                if wd != 0.0 {
+                    if decoupled {
+                        p = mul(&p, &num(1.0 - lr * wd))?;
                     } else {
-                        v
-                    };
-                    let denom = v_used.sqrt() / bc2_sqrt + e;
-                    w[k] = (p + (T::of(0.0) - step_size) * m / denom).to_f64();
+                        g = add(&g, &mul(&p, &num(wd))?)?;
+                    }
                 }
+                let m = match st.m.take() {
+                    Some(m) => m,
+                    None => zeros()?,
+                };
+                let v = match st.v.take() {
+                    Some(v) => v,
+                    None => zeros()?,
+                };
+                // m.lerp_(g, 1 - beta1); v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
+                let v = add(
+                    &mul(&v, &num(beta2))?,
+                    &mul(&mul(&num(1.0 - beta2), &g)?, &g)?,
+                )?;
+                let used = if amsgrad {
+                    let vmax = match st.vmax.take() {
+                        Some(x) => bin(BinaryOp::Maximum, &x, &v)?,
+                        None => v.clone(),
+                    };
+                    st.vmax = Some(vmax.clone());
+                    vmax
+                } else {
+                    v.clone()
+                };
+                let bc1 = 1.0 - beta1.powi(steps as i32);
+                let bc2_sqrt = (1.0 - beta2.powi(steps as i32)).sqrt();
+                let denom = add(&div(&un(UnaryOp::Sqrt, &used)?, &num(bc2_sqrt))?, &num(eps))?;
+                // param.addcdiv_(m, denom, value=-lr / bc1)
+                let next = add(&p, &div(&mul(&num(-lr / bc1), &m)?, &denom)?)?;
+                st.m = Some(m);
+                st.v = Some(v);
+                Ok(next)
             }
         }
     }
@@ -257,43 +247,5 @@ impl Optimizer {
             if self.steps == 1 { "" } else { "s" }
         ));
         s
-    }
-}
-
-/// The arithmetic an update runs in: the parameter's own precision.
-trait Real:
-    Copy
-    + PartialOrd
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-{
-    fn of(v: f64) -> Self;
-    fn to_f64(self) -> f64;
-    fn sqrt(self) -> Self;
-}
-
-impl Real for f32 {
-    fn of(v: f64) -> f32 {
-        v as f32
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
-}
-
-impl Real for f64 {
-    fn of(v: f64) -> f64 {
-        v
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
-    fn sqrt(self) -> f64 {
-        f64::sqrt(self)
     }
 }

@@ -164,13 +164,15 @@ impl Formatter {
     }
 }
 
-/// Element values of a tensor in row-major order (f16/bf16 printed via float32).
-fn values_of(t: &Tensor) -> Values {
-    match t.dtype() {
-        DType::Bool => Values::Bool(t.to_i64_vec().into_iter().map(|x| x != 0).collect()),
-        d if d.is_float() => Values::Float(t.to_f64_vec()),
-        _ => Values::Int(t.to_i64_vec()),
-    }
+/// Element values of a tensor in row-major order, read to the host (only what is
+/// shown: the caller has cut a large tensor to its edges first).
+fn values_of(t: &Tensor) -> crate::error::Result<Values> {
+    let h = t.to_host()?;
+    Ok(match t.dtype() {
+        DType::Bool => Values::Bool(h.to_i64_vec().into_iter().map(|x| x != 0).collect()),
+        d if d.is_float() => Values::Float(h.to_f64_vec()),
+        _ => Values::Int(h.to_i64_vec()),
+    })
 }
 
 /// A nested view of the values to print: either every element, or the
@@ -236,10 +238,14 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     } else {
         t.clone()
     };
+    let values = match values_of(&data) {
+        Ok(v) => v,
+        Err(e) => return format!("tensor(<cannot be read: {}>)", e.message),
+    };
     let grid = Grid {
         shape: data.shape().to_vec(),
         full_shape: t.shape().to_vec(),
-        values: values_of(&data),
+        values,
     };
     let formatter = Formatter::new(&grid.values, opts);
     let strides = crate::tensor::layout::contiguous_strides(&grid.shape);

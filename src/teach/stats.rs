@@ -6,7 +6,11 @@ use crate::tensor::shape::fmt_shape;
 use super::short_num;
 
 pub fn summary(t: &Tensor) -> String {
-    let v = t.to_f64_vec();
+    // The summary reads every element to the host (a teaching aid, on request).
+    let v = match t.to_host_f64() {
+        Ok(v) => v,
+        Err(e) => return format!("stats: unavailable ({})", e.message),
+    };
     let nan = v.iter().filter(|x| x.is_nan()).count();
     let inf = v.iter().filter(|x| x.is_infinite()).count();
     let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();

@@ -10,9 +10,8 @@ use super::dtype::DType;
 use super::layout::{Layout, numel};
 use super::promote::Operand;
 use super::shape::fmt_shape;
-use super::storage::{Element, Storage};
 use crate::autograd::Node;
-use crate::backend::cpu::map;
+use crate::backend::{Element, HostBuffer, Scalar, Storage};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A storage buffer shared by a tensor and its views, with a version counter that
@@ -161,6 +160,7 @@ impl Tensor {
         storage: Arc<Shared>,
         layout: Layout,
         dtype: DType,
+        device: Device,
         wrapped: bool,
         is_view: bool,
     ) -> Tensor {
@@ -168,7 +168,7 @@ impl Tensor {
             storage,
             layout,
             dtype,
-            device: Device::Cpu,
+            device,
             wrapped,
             is_view,
             seq: NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -179,12 +179,20 @@ impl Tensor {
     }
 
     pub fn from_storage(storage: Storage, layout: Layout) -> Tensor {
-        let dtype = storage.dtype();
+        let (dtype, device) = (storage.dtype(), storage.device());
         let shared = Arc::new(Shared {
             data: RwLock::new(storage),
             version: AtomicU64::new(0),
         });
-        Tensor::make(shared, layout, dtype, false, false)
+        Tensor::make(shared, layout, dtype, device, false, false)
+    }
+
+    /// Host data of `shape` moved to `device`.
+    pub fn from_host(h: HostBuffer, shape: &[usize], device: Device) -> Result<Tensor> {
+        Ok(Tensor::from_contiguous(
+            Storage::from_host(h, device)?,
+            shape,
+        ))
     }
 
     /// A contiguous tensor over `storage`, which must hold exactly `numel(shape)` elements.
@@ -193,15 +201,22 @@ impl Tensor {
         Tensor::from_storage(storage, Layout::contiguous(shape))
     }
 
+    /// A CPU tensor of host values (literals, files, constants of shape arithmetic).
     pub fn from_vec<T: Element>(v: Vec<T>, shape: &[usize]) -> Tensor {
-        Tensor::from_contiguous(T::wrap(v), shape)
+        Tensor::from_contiguous(Storage::Cpu(T::wrap(v)), shape)
     }
 
     pub fn scalar_f64(v: f64, dtype: DType) -> Tensor {
-        Tensor::from_contiguous(map::filled(dtype, 1, v, v as i64), &[])
+        Tensor::from_contiguous(
+            Storage::Cpu(HostBuffer::full(1, dtype, Scalar::float(v))),
+            &[],
+        )
     }
     pub fn scalar_i64(v: i64, dtype: DType) -> Tensor {
-        Tensor::from_contiguous(map::filled(dtype, 1, v as f64, v), &[])
+        Tensor::from_contiguous(
+            Storage::Cpu(HostBuffer::full(1, dtype, Scalar::int(v))),
+            &[],
+        )
     }
 
     /// A Python number as a wrapped 0-d tensor (int64, float64 or bool).
@@ -210,6 +225,7 @@ impl Tensor {
             t.0.storage.clone(),
             t.0.layout.clone(),
             t.0.dtype,
+            t.0.device,
             true,
             false,
         )
@@ -218,7 +234,14 @@ impl Tensor {
     /// A new tensor sharing this one's storage through another layout (no autograd
     /// history: view ops record theirs).
     pub fn view_with(&self, layout: Layout) -> Tensor {
-        Tensor::make(self.0.storage.clone(), layout, self.0.dtype, false, true)
+        Tensor::make(
+            self.0.storage.clone(),
+            layout,
+            self.0.dtype,
+            self.0.device,
+            false,
+            true,
+        )
     }
 
     /// Another handle to the same data and layout without autograd history (a
@@ -228,6 +251,7 @@ impl Tensor {
             self.0.storage.clone(),
             self.0.layout.clone(),
             self.0.dtype,
+            self.0.device,
             false,
             self.0.is_view,
         )
@@ -337,40 +361,72 @@ impl Tensor {
         }
     }
 
-    /// Row-major values as f64 / i64 (printing, tolist, item).
-    pub fn to_f64_vec(&self) -> Vec<f64> {
-        map::to_f64_vec(&self.read(), self.layout())
+    /// The elements, row-major, copied to host memory: the one way data leaves a
+    /// device (printing, `item`/`tolist`, files, `:set stats`).
+    pub fn to_host(&self) -> Result<HostBuffer> {
+        self.read().to_host(self.layout())
     }
-    pub fn to_i64_vec(&self) -> Vec<i64> {
-        map::to_i64_vec(&self.read(), self.layout())
+    /// `to_host`, as f64 / i64 values.
+    pub fn to_host_f64(&self) -> Result<Vec<f64>> {
+        Ok(self.to_host()?.to_f64_vec())
+    }
+    pub fn to_host_i64(&self) -> Result<Vec<i64>> {
+        Ok(self.to_host()?.to_i64_vec())
     }
 
-    /// A contiguous copy of the data in this tensor's layout.
-    pub fn contiguous_storage(&self) -> Storage {
-        map::contiguous(&self.read(), self.layout())
+    /// A fresh contiguous tensor with this one's elements in `dtype`, on its device.
+    fn copied(&self, dtype: DType) -> Result<Tensor> {
+        check_alloc(self.shape(), dtype)?;
+        let s = self.read().cast(self.layout(), dtype)?;
+        Ok(Tensor::from_contiguous(s, self.shape()))
     }
 
-    pub fn contiguous(&self) -> Tensor {
+    pub fn contiguous(&self) -> Result<Tensor> {
         if self.is_contiguous() {
-            return self.clone();
+            return Ok(self.clone());
         }
-        let out = Tensor::from_contiguous(self.contiguous_storage(), self.shape());
-        crate::autograd::rules::elementwise::record_identity("CloneBackward0", self, out)
+        let out = self.copied(self.dtype())?;
+        Ok(crate::autograd::rules::elementwise::record_identity(
+            "CloneBackward0",
+            self,
+            out,
+        ))
     }
 
     /// A copy in another dtype (a fresh contiguous tensor; the same tensor if unchanged).
-    pub fn to_dtype(&self, dtype: DType) -> Tensor {
+    pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
-            return self.clone();
+            return Ok(self.clone());
         }
-        let out =
-            Tensor::from_contiguous(map::cast(&self.read(), self.layout(), dtype), self.shape());
-        crate::autograd::rules::elementwise::record_identity("ToCopyBackward0", self, out)
+        let out = self.copied(dtype)?;
+        Ok(crate::autograd::rules::elementwise::record_identity(
+            "ToCopyBackward0",
+            self,
+            out,
+        ))
     }
 
     /// An independent contiguous copy.
-    pub fn deep_clone(&self) -> Tensor {
-        let out = Tensor::from_contiguous(self.contiguous_storage(), self.shape());
-        crate::autograd::rules::elementwise::record_identity("CloneBackward0", self, out)
+    pub fn deep_clone(&self) -> Result<Tensor> {
+        let out = self.copied(self.dtype())?;
+        Ok(crate::autograd::rules::elementwise::record_identity(
+            "CloneBackward0",
+            self,
+            out,
+        ))
+    }
+
+    /// A copy on `device` (the same tensor if it is there already).
+    pub fn to_device(&self, device: Device) -> Result<Tensor> {
+        if device == self.device() {
+            return Ok(self.clone());
+        }
+        let host = self.to_host()?;
+        let out = Tensor::from_host(host, self.shape(), device)?;
+        Ok(crate::autograd::rules::elementwise::record_identity(
+            "ToCopyBackward0",
+            self,
+            out,
+        ))
     }
 }

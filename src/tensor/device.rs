@@ -38,6 +38,20 @@ impl Device {
     }
 }
 
+thread_local! {
+    /// Where creation functions put tensors when no device= is given
+    /// (torch.set_default_device); one per interpreter thread.
+    static DEFAULT: std::cell::Cell<Device> = const { std::cell::Cell::new(Device::Cpu) };
+}
+
+pub fn default_device() -> Device {
+    DEFAULT.with(|d| d.get())
+}
+
+pub fn set_default_device(d: Device) {
+    DEFAULT.with(|c| c.set(d));
+}
+
 impl std::fmt::Display for Device {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -1,14 +1,14 @@
-//! The tensor engine: dtypes, storage, layouts, promotion, broadcasting and ops.
+//! The tensor engine: dtypes, layouts, promotion, broadcasting, the op rows and
+//! the ops, which check and decide everything, then hand the loops to a backend.
 
 pub mod core;
 pub mod device;
 pub mod dtype;
 pub mod layout;
+pub mod op;
 pub mod ops;
 pub mod promote;
-pub mod random;
 pub mod shape;
-pub mod storage;
 
 pub use self::core::Tensor;
 pub use device::Device;

@@ -10,14 +10,12 @@ pub mod nn;
 pub mod reduce;
 pub mod shape;
 
-use crate::backend::cpu::binary::BinaryOp;
-use crate::backend::cpu::reduce::ReduceOp;
 use crate::error::{Result, shape_err};
-use crate::tensor::ops::elementwise::binary;
+use crate::tensor::Tensor;
+use crate::tensor::op::ReduceOp;
 use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::reshape;
 use crate::tensor::shape::fmt_shape;
-use crate::tensor::{DType, Tensor};
 
 /// Sum a broadcast gradient back down to `shape` (the inverse of broadcasting).
 pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
@@ -47,33 +45,7 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
     reshape(&summed, &target)
 }
 
-/// A Python float as a wrapped number (takes the other operand's dtype).
-pub fn num(v: f64) -> Tensor {
-    Tensor::wrapped_number(Tensor::scalar_f64(v, DType::F64))
-}
-
-pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(BinaryOp::Add, a, b)
-}
-pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(BinaryOp::Sub, a, b)
-}
-pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(BinaryOp::Mul, a, b)
-}
-pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    binary(BinaryOp::Div, a, b)
-}
-pub fn scale(a: &Tensor, k: f64) -> Result<Tensor> {
-    binary(BinaryOp::Mul, a, &num(k))
-}
-pub fn neg(a: &Tensor) -> Result<Tensor> {
-    scale(a, -1.0)
-}
-/// `mask` (bool) as 0/1 in `like`'s dtype.
-pub fn as_float(mask: &Tensor, like: &Tensor) -> Tensor {
-    mask.to_dtype(like.dtype())
-}
+pub use crate::tensor::ops::arith::num;
 
 /// Re-insert reduced dims (size 1) so a reduced gradient broadcasts over the input.
 pub fn unsqueeze_dims(

@@ -1,39 +1,18 @@
 //! Rules for reductions, scans, softmax and log_softmax.
 
-use super::{as_float, div, mul, num, rule, scale, sub, unsqueeze_dims};
+use super::{rule, unsqueeze_dims};
 use crate::autograd::{Saved, record};
-use crate::backend::cpu::binary::BinaryOp;
-use crate::backend::cpu::reduce::{ReduceOp, ScanOp};
-use crate::backend::cpu::unary::UnaryOp;
 use crate::error::Result;
 use crate::tensor::Tensor;
-use crate::tensor::ops::elementwise::{binary, unary, where_};
-use crate::tensor::ops::index::{Idx, index};
+use crate::tensor::op::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use crate::tensor::ops::arith::{div, mask, mul, num, scale, sub, where_};
+use crate::tensor::ops::elementwise::{binary, unary};
 use crate::tensor::ops::reduce::{reduce, scan};
-use crate::tensor::ops::view::expand;
+use crate::tensor::ops::view::{expand, flip};
 
 fn expand_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
     let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
     expand(g, &sizes)
-}
-
-fn name(op: ReduceOp, all: bool) -> Option<&'static str> {
-    use ReduceOp::*;
-    Some(match (op, all) {
-        (Sum, true) => "SumBackward0",
-        (Sum, false) => "SumBackward1",
-        (Mean, true) => "MeanBackward0",
-        (Mean, false) => "MeanBackward1",
-        (Prod, true) => "ProdBackward0",
-        (Prod, false) => "ProdBackward1",
-        (Max, _) => "MaxBackward1",
-        (Min, _) => "MinBackward1",
-        (Var(_), _) => "VarBackward0",
-        (Std(_), _) => "StdBackward0",
-        (Norm(_), _) => "LinalgVectorNormBackward0",
-        (LogSumExp, _) => "LogsumexpBackward0",
-        _ => return None,
-    })
 }
 
 /// `reduce(x, op, dims, keepdim)`; `dims` normalised, `all` when no dims were given.
@@ -45,7 +24,7 @@ pub fn record_reduce(
     all: bool,
     out: Tensor,
 ) -> Tensor {
-    let Some(name) = name(op, all) else {
+    let Some(name) = op.grad_fn(all) else {
         return out;
     };
     let (sx, so) = (Saved::new(x), Saved::output(&out));
@@ -67,7 +46,7 @@ pub fn record_reduce(
                 ReduceOp::Max | ReduceOp::Min => {
                     // Ties share the gradient evenly, as PyTorch's max() does.
                     let (x, out) = (sx.get()?, keep(&so.get()?)?);
-                    let hit = as_float(&binary(BinaryOp::Eq, &x, &out)?, &g1);
+                    let hit = mask(&binary(BinaryOp::Eq, &x, &out)?, &g1)?;
                     let count = reduce(&hit, ReduceOp::Sum, Some(&idims), true)?;
                     mul(&div(&g1, &count)?, &hit)?
                 }
@@ -125,7 +104,7 @@ fn norm_derivative(x: &Tensor, out: &Tensor, p: f64, dims: &[i64]) -> Result<Ten
         Ok(sign)
     } else if p.is_infinite() {
         let absx = unary(UnaryOp::Abs, x)?;
-        let hit = as_float(&binary(BinaryOp::Eq, &absx, out)?, x);
+        let hit = mask(&binary(BinaryOp::Eq, &absx, out)?, x)?;
         let count = reduce(&hit, ReduceOp::Sum, Some(dims), true)?;
         mul(&sign, &div(&hit, &count)?)
     } else {
@@ -133,15 +112,6 @@ fn norm_derivative(x: &Tensor, out: &Tensor, p: f64, dims: &[i64]) -> Result<Ten
         let num_ = mul(&sign, &binary(BinaryOp::Pow, &absx, &num(p - 1.0))?)?;
         safe(div(&num_, &binary(BinaryOp::Pow, out, &num(p - 1.0))?)?)
     }
-}
-
-/// `t` reversed along `d`.
-pub fn reverse(t: &Tensor, d: usize) -> Result<Tensor> {
-    let n = t.shape()[d];
-    let rev: Vec<i64> = (0..n as i64).rev().collect();
-    let mut idx = vec![Idx::Slice(None, None, None); d];
-    idx.push(Idx::Tensor(Tensor::from_vec(rev, &[n])));
-    index(t, &idx)
 }
 
 pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
@@ -157,7 +127,10 @@ pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
                 return Ok(vec![Some(g.clone())]);
             }
             let rev_cumsum = |t: &Tensor| -> Result<Tensor> {
-                reverse(&scan(&reverse(t, d)?, ScanOp::Sum, d as i64)?, d)
+                flip(
+                    &scan(&flip(t, &[d as i64])?, ScanOp::Sum, d as i64)?,
+                    &[d as i64],
+                )
             };
             let grad = match op {
                 ScanOp::Sum => rev_cumsum(g)?,
@@ -168,7 +141,8 @@ pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
     })
 }
 
-pub fn record_softmax(x: &Tensor, d: i64, log: bool, out: Tensor) -> Tensor {
+pub fn record_softmax(x: &Tensor, d: usize, log: bool, out: Tensor) -> Tensor {
+    let d = d as i64;
     let name = if log {
         "LogSoftmaxBackward0"
     } else {

@@ -5,9 +5,8 @@ use super::rule;
 use crate::autograd::record;
 use crate::error::Result;
 use crate::tensor::Tensor;
-use crate::tensor::layout::numel;
-use crate::tensor::ops::creation::zeros;
-use crate::tensor::ops::index::write_all;
+use crate::tensor::ops::creation::zeros_on;
+use crate::tensor::ops::index::{Idx, index_put_raw, scatter_add, write_all};
 use crate::tensor::ops::view::{permute, reshape, select};
 
 /// Ops whose output is the input in another shape (view, reshape, flatten,
@@ -48,36 +47,22 @@ pub fn record_view_of(
     let shape = x.shape().to_vec();
     record(out, name, &[x], false, move || {
         rule(move |g| {
-            let z = zeros(&shape, g.dtype())?;
+            let z = zeros_on(&shape, g.dtype(), g.device())?;
             write_all(&view(&z)?, g)?;
             Ok(vec![Some(z)])
         })
     })
 }
 
-/// Ops that gather elements, perhaps repeatedly (advanced indexing, repeat...): the
-/// same op applied to element positions says where each output element came from,
-/// and the gradient is summed into those positions.
-pub fn record_gather(
-    name: &'static str,
-    x: &Tensor,
-    out: Tensor,
-    gather: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static,
-) -> Tensor {
+/// Advanced indexing `x[indices]`: the gradient is added back at the positions
+/// the same index selects in a zero tensor (repeats add up).
+pub fn record_index(x: &Tensor, out: Tensor, indices: Vec<Idx>) -> Tensor {
     let shape = x.shape().to_vec();
-    record(out, name, &[x], false, move || {
+    record(out, "IndexBackward0", &[x], false, move || {
         rule(move |g| {
-            let n = numel(&shape);
-            let positions = Tensor::from_vec((0..n as i64).collect::<Vec<_>>(), &shape);
-            let pos = gather(&positions)?.to_i64_vec();
-            let gv = g.to_f64_vec();
-            let mut acc = vec![0.0f64; n];
-            for (p, v) in pos.iter().zip(gv) {
-                acc[*p as usize] += v;
-            }
-            Ok(vec![Some(
-                Tensor::from_vec(acc, &shape).to_dtype(g.dtype()),
-            )])
+            let z = zeros_on(&shape, g.dtype(), g.device())?;
+            index_put_raw(&z, &indices, g, true)?;
+            Ok(vec![Some(z)])
         })
     })
 }
@@ -93,51 +78,20 @@ pub fn record_take_along(
     out: Tensor,
 ) -> Tensor {
     let shape = x.shape().to_vec();
-    let idx_shape = indices.shape().to_vec();
-    let idx = indices.to_i64_vec();
+    let idx = indices.clone();
     record(out, name, &[x], false, move || {
         rule(move |g| {
-            let gv =
-                reshape(g, &idx_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?.to_f64_vec();
-            Ok(vec![Some(
-                scatter_along(&shape, dim, &idx_shape, &idx, &gv).to_dtype(g.dtype()),
-            )])
+            let g = reshape(
+                g,
+                &idx.shape().iter().map(|&d| d as i64).collect::<Vec<_>>(),
+            )?;
+            let z = zeros_on(&shape, g.dtype(), g.device())?;
+            if shape.is_empty() {
+                return Ok(vec![Some(crate::tensor::ops::arith::add(&z, &g)?)]);
+            }
+            Ok(vec![Some(scatter_add(&z, dim, &idx, &g)?)])
         })
     })
-}
-
-/// A zero tensor of `shape` (f64) with `src` added at `idx` along `dim`.
-pub fn scatter_along(
-    shape: &[usize],
-    dim: usize,
-    idx_shape: &[usize],
-    idx: &[i64],
-    src: &[f64],
-) -> Tensor {
-    let mut acc = vec![0.0f64; numel(shape)];
-    if shape.is_empty() {
-        acc.iter_mut().zip(src).for_each(|(a, s)| *a += s);
-        return Tensor::from_vec(acc, shape);
-    }
-    let strides = crate::tensor::layout::Layout::contiguous(shape).strides;
-    let mut coord = vec![0usize; idx_shape.len()];
-    for (&i, &v) in idx.iter().zip(src) {
-        let mut off = 0usize;
-        for d in 0..coord.len() {
-            let c = if d == dim { i as usize } else { coord[d] };
-            off += c * strides[d];
-        }
-        acc[off] += v;
-        // Next row-major coordinate.
-        for d in (0..coord.len()).rev() {
-            coord[d] += 1;
-            if coord[d] < idx_shape[d] {
-                break;
-            }
-            coord[d] = 0;
-        }
-    }
-    Tensor::from_vec(acc, shape)
 }
 
 /// cat: each input gets its slice of the gradient.

@@ -1,51 +1,71 @@
 //! Matrix products. f32 and f64 go to the `gemm` crate (strided operands, no
-//! copies); f16/bf16 compute in f32; integers use a plain i64 triple loop.
+//! copies); f16 and bf16 compute in f32; integers use a plain i64 triple loop.
 
 use gemm::{Parallelism, gemm};
 
-use super::map::cast;
+use super::cast::cast;
+use super::elem::{CpuStorage, Element};
+use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
-use crate::tensor::storage::{Element, Storage};
 
-/// One batch of `[m, k] @ [k, n]`: where each operand's matrix starts in its
-/// storage, and the row/column strides shared by every batch.
-pub struct MatmulSpec {
-    pub m: usize,
-    pub k: usize,
-    pub n: usize,
-    pub a_offsets: Vec<usize>,
-    pub a_strides: [usize; 2],
-    pub b_offsets: Vec<usize>,
-    pub b_strides: [usize; 2],
+/// One batch of `[m, k] @ [k, n]`: where each operand's matrices start, and the
+/// row and column strides every batch shares.
+struct Spec {
+    m: usize,
+    k: usize,
+    n: usize,
+    a_offsets: Vec<usize>,
+    a_strides: [usize; 2],
+    b_offsets: Vec<usize>,
+    b_strides: [usize; 2],
 }
 
-fn parallelism(spec: &MatmulSpec) -> Parallelism {
-    if spec.m * spec.n * spec.k >= 1 << 18 {
-        Parallelism::Rayon(0)
-    } else {
-        Parallelism::None
+fn batch_offsets(l: &Layout) -> Vec<usize> {
+    let nd = l.ndim();
+    let batch = Layout {
+        shape: l.shape[..nd - 2].to_vec(),
+        strides: l.strides[..nd - 2].to_vec(),
+        offset: l.offset,
+    };
+    let mut out = Vec::with_capacity(batch.numel());
+    super::strided::runs(&batch, 0, batch.numel(), &mut |off, stride, count| {
+        out.extend((0..count).map(|k| off + k * stride));
+    });
+    out
+}
+
+impl Spec {
+    fn new(a: &Layout, b: &Layout) -> Spec {
+        let (an, bn) = (a.ndim(), b.ndim());
+        Spec {
+            m: a.shape[an - 2],
+            k: a.shape[an - 1],
+            n: b.shape[bn - 1],
+            a_offsets: batch_offsets(a),
+            a_strides: [a.strides[an - 2], a.strides[an - 1]],
+            b_offsets: batch_offsets(b),
+            b_strides: [b.strides[bn - 2], b.strides[bn - 1]],
+        }
+    }
+    fn parallelism(&self) -> Parallelism {
+        if self.m * self.n * self.k >= 1 << 18 {
+            Parallelism::Rayon(0)
+        } else {
+            Parallelism::None
+        }
     }
 }
 
-fn gemm_typed<T: Element + 'static>(
-    a: &[T],
-    b: &[T],
-    spec: &MatmulSpec,
-    zero: T,
-    one: T,
-) -> Vec<T> {
+fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let batches = spec.a_offsets.len();
     let mut out = vec![zero; batches * m * n];
     for (bi, (&ao, &bo)) in spec.a_offsets.iter().zip(&spec.b_offsets).enumerate() {
-        if m == 0 || n == 0 {
+        if m == 0 || n == 0 || k == 0 {
             continue;
         }
         let dst = &mut out[bi * m * n..(bi + 1) * m * n];
-        if k == 0 {
-            continue;
-        }
         // Products bigger than ~2^34 multiply-adds run in row blocks so that Ctrl-C
         // is answered within a fraction of a second; the caller reports it.
         let rows_per_block = if m * n * k > 1 << 34 {
@@ -59,9 +79,10 @@ fn gemm_typed<T: Element + 'static>(
                 return out;
             }
             let rows = rows_per_block.min(m - r0);
-            // SAFETY: every pointer/stride pair addresses only elements inside its buffer:
-            // the layouts were validated by the tensor layer (offset + (m-1)*rs + (k-1)*cs
-            // lies within the storage), and dst rows r0..r0+rows of an m×n row-major block.
+            // SAFETY: every pointer/stride pair addresses only elements inside its
+            // buffer: the layouts come from tensors whose views were validated
+            // (offset + (m-1)*rs + (k-1)*cs lies within the storage), and dst rows
+            // r0..r0+rows of an m×n row-major block.
             unsafe {
                 gemm(
                     rows,
@@ -82,7 +103,7 @@ fn gemm_typed<T: Element + 'static>(
                     false,
                     false,
                     false,
-                    parallelism(spec),
+                    spec.parallelism(),
                 );
             }
             r0 += rows;
@@ -91,7 +112,7 @@ fn gemm_typed<T: Element + 'static>(
     out
 }
 
-fn int_matmul(a: &[i64], b: &[i64], spec: &MatmulSpec) -> Vec<i64> {
+fn int_matmul(a: &[i64], b: &[i64], spec: &Spec) -> Vec<i64> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let mut out = vec![0i64; spec.a_offsets.len() * m * n];
     for (bi, (&ao, &bo)) in spec.a_offsets.iter().zip(&spec.b_offsets).enumerate() {
@@ -112,25 +133,44 @@ fn int_matmul(a: &[i64], b: &[i64], spec: &MatmulSpec) -> Vec<i64> {
     out
 }
 
-/// The whole storages go in (offsets index into them); out comes `[batches, m, n]`.
-pub fn matmul(a: &Storage, b: &Storage, spec: &MatmulSpec) -> Storage {
-    match (a, b) {
-        (Storage::F32(x), Storage::F32(y)) => Storage::F32(gemm_typed(x, y, spec, 0.0, 1.0)),
-        (Storage::F64(x), Storage::F64(y)) => Storage::F64(gemm_typed(x, y, spec, 0.0, 1.0)),
+/// `[..., m, k] @ [..., k, n]` with equal batch dims: `[..., m, n]`, contiguous.
+pub fn matmul(a: &CpuStorage, la: &Layout, b: &CpuStorage, lb: &Layout) -> Result<CpuStorage> {
+    if a.dtype() != b.dtype() {
+        return Err(value_err(
+            "internal: matmul operands of two dtypes reached the backend",
+        ));
+    }
+    let spec = Spec::new(la, lb);
+    Ok(match (a, b) {
+        (CpuStorage::F32(x), CpuStorage::F32(y)) => {
+            CpuStorage::F32(gemm_typed(x, y, &spec, 0.0, 1.0))
+        }
+        (CpuStorage::F64(x), CpuStorage::F64(y)) => {
+            CpuStorage::F64(gemm_typed(x, y, &spec, 0.0, 1.0))
+        }
         _ if a.dtype().is_float() => {
-            // Half types: compute in f32 over the whole storages, then round once.
-            let full = |s: &Storage| cast(s, &Layout::contiguous(&[s.len()]), DType::F32);
-            let out = matmul(&full(a), &full(b), spec);
+            // Half types: compute in f32 (contiguous copies), then round once.
+            let (ca, cb) = (cast(a, la, DType::F32), cast(b, lb, DType::F32));
+            let out = matmul(
+                &ca,
+                &Layout::contiguous(&la.shape),
+                &cb,
+                &Layout::contiguous(&lb.shape),
+            )?;
             cast(&out, &Layout::contiguous(&[out.len()]), a.dtype())
         }
         _ => {
-            let wide = |s: &Storage| match cast(s, &Layout::contiguous(&[s.len()]), DType::I64) {
-                Storage::I64(v) => v,
-                // Unreachable: cast() builds storage of the dtype it is given.
-                _ => unreachable!("cast to I64 gives I64"),
+            let (CpuStorage::I64(x), CpuStorage::I64(y)) =
+                (cast(a, la, DType::I64), cast(b, lb, DType::I64))
+            else {
+                return Err(value_err("internal: an integer cast did not give int64"));
             };
-            let out = Storage::I64(int_matmul(&wide(a), &wide(b), spec));
+            let spec = Spec::new(
+                &Layout::contiguous(&la.shape),
+                &Layout::contiguous(&lb.shape),
+            );
+            let out = CpuStorage::I64(int_matmul(&x, &y, &spec));
             cast(&out, &Layout::contiguous(&[out.len()]), a.dtype())
         }
-    }
+    })
 }

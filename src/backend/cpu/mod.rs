@@ -1,8 +1,149 @@
-//! The CPU backend: kernels over typed buffers and layouts. It knows nothing of
-//! the language; the tensor layer has already checked shapes, dtypes and devices.
+//! The CPU backend: typed buffers in host memory, kernels over layouts, rayon
+//! for large loops and `gemm` for matrix products. It knows nothing of the
+//! language; the tensor layer has already checked shapes, dtypes and devices.
 
-pub mod binary;
-pub mod map;
-pub mod matmul;
-pub mod reduce;
-pub mod unary;
+mod cast;
+mod elem;
+mod elementwise;
+mod index;
+pub mod kernels;
+mod lines;
+mod matmul;
+pub mod random;
+mod reduce;
+mod sort;
+mod strided;
+mod window;
+
+pub use elem::{CpuStorage, Element};
+
+use super::{BackendStorage, HostBuffer, Scalar, Window};
+use crate::error::Result;
+use crate::tensor::layout::Layout;
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, UnaryOp};
+use crate::tensor::{DType, Device};
+
+impl CpuStorage {
+    pub fn full(n: usize, dtype: DType, value: Scalar) -> CpuStorage {
+        crate::with_dtype!(dtype, T => {
+            let x = if dtype.is_float() { T::from_f64(value.f) } else { T::from_i64(value.i) };
+            T::wrap(vec![x; n])
+        })
+    }
+
+    /// `start + i * step` for i in 0..n, computed in f64 for floats and i64 for
+    /// integers (as PyTorch's arange).
+    pub fn arange(start: Scalar, step: Scalar, n: usize, dtype: DType) -> CpuStorage {
+        if dtype.is_float() {
+            let v: Vec<f64> = (0..n).map(|i| start.f + i as f64 * step.f).collect();
+            CpuStorage::from_f64s(&v, dtype)
+        } else {
+            let v: Vec<i64> = (0..n as i64)
+                .map(|i| start.i.wrapping_add(i.wrapping_mul(step.i)))
+                .collect();
+            CpuStorage::from_i64s(&v, dtype)
+        }
+    }
+}
+
+impl BackendStorage for CpuStorage {
+    fn dtype(&self) -> DType {
+        CpuStorage::dtype(self)
+    }
+    fn device(&self) -> Device {
+        Device::Cpu
+    }
+    fn len(&self) -> usize {
+        CpuStorage::len(self)
+    }
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
+        Ok(cast::cast(self, l, dtype))
+    }
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
+        // bitwise_not of bools is logical not (the i64 kernel would flip every bit).
+        if op == UnaryOp::BitwiseNot && self.dtype() == DType::Bool {
+            return self.predicate(l, PredicateOp::LogicalNot);
+        }
+        Ok(elementwise::unary(self, l, &kernels::unary_kernels(op)))
+    }
+    fn predicate(&self, l: &Layout, op: PredicateOp) -> Result<Self> {
+        Ok(elementwise::predicate(
+            self,
+            l,
+            &kernels::predicate_kernels(op),
+        ))
+    }
+    fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self> {
+        elementwise::check_integer_op(op, self, l, rhs, rl)?;
+        Ok(elementwise::binary(
+            self,
+            l,
+            rhs,
+            rl,
+            op.is_comparison(),
+            &kernels::binary_kernels(op),
+        ))
+    }
+    fn ternary(
+        &self,
+        l: &Layout,
+        b: (&Self, &Layout),
+        c: (&Self, &Layout),
+        op: TernaryOp,
+    ) -> Result<Self> {
+        elementwise::ternary(self, l, b, c, op)
+    }
+    fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self> {
+        reduce::reduce(self, l, op, dims)
+    }
+    fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self> {
+        lines::scan(self, l, op, dim)
+    }
+    fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Self> {
+        lines::softmax(self, l, dim, log)
+    }
+    fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
+        matmul::matmul(self, l, rhs, rl)
+    }
+    fn index(
+        &self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+    ) -> Result<Self> {
+        index::index(self, l, dims, indices, insert_at)
+    }
+    fn index_put_into(
+        &mut self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+        src: (&Self, &Layout),
+        accumulate: bool,
+    ) -> Result<()> {
+        index::index_put_into(self, l, dims, indices, insert_at, src, accumulate)
+    }
+    fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
+        cast::copy_into(self, l, src, sl)
+    }
+    fn nonzero(&self, l: &Layout) -> Result<Self> {
+        Ok(index::nonzero(self, l))
+    }
+    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)> {
+        sort::sort(self, l, dim, descending)
+    }
+    fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
+        sort::unique(self, l)
+    }
+    fn unfold(&self, l: &Layout, w: &Window, pad: f64) -> Result<Self> {
+        window::unfold(self, l, w, pad)
+    }
+    fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
+        window::fold(self, l, w, channels, hw)
+    }
+    fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
+        Ok(cast::cast(self, l, self.dtype()))
+    }
+}

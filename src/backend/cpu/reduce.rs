@@ -1,66 +1,143 @@
-//! Reductions. The caller permutes the reduced dims to the end, so the elements
-//! of each output form one contiguous group of `group` values in row-major order.
-//! Floats reduce in f64, integers in i64 (sums wrap as PyTorch's int64 sums do).
+//! Reductions. The reduced dims split a layout into groups, one per output
+//! element. Three ways to walk them, fastest first: a group that is one
+//! contiguous run is reduced straight from the buffer; groups that sit side by
+//! side in memory (a sum over the leading dim of a row-major matrix) are reduced
+//! row by row into a block of accumulators; anything else is gathered first.
+//! Floats accumulate in f64, integers in wrapping i64.
 
 use rayon::prelude::*;
 
-use super::map::{PAR_THRESHOLD, to_f64_vec, to_i64_vec};
-use crate::tensor::layout::Layout;
-use crate::tensor::storage::Storage;
+use super::elem::{CpuStorage, Element};
+use super::strided::{PAR_MIN, runs};
+use crate::error::Result;
+use crate::tensor::layout::{Layout, contiguous_strides};
+use crate::tensor::op::ReduceOp;
+use crate::with_storage;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Mean,
-    Max,
-    Min,
-    ArgMax,
-    ArgMin,
-    /// Variance with Bessel's `correction` (1 = unbiased, PyTorch's default).
-    Var(f64),
-    Std(f64),
-    All,
-    Any,
-    /// The p-norm; `inf` is the max-abs norm.
-    Norm(f64),
-    LogSumExp,
-    CountNonzero,
+/// The groups of a reduction: where each output's group starts, and the shape
+/// and strides of a group.
+struct Groups {
+    /// One layout over the kept dims: its offsets are the groups' starts.
+    kept: Layout,
+    /// One group, relative to its start.
+    group: Layout,
 }
 
-/// A sum in eight interleaved lanes: the compiler vectorises it, and the partial
-/// sums keep rounding error lower than one running total.
-fn lane_sum(g: &[f64]) -> f64 {
+impl Groups {
+    fn new(l: &Layout, dims: &[usize]) -> Groups {
+        let keep: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
+        let pick = |ds: &[usize]| -> (Vec<usize>, Vec<usize>) {
+            (
+                ds.iter().map(|&d| l.shape[d]).collect(),
+                ds.iter().map(|&d| l.strides[d]).collect(),
+            )
+        };
+        let (ks, kst) = pick(&keep);
+        let (gs, gst) = pick(dims);
+        Groups {
+            kept: Layout {
+                shape: ks,
+                strides: kst,
+                offset: l.offset,
+            },
+            group: Layout {
+                shape: gs,
+                strides: gst,
+                offset: 0,
+            },
+        }
+    }
+    fn outputs(&self) -> usize {
+        self.kept.numel()
+    }
+    fn size(&self) -> usize {
+        self.group.numel()
+    }
+    /// Is one group a single contiguous run in memory?
+    fn group_contiguous(&self) -> bool {
+        dense(&self.group)
+    }
+    /// Do the groups' starts step by one (outputs side by side in memory)?
+    fn kept_contiguous(&self) -> bool {
+        dense(&self.kept)
+    }
+}
+
+/// Strides of a row-major layout of its shape (size-1 dims ignored).
+fn dense(l: &Layout) -> bool {
+    let want = contiguous_strides(&l.shape);
+    l.shape
+        .iter()
+        .zip(l.strides.iter().zip(&want))
+        .all(|(&s, (&a, &b))| s <= 1 || a == b)
+}
+
+/// The memory offsets of a group's elements, relative to its start.
+fn group_offsets(g: &Layout) -> Vec<usize> {
+    let mut out = Vec::with_capacity(g.numel());
+    runs(g, 0, g.numel(), &mut |off, stride, count| {
+        out.extend((0..count).map(|k| off + k * stride));
+    });
+    out
+}
+
+/// The start of every group.
+fn starts(kept: &Layout) -> Vec<usize> {
+    group_offsets(kept)
+}
+
+/// A sum in eight interleaved lanes: it vectorises, and the partial sums keep
+/// rounding error lower than one running total.
+fn lane_sum<T: Element>(g: &[T]) -> f64 {
     let mut lanes = [0.0f64; 8];
     let chunks = g.chunks_exact(8);
-    let tail: f64 = chunks.remainder().iter().sum();
+    let tail: f64 = chunks.remainder().iter().map(|x| x.to_f64()).sum();
     for c in chunks {
         for i in 0..8 {
-            lanes[i] += c[i];
+            lanes[i] += c[i].to_f64();
         }
     }
     lanes.iter().sum::<f64>() + tail
 }
 
-fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
+fn nan_max(a: f64, x: f64) -> f64 {
+    if x.is_nan() || a.is_nan() {
+        f64::NAN
+    } else {
+        a.max(x)
+    }
+}
+
+fn nan_min(a: f64, x: f64) -> f64 {
+    if x.is_nan() || a.is_nan() {
+        f64::NAN
+    } else {
+        a.min(x)
+    }
+}
+
+/// Index of the first best element; a NaN wins at once, as in PyTorch.
+fn arg_best(g: &[f64], better: impl Fn(f64, f64) -> bool) -> usize {
+    let mut best = 0;
+    for (i, &x) in g.iter().enumerate() {
+        if x.is_nan() {
+            return i;
+        }
+        if better(x, g[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// One group of floats (as f64) reduced.
+fn reduce_f64(op: ReduceOp, g: &[f64]) -> f64 {
     match op {
         ReduceOp::Sum => lane_sum(g),
         ReduceOp::Prod => g.iter().product(),
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
-        ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, |a, x| {
-            if x.is_nan() || a.is_nan() {
-                f64::NAN
-            } else {
-                a.max(x)
-            }
-        }),
-        ReduceOp::Min => g.iter().copied().fold(f64::INFINITY, |a, x| {
-            if x.is_nan() || a.is_nan() {
-                f64::NAN
-            } else {
-                a.min(x)
-            }
-        }),
+        ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, nan_max),
+        ReduceOp::Min => g.iter().copied().fold(f64::INFINITY, nan_min),
         ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
@@ -79,6 +156,8 @@ fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
         ReduceOp::Norm(p) => {
             if p == f64::INFINITY {
                 g.iter().fold(0.0, |a: f64, x| a.max(x.abs()))
+            } else if p == f64::NEG_INFINITY {
+                g.iter().fold(f64::INFINITY, |a: f64, x| a.min(x.abs()))
             } else if p == 0.0 {
                 g.iter().filter(|&&x| x != 0.0).count() as f64
             } else if p == 2.0 {
@@ -100,23 +179,9 @@ fn reduce_group_f64(op: ReduceOp, g: &[f64]) -> f64 {
     }
 }
 
-/// Index of the first best element; a NaN wins at once, as in PyTorch.
-fn arg_best(g: &[f64], better: impl Fn(f64, f64) -> bool) -> usize {
-    let mut best = 0;
-    for (i, &x) in g.iter().enumerate() {
-        if x.is_nan() {
-            return i;
-        }
-        if better(x, g[best]) {
-            best = i;
-        }
-    }
-    best
-}
-
-fn reduce_group_i64(op: ReduceOp, g: &[i64]) -> i64 {
+/// One group of integers reduced (wrapping, as PyTorch's int64 arithmetic).
+fn reduce_i64(op: ReduceOp, g: &[i64]) -> i64 {
     match op {
-        ReduceOp::Sum => g.iter().fold(0i64, |a, &x| a.wrapping_add(x)),
         ReduceOp::Prod => g.iter().fold(1i64, |a, &x| a.wrapping_mul(x)),
         ReduceOp::Max => g.iter().copied().max().unwrap_or(i64::MIN),
         ReduceOp::Min => g.iter().copied().min().unwrap_or(i64::MAX),
@@ -131,135 +196,174 @@ fn reduce_group_i64(op: ReduceOp, g: &[i64]) -> i64 {
         ReduceOp::All => g.iter().all(|&x| x != 0) as i64,
         ReduceOp::Any => g.iter().any(|&x| x != 0) as i64,
         ReduceOp::CountNonzero => g.iter().filter(|&&x| x != 0).count() as i64,
-        // Unreachable from input: tensor::ops::reduce casts integer input to a
-        // float dtype before asking for mean/std/var/prod-style float reductions.
-        _ => unreachable!("float-only reductions run on float data"),
+        // Sum, and the float-only reductions (the tensor layer sends those floats).
+        _ => g.iter().fold(0i64, |a, &x| a.wrapping_add(x)),
     }
 }
 
-fn run<T: Send + Sync + Copy, U: Send>(
-    data: &[T],
-    group: usize,
-    f: impl Fn(&[T]) -> U + Sync + Send,
-) -> Vec<U> {
-    if group == 0 {
-        return Vec::new();
-    }
-    if data.len() >= PAR_THRESHOLD && data.len() / group > 1 {
-        data.par_chunks(group).map(f).collect()
-    } else {
-        data.chunks(group).map(f).collect()
-    }
+/// Can partial results over pieces of one group be combined into the whole's?
+fn splittable(op: ReduceOp) -> bool {
+    matches!(
+        op,
+        ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Max | ReduceOp::Min
+    )
 }
 
-/// Reduce each group of `group` consecutive elements (in `l`'s row-major order) in f64.
-/// `outputs` is the number of groups (needed when `group` is 0: reductions of empty dims).
-pub fn reduce_f64(op: ReduceOp, s: &Storage, l: &Layout, group: usize, outputs: usize) -> Vec<f64> {
-    if group == 0 {
-        return vec![reduce_group_f64(op, &[]); outputs];
+/// Float reductions: one f64 per output.
+fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> Vec<f64> {
+    let gr = Groups::new(l, dims);
+    let (outputs, size) = (gr.outputs(), gr.size());
+    if size == 0 {
+        return vec![reduce_f64(op, &[]); outputs];
     }
-    if outputs == 1 && group >= PAR_THRESHOLD && matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
-        // One large sum: partial sums on every core.
-        let data = to_f64_vec(s, l);
-        let total: f64 = data.par_chunks(PAR_THRESHOLD).map(lane_sum).sum();
+    let starts = starts(&gr.kept);
+    // One big group: pieces on every core, combined.
+    if outputs == 1 && size >= PAR_MIN && splittable(op) {
+        let base = starts[0];
+        let piece_op = if op == ReduceOp::Mean {
+            ReduceOp::Sum
+        } else {
+            op
+        };
+        let partial: Vec<f64> = if gr.group_contiguous() {
+            v[base..base + size]
+                .par_chunks(PAR_MIN / 2)
+                .map(|c| match piece_op {
+                    ReduceOp::Sum => lane_sum(c),
+                    _ => reduce_f64(piece_op, &c.iter().map(|x| x.to_f64()).collect::<Vec<_>>()),
+                })
+                .collect()
+        } else {
+            group_offsets(&gr.group)
+                .par_chunks(PAR_MIN / 2)
+                .map(|c| {
+                    let vals: Vec<f64> = c.iter().map(|&o| v[base + o].to_f64()).collect();
+                    reduce_f64(piece_op, &vals)
+                })
+                .collect()
+        };
+        let total = match op {
+            ReduceOp::Max => partial.into_iter().fold(f64::NEG_INFINITY, nan_max),
+            ReduceOp::Min => partial.into_iter().fold(f64::INFINITY, nan_min),
+            _ => partial.iter().sum::<f64>(),
+        };
         return vec![if op == ReduceOp::Mean {
-            total / group as f64
+            total / size as f64
         } else {
             total
         }];
     }
-    run(&to_f64_vec(s, l), group, |g| reduce_group_f64(op, g))
-}
-
-pub fn reduce_i64(op: ReduceOp, s: &Storage, l: &Layout, group: usize, outputs: usize) -> Vec<i64> {
-    if group == 0 {
-        return vec![reduce_group_i64(op, &[]); outputs];
+    // Groups side by side: accumulate rows into blocks of outputs.
+    if splittable(op) && gr.kept_contiguous() && outputs > 1 && !gr.group_contiguous() {
+        return reduce_rows(v, &gr, &starts, op);
     }
-    run(&to_i64_vec(s, l), group, |g| reduce_group_i64(op, g))
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScanOp {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
-
-/// Running sums/products along each group (the scanned dim permuted last).
-pub fn scan_f64(op: ScanOp, s: &Storage, l: &Layout, group: usize) -> Vec<f64> {
-    let mut data = to_f64_vec(s, l);
-    if group > 0 {
-        for g in data.chunks_mut(group) {
-            for i in 1..g.len() {
-                g[i] = match op {
-                    ScanOp::Sum => g[i - 1] + g[i],
-                    ScanOp::Prod => g[i - 1] * g[i],
-                    ScanOp::Max => {
-                        if g[i].is_nan() || g[i - 1].is_nan() {
-                            f64::NAN
-                        } else {
-                            g[i - 1].max(g[i])
-                        }
-                    }
-                    ScanOp::Min => {
-                        if g[i].is_nan() || g[i - 1].is_nan() {
-                            f64::NAN
-                        } else {
-                            g[i - 1].min(g[i])
-                        }
-                    }
-                };
-            }
-        }
-    }
-    data
-}
-
-pub fn scan_i64(op: ScanOp, s: &Storage, l: &Layout, group: usize) -> Vec<i64> {
-    let mut data = to_i64_vec(s, l);
-    if group > 0 {
-        for g in data.chunks_mut(group) {
-            for i in 1..g.len() {
-                g[i] = match op {
-                    ScanOp::Sum => g[i - 1].wrapping_add(g[i]),
-                    ScanOp::Prod => g[i - 1].wrapping_mul(g[i]),
-                    ScanOp::Max => g[i - 1].max(g[i]),
-                    ScanOp::Min => g[i - 1].min(g[i]),
-                };
-            }
-        }
-    }
-    data
-}
-
-/// A stable sort of each group; returns the sorted values and their source indices.
-/// NaN sorts as the largest value, as in PyTorch.
-pub fn sort_groups(values: &[f64], group: usize, descending: bool) -> (Vec<f64>, Vec<i64>) {
-    let mut out_v = Vec::with_capacity(values.len());
-    let mut out_i = Vec::with_capacity(values.len());
-    if group == 0 {
-        return (out_v, out_i);
-    }
-    for g in values.chunks(group) {
-        let mut idx: Vec<usize> = (0..g.len()).collect();
-        let key = |i: &usize| g[*i];
-        idx.sort_by(|a, b| {
-            let (x, y) = (key(a), key(b));
-            let ord = x.total_cmp(&y);
-            // total_cmp puts -NaN first; PyTorch puts every NaN last (ascending).
-            let ord = match (x.is_nan(), y.is_nan()) {
-                (true, true) => std::cmp::Ordering::Equal,
-                (true, false) => std::cmp::Ordering::Greater,
-                (false, true) => std::cmp::Ordering::Less,
-                _ => ord,
+    let contiguous = gr.group_contiguous();
+    let offs = if contiguous {
+        Vec::new()
+    } else {
+        group_offsets(&gr.group)
+    };
+    let one = |&s: &usize| -> f64 {
+        if contiguous && matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
+            let total = lane_sum(&v[s..s + size]);
+            return if op == ReduceOp::Mean {
+                total / size as f64
+            } else {
+                total
             };
-            if descending { ord.reverse() } else { ord }
-        });
-        for i in idx {
-            out_v.push(g[i]);
-            out_i.push(i as i64);
         }
+        let vals: Vec<f64> = if contiguous {
+            v[s..s + size].iter().map(|x| x.to_f64()).collect()
+        } else {
+            offs.iter().map(|&o| v[s + o].to_f64()).collect()
+        };
+        reduce_f64(op, &vals)
+    };
+    if outputs * size >= PAR_MIN && outputs > 1 {
+        starts.par_iter().map(one).collect()
+    } else {
+        starts.iter().map(one).collect()
     }
-    (out_v, out_i)
+}
+
+/// Sum/mean/max/min of groups whose starts are consecutive in memory: for each
+/// element of a group, add a whole row of outputs at once (vectorised), a block
+/// of outputs per task.
+fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp) -> Vec<f64> {
+    let base = starts[0];
+    // Blocks of outputs small enough that every core gets a few.
+    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
+    let offs = group_offsets(&gr.group);
+    let outputs = starts.len();
+    let init = match op {
+        ReduceOp::Max => f64::NEG_INFINITY,
+        ReduceOp::Min => f64::INFINITY,
+        _ => 0.0,
+    };
+    let mut out = vec![init; outputs];
+    let work = |(ci, acc): (usize, &mut [f64])| {
+        let c0 = base + ci * cols;
+        for &o in &offs {
+            let row = &v[c0 + o..c0 + o + acc.len()];
+            match op {
+                ReduceOp::Max => acc
+                    .iter_mut()
+                    .zip(row)
+                    .for_each(|(a, x)| *a = nan_max(*a, x.to_f64())),
+                ReduceOp::Min => acc
+                    .iter_mut()
+                    .zip(row)
+                    .for_each(|(a, x)| *a = nan_min(*a, x.to_f64())),
+                _ => acc.iter_mut().zip(row).for_each(|(a, x)| *a += x.to_f64()),
+            }
+        }
+    };
+    if outputs * offs.len() >= PAR_MIN {
+        out.par_chunks_mut(cols).enumerate().for_each(work);
+    } else {
+        out.chunks_mut(cols).enumerate().for_each(work);
+    }
+    if op == ReduceOp::Mean {
+        let n = offs.len() as f64;
+        out.iter_mut().for_each(|x| *x /= n);
+    }
+    out
+}
+
+fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> Vec<i64> {
+    let gr = Groups::new(l, dims);
+    let (outputs, size) = (gr.outputs(), gr.size());
+    if size == 0 {
+        return vec![reduce_i64(op, &[]); outputs];
+    }
+    let starts = starts(&gr.kept);
+    let offs = group_offsets(&gr.group);
+    let one = |&s: &usize| -> i64 {
+        let vals: Vec<i64> = offs.iter().map(|&o| v[s + o].to_i64()).collect();
+        reduce_i64(op, &vals)
+    };
+    if outputs * size >= PAR_MIN && outputs > 1 {
+        starts.par_iter().map(one).collect()
+    } else {
+        starts.iter().map(one).collect()
+    }
+}
+
+/// Reduce `dims` of the elements `l` describes; the output holds the kept dims.
+pub fn reduce(s: &CpuStorage, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<CpuStorage> {
+    let input = s.dtype();
+    let out_dtype = op.output_dtype(input)?;
+    let float = input.is_float();
+    Ok(if float {
+        let r = with_storage!(s, v => reduce_float(v, l, op, dims));
+        match op {
+            ReduceOp::ArgMax | ReduceOp::ArgMin | ReduceOp::CountNonzero => {
+                CpuStorage::I64(r.into_iter().map(|x| x as i64).collect())
+            }
+            _ => CpuStorage::from_f64s(&r, out_dtype),
+        }
+    } else {
+        let r = with_storage!(s, v => reduce_int(v, l, op, dims));
+        CpuStorage::from_i64s(&r, out_dtype)
+    })
 }

@@ -179,16 +179,54 @@ pub const ROWS: &[Builtin] = &[
         "manual_seed(42); randn(2)",
         manual_seed
     ),
+    row!(
+        Function,
+        "set_default_device",
+        "set_default_device(device)",
+        "Where creation functions put tensors when no device= is given (torch.set_default_device).",
+        "set_default_device('cpu')",
+        set_default_device
+    ),
+    row!(
+        Function,
+        "get_default_device",
+        "get_default_device()",
+        "The device creation functions use by default.",
+        "get_default_device()",
+        get_default_device
+    ),
 ];
+
+fn set_default_device(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let (v, s) = a.take("device").ok_or_else(|| {
+        type_err("set_default_device() missing required argument 'device'").at(a.span)
+    })?;
+    a.finish()?;
+    let d = match v {
+        Value::None => Device::Cpu,
+        other => convert::to_device(&other).map_err(|e| e.at(s))?,
+    };
+    // A device that cannot hold tensors is refused now, not at the next tensor.
+    crate::tensor::ops::creation::zeros_on(&[], DType::F32, d).map_err(|e| e.at(s))?;
+    crate::tensor::device::set_default_device(d);
+    Ok(Value::None)
+}
+
+fn get_default_device(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::Device(crate::tensor::device::default_device()))
+}
 
 /// device=, requires_grad= for a newly made tensor.
 fn finish(t: Tensor, a: &mut Args, device: Option<Device>) -> Result<Value> {
     let requires_grad = a.kw_flag("requires_grad", false)?;
-    // device= wins over the device a *_like input suggests.
-    let device = a.device_kw()?.or(device);
-    if let Some(d) = device {
-        d.check_available().map_err(|e| e.at(a.span))?;
-    }
+    // device= wins over the device a *_like input suggests, which wins over
+    // the default device.
+    let device = a
+        .device_kw()?
+        .or(device)
+        .unwrap_or_else(crate::tensor::device::default_device);
+    let t = t.to_device(device).map_err(|e| e.at(a.span))?;
     if requires_grad {
         if !t.dtype().is_float() {
             return Err(dtype_err(format!(
@@ -220,7 +258,7 @@ fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
         .ok_or_else(|| type_err("as_tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
     let t = match &data {
-        Value::Tensor(t) => t.to_dtype(dtype.unwrap_or(t.dtype())),
+        Value::Tensor(t) => t.to_dtype(dtype.unwrap_or(t.dtype()))?,
         _ => convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?,
     };
     finish(t, &mut a, None)
@@ -265,7 +303,8 @@ fn fill_value(v: &Value) -> Result<(f64, i64, DType)> {
         Value::Int(i) => (*i as f64, *i, DType::I64),
         Value::Float(f) => (*f, *f as i64, DType::F32),
         Value::Tensor(t) if t.numel() == 1 => {
-            let (f, i) = (t.to_f64_vec()[0], t.to_i64_vec()[0]);
+            let h = t.to_host()?;
+            let (f, i) = (h.get_f64(0), h.get_i64(0));
             (f, i, t.dtype())
         }
         other => {
@@ -309,7 +348,10 @@ fn number(v: &Value) -> Result<(f64, bool)> {
         Value::Int(i) => Ok((*i as f64, false)),
         Value::Bool(b) => Ok((*b as i64 as f64, false)),
         Value::Float(f) => Ok((*f, true)),
-        Value::Tensor(t) if t.numel() == 1 => Ok((t.to_f64_vec()[0], t.dtype().is_float())),
+        Value::Tensor(t) if t.numel() == 1 => Ok((
+            crate::tensor::ops::scalar::item_f64(t)?,
+            t.dtype().is_float(),
+        )),
         other => Err(type_err(format!(
             "expected a number, got {}",
             other.type_name()

@@ -1,105 +1,21 @@
-//! Element-wise math: unary functions, arithmetic by name, comparisons, logic,
-//! clamp, where, and closeness tests.
+//! Element-wise builtins that take more than the op rows give: add/sub with
+//! alpha, div with rounding_mode, round with decimals, pow, clamp, where, the
+//! bool tests, nan_to_num, and the closeness checks. (Every other element-wise
+//! op is a builtin made from its row: see ops.rs.)
 
 use super::Builtin;
-use crate::backend::cpu::binary::BinaryOp;
-use crate::backend::cpu::reduce::ReduceOp;
-use crate::backend::cpu::unary::UnaryOp;
 use crate::error::{Result, value_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::value::Value;
 use crate::row;
 use crate::tensor::Tensor;
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, UnaryOp};
+use crate::tensor::ops::compare;
 use crate::tensor::ops::elementwise::{self as ew, binary, unary};
 use crate::tensor::ops::reduce::reduce;
 
-macro_rules! unary_fns {
-    ($($f:ident => $op:ident),* $(,)?) => {
-        $(fn $f(_: &mut Interp, mut a: Args) -> Result<Value> {
-            let t = a.tensor("input")?;
-            a.finish()?;
-            unary(UnaryOp::$op, &t).map(Value::Tensor)
-        })*
-    };
-}
-
-unary_fns! {
-    abs => Abs, neg => Neg, sign => Sign, floor => Floor, ceil => Ceil, trunc => Trunc,
-    reciprocal => Reciprocal, square => Square, exp => Exp, exp2 => Exp2, expm1 => Expm1,
-    log => Log, log2 => Log2, log10 => Log10, log1p => Log1p, sqrt => Sqrt, rsqrt => Rsqrt,
-    sin => Sin, cos => Cos, tan => Tan, asin => Asin, acos => Acos, atan => Atan,
-    sinh => Sinh, cosh => Cosh, tanh => Tanh, sigmoid => Sigmoid, relu => Relu, erf => Erf,
-    frac => Frac, bitwise_not => BitNot,
-}
-
-macro_rules! binary_fns {
-    ($($f:ident => $op:ident),* $(,)?) => {
-        $(fn $f(_: &mut Interp, mut a: Args) -> Result<Value> {
-            let x = a.tensor("input")?;
-            let y = a.tensor("other")?;
-            a.finish()?;
-            binary(BinaryOp::$op, &x, &y).map(Value::Tensor)
-        })*
-    };
-}
-
-binary_fns! {
-    mul => Mul, floor_divide => FloorDiv, remainder => Rem, maximum => Maximum, minimum => Minimum,
-    atan2 => Atan2, eq => Eq, ne => Ne, lt => Lt, le => Le, gt => Gt, ge => Ge,
-    logical_and => LogicalAnd, logical_or => LogicalOr, logical_xor => LogicalXor,
-    bitwise_and => BitAnd, bitwise_or => BitOr, bitwise_xor => BitXor, true_divide => Div,
-}
-
 pub const ROWS: &[Builtin] = &[
-    row!(
-        Both,
-        "abs",
-        "abs(input)",
-        "Absolute value, element-wise.",
-        "abs(tensor([-1, 2]))",
-        abs
-    ),
-    row!(
-        Both,
-        "neg",
-        "neg(input)",
-        "Negation, element-wise.",
-        "neg(tensor([0.25, 0.5, 1.]))",
-        neg
-    ),
-    row!(
-        Both,
-        "negative",
-        "negative(input)",
-        "Negation, element-wise.",
-        "negative(tensor([0.25, 0.5, 1.]))",
-        neg
-    ),
-    row!(
-        Both,
-        "sign",
-        "sign(input)",
-        "-1, 0 or 1 by sign.",
-        "sign(tensor([0.25, 0.5, 1.]))",
-        sign
-    ),
-    row!(
-        Both,
-        "floor",
-        "floor(input)",
-        "Round down.",
-        "floor(tensor([0.25, 0.5, 1.]))",
-        floor
-    ),
-    row!(
-        Both,
-        "ceil",
-        "ceil(input)",
-        "Round up.",
-        "ceil(tensor([0.25, 0.5, 1.]))",
-        ceil
-    ),
     row!(
         Both,
         "round",
@@ -107,222 +23,6 @@ pub const ROWS: &[Builtin] = &[
         "Round half to even.",
         "round(tensor([1.25, 2.5]), decimals=1)",
         round
-    ),
-    row!(
-        Both,
-        "trunc",
-        "trunc(input)",
-        "Round toward zero.",
-        "trunc(tensor([0.25, 0.5, 1.]))",
-        trunc
-    ),
-    row!(
-        Both,
-        "fix",
-        "fix(input)",
-        "Round toward zero.",
-        "fix(tensor([0.25, 0.5, 1.]))",
-        trunc
-    ),
-    row!(
-        Both,
-        "reciprocal",
-        "reciprocal(input)",
-        "1 / x.",
-        "reciprocal(tensor([0.25, 0.5, 1.]))",
-        reciprocal
-    ),
-    row!(
-        Both,
-        "square",
-        "square(input)",
-        "x * x.",
-        "square(tensor([0.25, 0.5, 1.]))",
-        square
-    ),
-    row!(
-        Both,
-        "exp",
-        "exp(input)",
-        "e ** x.",
-        "exp(tensor([0.25, 0.5, 1.]))",
-        exp
-    ),
-    row!(
-        Both,
-        "exp2",
-        "exp2(input)",
-        "2 ** x.",
-        "exp2(tensor([0.25, 0.5, 1.]))",
-        exp2
-    ),
-    row!(
-        Both,
-        "expm1",
-        "expm1(input)",
-        "e ** x - 1, accurate near 0.",
-        "expm1(tensor([0.25, 0.5, 1.]))",
-        expm1
-    ),
-    row!(
-        Both,
-        "log",
-        "log(input)",
-        "Natural logarithm.",
-        "log(tensor([0.25, 0.5, 1.]))",
-        log
-    ),
-    row!(
-        Both,
-        "log2",
-        "log2(input)",
-        "Base-2 logarithm.",
-        "log2(tensor([0.25, 0.5, 1.]))",
-        log2
-    ),
-    row!(
-        Both,
-        "log10",
-        "log10(input)",
-        "Base-10 logarithm.",
-        "log10(tensor([0.25, 0.5, 1.]))",
-        log10
-    ),
-    row!(
-        Both,
-        "log1p",
-        "log1p(input)",
-        "log(1 + x), accurate near 0.",
-        "log1p(tensor([0.25, 0.5, 1.]))",
-        log1p
-    ),
-    row!(
-        Both,
-        "sqrt",
-        "sqrt(input)",
-        "Square root.",
-        "sqrt(tensor([0.25, 0.5, 1.]))",
-        sqrt
-    ),
-    row!(
-        Both,
-        "rsqrt",
-        "rsqrt(input)",
-        "1 / sqrt(x).",
-        "rsqrt(tensor([0.25, 0.5, 1.]))",
-        rsqrt
-    ),
-    row!(
-        Both,
-        "sin",
-        "sin(input)",
-        "Sine.",
-        "sin(tensor([0.25, 0.5, 1.]))",
-        sin
-    ),
-    row!(
-        Both,
-        "cos",
-        "cos(input)",
-        "Cosine.",
-        "cos(tensor([0.25, 0.5, 1.]))",
-        cos
-    ),
-    row!(
-        Both,
-        "tan",
-        "tan(input)",
-        "Tangent.",
-        "tan(tensor([0.25, 0.5, 1.]))",
-        tan
-    ),
-    row!(
-        Both,
-        "asin",
-        "asin(input)",
-        "Arcsine.",
-        "asin(tensor([0.25, 0.5, 1.]))",
-        asin
-    ),
-    row!(
-        Both,
-        "acos",
-        "acos(input)",
-        "Arccosine.",
-        "acos(tensor([0.25, 0.5, 1.]))",
-        acos
-    ),
-    row!(
-        Both,
-        "atan",
-        "atan(input)",
-        "Arctangent.",
-        "atan(tensor([0.25, 0.5, 1.]))",
-        atan
-    ),
-    row!(
-        Both,
-        "sinh",
-        "sinh(input)",
-        "Hyperbolic sine.",
-        "sinh(tensor([0.25, 0.5, 1.]))",
-        sinh
-    ),
-    row!(
-        Both,
-        "cosh",
-        "cosh(input)",
-        "Hyperbolic cosine.",
-        "cosh(tensor([0.25, 0.5, 1.]))",
-        cosh
-    ),
-    row!(
-        Both,
-        "tanh",
-        "tanh(input)",
-        "Hyperbolic tangent.",
-        "tanh(tensor([0., 1.]))",
-        tanh
-    ),
-    row!(
-        Both,
-        "sigmoid",
-        "sigmoid(input)",
-        "1 / (1 + e ** -x).",
-        "sigmoid(tensor([0., 2.]))",
-        sigmoid
-    ),
-    row!(
-        Both,
-        "relu",
-        "relu(input)",
-        "max(x, 0).",
-        "relu(tensor([-1., 2.]))",
-        relu
-    ),
-    row!(
-        Both,
-        "erf",
-        "erf(input)",
-        "The error function.",
-        "erf(tensor([0.25, 0.5, 1.]))",
-        erf
-    ),
-    row!(
-        Both,
-        "frac",
-        "frac(input)",
-        "Fractional part, x - trunc(x).",
-        "frac(tensor([0.25, 0.5, 1.]))",
-        frac
-    ),
-    row!(
-        Both,
-        "bitwise_not",
-        "bitwise_not(input)",
-        "~x on bool and integer tensors.",
-        "bitwise_not(tensor([1, 2]))",
-        bitwise_not
     ),
     row!(
         Both,
@@ -430,22 +130,6 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Both,
-        "mul",
-        "mul(input, other)",
-        "input * other.",
-        "mul(tensor([1., 2.]), 3)",
-        mul
-    ),
-    row!(
-        Both,
-        "multiply",
-        "multiply(input, other)",
-        "input * other.",
-        "multiply(tensor([1., 2.]), tensor([3., 4.]))",
-        mul
-    ),
-    row!(
-        Both,
         "div",
         "div(input, other, *, rounding_mode=None)",
         "input / other; rounding_mode 'trunc' or 'floor'.",
@@ -466,159 +150,7 @@ pub const ROWS: &[Builtin] = &[
         "true_divide(input, other)",
         "input / other (always float).",
         "true_divide(tensor([1, 2]), 2)",
-        true_divide
-    ),
-    row!(
-        Both,
-        "floor_divide",
-        "floor_divide(input, other)",
-        "input // other.",
-        "floor_divide(tensor([7, -7]), 2)",
-        floor_divide
-    ),
-    row!(
-        Both,
-        "remainder",
-        "remainder(input, other)",
-        "input % other (the divisor's sign, as Python).",
-        "remainder(tensor([7, -7]), 3)",
-        remainder
-    ),
-    row!(
-        Both,
-        "maximum",
-        "maximum(input, other)",
-        "Element-wise max of two tensors.",
-        "maximum(tensor([1, 5]), tensor([3, 2]))",
-        maximum
-    ),
-    row!(
-        Both,
-        "minimum",
-        "minimum(input, other)",
-        "Element-wise min of two tensors.",
-        "minimum(tensor([1, 5]), tensor([3, 2]))",
-        minimum
-    ),
-    row!(
-        Both,
-        "atan2",
-        "atan2(input, other)",
-        "Angle of (other, input).",
-        "atan2(tensor([1., -1.]), tensor([1., 1.]))",
-        atan2
-    ),
-    row!(
-        Both,
-        "eq",
-        "eq(input, other)",
-        "input == other.",
-        "eq(tensor([1, 2]), tensor([1, 3]))",
-        eq
-    ),
-    row!(
-        Both,
-        "ne",
-        "ne(input, other)",
-        "input != other.",
-        "ne(tensor([1, 2]), tensor([1, 3]))",
-        ne
-    ),
-    row!(
-        Both,
-        "lt",
-        "lt(input, other)",
-        "input < other.",
-        "lt(tensor([1, 2]), 2)",
-        lt
-    ),
-    row!(
-        Both,
-        "le",
-        "le(input, other)",
-        "input <= other.",
-        "le(tensor([1, 2]), 2)",
-        le
-    ),
-    row!(
-        Both,
-        "gt",
-        "gt(input, other)",
-        "input > other.",
-        "gt(tensor([1, 2]), 1)",
-        gt
-    ),
-    row!(
-        Both,
-        "ge",
-        "ge(input, other)",
-        "input >= other.",
-        "ge(tensor([1, 2]), 2)",
-        ge
-    ),
-    row!(
-        Both,
-        "less",
-        "less(input, other)",
-        "input < other.",
-        "less(tensor([1, 2]), 2)",
-        lt
-    ),
-    row!(
-        Both,
-        "greater",
-        "greater(input, other)",
-        "input > other.",
-        "greater(tensor([1, 2]), 1)",
-        gt
-    ),
-    row!(
-        Both,
-        "logical_and",
-        "logical_and(input, other)",
-        "Both non-zero.",
-        "logical_and(tensor([true, false]), tensor([true, true]))",
-        logical_and
-    ),
-    row!(
-        Both,
-        "logical_or",
-        "logical_or(input, other)",
-        "Either non-zero.",
-        "logical_or(tensor([true, false]), tensor([false, false]))",
-        logical_or
-    ),
-    row!(
-        Both,
-        "logical_xor",
-        "logical_xor(input, other)",
-        "Exactly one non-zero.",
-        "logical_xor(tensor([true, false]), tensor([true, true]))",
-        logical_xor
-    ),
-    row!(
-        Both,
-        "bitwise_and",
-        "bitwise_and(input, other)",
-        "input & other.",
-        "bitwise_and(tensor([12, 10]), tensor([10, 6]))",
-        bitwise_and
-    ),
-    row!(
-        Both,
-        "bitwise_or",
-        "bitwise_or(input, other)",
-        "input | other.",
-        "bitwise_or(tensor([12, 10]), tensor([10, 6]))",
-        bitwise_or
-    ),
-    row!(
-        Both,
-        "bitwise_xor",
-        "bitwise_xor(input, other)",
-        "input ^ other.",
-        "bitwise_xor(tensor([12, 10]), tensor([10, 6]))",
-        bitwise_xor
+        div
     ),
     row!(
         Both,
@@ -652,43 +184,67 @@ pub const ROWS: &[Builtin] = &[
         "dist(tensor([0., 0.]), tensor([3., 4.]))",
         dist
     ),
+    row!(
+        Both,
+        "isposinf",
+        "isposinf(input)",
+        "True where an element is +inf.",
+        "isposinf(tensor([1., inf, -inf]))",
+        isposinf
+    ),
+    row!(
+        Both,
+        "isneginf",
+        "isneginf(input)",
+        "True where an element is -inf.",
+        "isneginf(tensor([1., inf, -inf]))",
+        isneginf
+    ),
+    row!(
+        Both,
+        "lerp",
+        "lerp(input, end, weight)",
+        "input + weight * (end - input).",
+        "lerp(tensor([0., 10.]), tensor([10., 20.]), 0.5)",
+        lerp
+    ),
 ];
 
 fn round(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     let decimals = a.int_or("decimals", 0)?;
     a.finish()?;
-    if decimals == 0 {
-        return unary(UnaryOp::Round, &t).map(Value::Tensor);
-    }
-    let p = 10f64.powi(decimals as i32);
-    Ok(Value::Tensor(ew::map_float(&t, move |x| {
-        (x * p).round_ties_even() / p
-    })))
+    compare::round_decimals(&t, decimals).map(Value::Tensor)
 }
 
-fn logical_not(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn test(mut a: Args, op: PredicateOp) -> Result<Value> {
     let t = a.tensor("input")?;
     a.finish()?;
-    Ok(Value::Tensor(ew::test(&t, |x| x == 0.0)))
+    ew::predicate(op, &t).map(Value::Tensor)
 }
 
-fn isnan(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    a.finish()?;
-    Ok(Value::Tensor(ew::test(&t, f64::is_nan)))
+fn logical_not(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::LogicalNot)
 }
 
-fn isinf(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    a.finish()?;
-    Ok(Value::Tensor(ew::test(&t, f64::is_infinite)))
+fn isnan(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::IsNan)
 }
 
-fn isfinite(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    a.finish()?;
-    Ok(Value::Tensor(ew::test(&t, f64::is_finite)))
+fn isinf(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::IsInf)
+}
+
+fn isposinf(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::IsPosInf)
+}
+
+fn isneginf(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::IsNegInf)
+}
+
+fn isfinite(_: &mut Interp, a: Args) -> Result<Value> {
+    test(a, PredicateOp::IsFinite)
 }
 
 fn pow(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -699,8 +255,8 @@ fn pow(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn float_power(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.tensor("input")?.to_dtype(crate::tensor::DType::F64);
-    let y = a.tensor("exponent")?.to_dtype(crate::tensor::DType::F64);
+    let x = a.tensor("input")?.to_dtype(crate::tensor::DType::F64)?;
+    let y = a.tensor("exponent")?.to_dtype(crate::tensor::DType::F64)?;
     a.finish()?;
     binary(BinaryOp::Pow, &x, &y).map(Value::Tensor)
 }
@@ -722,15 +278,24 @@ fn clamp(_: &mut Interp, mut a: Args) -> Result<Value> {
     ew::clamp(&t, lo.as_ref(), hi.as_ref()).map(Value::Tensor)
 }
 
+fn lerp(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let s = a.tensor("input")?;
+    let e = a.tensor("end")?;
+    let w = a.tensor("weight")?;
+    a.finish()?;
+    ew::lerp(&s, &e, &w).map(Value::Tensor)
+}
+
 fn where_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let c = a.tensor("condition")?;
     if !a.has_more_positional() && a.keywords.is_empty() {
         // where(cond) is nonzero(cond, as_tuple=True).
-        let nz = crate::tensor::ops::sort::nonzero(&c);
+        let nz = crate::tensor::ops::sort::nonzero(&c)?;
         let cols = (0..c.ndim())
             .map(|j| {
-                crate::tensor::ops::view::select(&nz, 1, j as i64)
-                    .map(|t| Value::Tensor(t.contiguous()))
+                crate::tensor::ops::view::select(&nz, 1, j as i64)?
+                    .contiguous()
+                    .map(Value::Tensor)
             })
             .collect::<Result<Vec<_>>>()?;
         return Ok(Value::tuple(cols));
@@ -785,7 +350,7 @@ fn div(_: &mut Interp, mut a: Args) -> Result<Value> {
             let q = binary(BinaryOp::Div, &x, &y)?;
             let q = unary(UnaryOp::Trunc, &q)?;
             let d = crate::tensor::promote::result_type(&[x.operand(), y.operand()]);
-            q.to_dtype(d)
+            q.to_dtype(d)?
         }
         Some(other) => {
             return Err(value_err(format!(
@@ -800,11 +365,7 @@ fn equal(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
     let y = a.tensor("other")?;
     a.finish()?;
-    if x.shape() != y.shape() {
-        return Ok(Value::Bool(false));
-    }
-    let eq = binary(BinaryOp::Eq, &x, &y)?;
-    Ok(Value::Bool(eq.to_i64_vec().iter().all(|&v| v != 0)))
+    compare::equal(&x, &y).map(Value::Bool)
 }
 
 fn closeness(a: &mut Args) -> Result<Tensor> {
@@ -813,23 +374,7 @@ fn closeness(a: &mut Args) -> Result<Tensor> {
     let rtol = a.float_or("rtol", 1e-5)?;
     let atol = a.float_or("atol", 1e-8)?;
     let equal_nan = a.flag("equal_nan", false)?;
-    let shape = crate::tensor::shape::broadcast_shapes(x.shape(), y.shape())?;
-    let xv = x.view_with(x.layout().expand(&shape)).to_f64_vec();
-    let yv = y.view_with(y.layout().expand(&shape)).to_f64_vec();
-    let v: Vec<bool> = xv
-        .iter()
-        .zip(&yv)
-        .map(|(&p, &q)| {
-            if p.is_nan() || q.is_nan() {
-                equal_nan && p.is_nan() && q.is_nan()
-            } else if p == q {
-                true
-            } else {
-                (p - q).abs() <= atol + rtol * q.abs()
-            }
-        })
-        .collect();
-    Ok(Tensor::from_vec(v, &shape))
+    compare::isclose(&x, &y, rtol, atol, equal_nan)
 }
 
 fn isclose(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -841,7 +386,7 @@ fn isclose(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn allclose(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = closeness(&mut a)?;
     a.finish()?;
-    Ok(Value::Bool(t.to_i64_vec().iter().all(|&v| v != 0)))
+    compare::all(&t).map(Value::Bool)
 }
 
 fn dist(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -9,6 +9,7 @@ mod io;
 mod math;
 pub mod modules;
 mod nn;
+mod ops;
 mod pymath;
 mod python;
 mod reduce;
@@ -95,6 +96,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
     tables()
         .into_iter()
         .flat_map(|t| t.iter())
+        .chain(ops::rows())
         .chain(pymath::rows())
 }
 

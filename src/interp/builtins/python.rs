@@ -351,9 +351,9 @@ fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
             .map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
         Value::Tensor(t) if t.numel() == 1 => {
             if t.dtype().is_float() {
-                convert::float_to_int(t.to_f64_vec()[0])?
+                convert::float_to_int(crate::tensor::ops::scalar::item_f64(t)?)?
             } else {
-                t.to_i64_vec()[0]
+                crate::tensor::ops::scalar::item_i64(t)?
             }
         }
         other => {

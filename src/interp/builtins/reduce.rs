@@ -1,14 +1,14 @@
 //! Reductions, scans and softmax as builtins.
 
 use super::Builtin;
-use crate::backend::cpu::binary::BinaryOp;
-use crate::backend::cpu::reduce::{ReduceOp, ScanOp};
 use crate::error::{Result, type_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::eval::named;
 use crate::interp::value::Value;
 use crate::row;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::op::{ReduceOp, ScanOp};
 use crate::tensor::ops::reduce::{self as r, reduce};
 
 pub const ROWS: &[Builtin] = &[
@@ -182,7 +182,7 @@ fn simple(mut a: Args, op: ReduceOp) -> Result<Value> {
     let dtype = a.dtype_kw()?;
     a.finish()?;
     let t = match dtype {
-        Some(d) => t.to_dtype(d),
+        Some(d) => t.to_dtype(d)?,
         None => t,
     };
     reduce(&t, op, dims.as_deref(), keepdim).map(Value::Tensor)
@@ -368,7 +368,7 @@ fn scan(mut a: Args, op: ScanOp) -> Result<Value> {
     let dtype = a.dtype_kw()?;
     a.finish()?;
     let t = match dtype {
-        Some(d) => t.to_dtype(d),
+        Some(d) => t.to_dtype(d)?,
         None => t,
     };
     r::scan(&t, op, dim).map(Value::Tensor)
@@ -388,7 +388,7 @@ fn softmax_like(mut a: Args, log: bool) -> Result<Value> {
     let dtype = a.dtype_kw()?;
     a.finish()?;
     let t = match dtype {
-        Some(d) => t.to_dtype(d),
+        Some(d) => t.to_dtype(d)?,
         None => t,
     };
     if log {

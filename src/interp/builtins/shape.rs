@@ -502,27 +502,10 @@ fn repeat(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn flip(_: &mut Interp, mut a: Args) -> Result<Value> {
-    use crate::tensor::ops::index::{Idx, index};
     let t = a.tensor("input")?;
     let dims = a.sizes("dims")?;
     a.finish()?;
-    // Reverse one dim at a time, so that several index tensors never pair up.
-    let mut out = t.clone();
-    for d in dims {
-        let d = crate::tensor::shape::existing_dim(d, t.ndim())?;
-        let rev: Vec<i64> = (0..t.shape()[d] as i64).rev().collect();
-        let mut idx = vec![Idx::Slice(None, None, None); d];
-        idx.push(Idx::Tensor(Tensor::from_vec(rev, &[t.shape()[d]])));
-        out = index(&out, &idx)?;
-    }
-    let out = out.contiguous();
-    if out.same_tensor(&t) {
-        return Ok(Value::Tensor(out));
-    }
-    Ok(Value::Tensor(crate::autograd::relabel(
-        out,
-        "FlipBackward0",
-    )))
+    v::flip(&t, &dims).map(Value::Tensor)
 }
 
 fn tensor_list(a: &mut Args, param: &str) -> Result<Vec<Tensor>> {
@@ -648,7 +631,7 @@ fn unique(_: &mut Interp, mut a: Args) -> Result<Value> {
         return Err(value_err("unique(dim=...) is not supported yet; it flattens the input").at(s));
     }
     a.finish()?;
-    let (u, inv, c) = so::unique(&t);
+    let (u, inv, c) = so::unique(&t)?;
     if !inverse && !counts {
         return Ok(Value::Tensor(u));
     }
@@ -666,10 +649,10 @@ fn nonzero(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     let as_tuple = a.kw_flag("as_tuple", false)?;
     a.finish()?;
-    let nz = so::nonzero(&t);
+    let nz = so::nonzero(&t)?;
     if as_tuple {
         let cols = (0..t.ndim().max(1))
-            .map(|j| v::select(&nz, 1, j as i64).map(|c| Value::Tensor(c.contiguous())))
+            .map(|j| v::select(&nz, 1, j as i64)?.contiguous().map(Value::Tensor))
             .collect::<Result<Vec<_>>>()?;
         return Ok(Value::tuple(cols));
     }

@@ -62,15 +62,16 @@ fn terminal_width() -> usize {
     if cols >= 20 { cols } else { 80 }
 }
 
-fn values(t: &crate::tensor::Tensor) -> Vec<f64> {
-    t.to_f64_vec()
+/// Every element, read to the host to be drawn.
+fn values(t: &crate::tensor::Tensor) -> Result<Vec<f64>> {
+    t.to_host_f64()
 }
 
 fn imshow(it: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("t")?;
     let width = a.opt_int("width")?;
     a.finish()?;
-    let img = picture::image_from(t.shape(), &values(&t)).map_err(value_err)?;
+    let img = picture::image_from(t.shape(), &values(&t)?).map_err(value_err)?;
     let width = width.map(|w| check_positive(w, "width")).transpose()?;
     // Transcripts keep the plain picture at 79 columns, as --verify draws it.
     let plain_w = width.unwrap_or(PLAIN_WIDTH);
@@ -101,9 +102,9 @@ fn plot(it: &mut Interp, mut a: Args) -> Result<Value> {
     };
     a.finish()?;
     let (xs, ys) = match second {
-        Some(y) => (values(&first), values(&y)),
+        Some(y) => (values(&first)?, values(&y)?),
         None => {
-            let ys = values(&first);
+            let ys = values(&first)?;
             ((0..ys.len()).map(|i| i as f64).collect(), ys)
         }
     };
@@ -124,7 +125,7 @@ fn hist(it: &mut Interp, mut a: Args) -> Result<Value> {
     let bins = check_positive(a.int_or("bins", 10)?, "bins")?;
     let width = check_positive(a.int_or("width", 40)?, "width")?;
     a.finish()?;
-    let text = picture::hist(&values(&t), bins.min(1000), width.min(500));
+    let text = picture::hist(&values(&t)?, bins.min(1000), width.min(500));
     it.out.write_str(&text);
     Ok(Value::None)
 }

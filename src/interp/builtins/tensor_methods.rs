@@ -2,7 +2,6 @@
 //! conversions, in-place updates, and a few that are both (numel, clone).
 
 use super::Builtin;
-use crate::backend::cpu::binary::BinaryOp;
 use crate::error::{Result, type_err, value_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
@@ -11,6 +10,7 @@ use crate::interp::ops::write_into;
 use crate::interp::value::Value;
 use crate::row;
 use crate::syntax::ast::BinOp;
+use crate::tensor::op::BinaryOp;
 use crate::tensor::ops::elementwise as ew;
 use crate::tensor::{DType, Device, Tensor};
 
@@ -344,10 +344,11 @@ fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
         ))
         .hint("index one element first (t[0, 1].item()) or reduce it (t.sum().item())"));
     }
+    let h = t.to_host()?;
     let (f, n) = if t.dtype().is_float() {
-        (t.to_f64_vec(), vec![])
+        (h.to_f64_vec(), vec![])
     } else {
-        (vec![], t.to_i64_vec())
+        (vec![], h.to_i64_vec())
     };
     Ok(convert::element_value(&t, 0, &f, &n))
 }
@@ -413,13 +414,13 @@ fn is_contiguous(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn contiguous(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     a.finish()?;
-    Ok(Value::Tensor(t.contiguous()))
+    t.contiguous().map(Value::Tensor)
 }
 
 fn clone(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     a.finish()?;
-    Ok(Value::Tensor(t.deep_clone()))
+    t.deep_clone().map(Value::Tensor)
 }
 
 fn detach(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -442,7 +443,7 @@ fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Resul
         d.check_available()?;
     }
     Ok(Value::Tensor(match dtype {
-        Some(d) if d != t.dtype() => t.to_dtype(d),
+        Some(d) if d != t.dtype() => t.to_dtype(d)?,
         _ => t.clone(),
     }))
 }
@@ -554,7 +555,7 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
     }
     a.finish()?;
     let result =
-        crate::interp::ops::tensor_binary(op, &crate::interp::ops::inplace_source(&t), &other)?;
+        crate::interp::ops::tensor_binary(op, &crate::interp::ops::inplace_source(&t)?, &other)?;
     write_into(&t, &result, op.symbol())?;
     Ok(Value::Tensor(t))
 }
@@ -603,7 +604,7 @@ fn clamp_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let hi = a.opt_tensor("max")?;
     a.finish()?;
     let r = ew::clamp(
-        &crate::interp::ops::inplace_source(&t),
+        &crate::interp::ops::inplace_source(&t)?,
         lo.as_ref(),
         hi.as_ref(),
     )?;

@@ -1,25 +1,40 @@
 //! Tensors made from nothing: constants, ranges, identity, random numbers.
 
-use crate::backend::cpu::map::filled;
+use crate::backend::{Distribution, HostBuffer, Scalar, Storage};
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc, check_working_set};
+use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
-use crate::tensor::random;
+
+/// `shape` filled with `value` on `device`.
+pub fn full_on(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
+    check_alloc(shape, dtype)?;
+    let s = Storage::full(device, shape.iter().product(), dtype, value)?;
+    Ok(Tensor::from_contiguous(s, shape))
+}
 
 pub fn full(shape: &[usize], value: f64, ivalue: i64, dtype: DType) -> Result<Tensor> {
-    check_alloc(shape, dtype)?;
-    Ok(Tensor::from_contiguous(
-        filled(dtype, shape.iter().product(), value, ivalue),
+    full_on(
         shape,
-    ))
+        Scalar {
+            f: value,
+            i: ivalue,
+        },
+        dtype,
+        Device::Cpu,
+    )
 }
 
 pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
-    full(shape, 0.0, 0, dtype)
+    zeros_on(shape, dtype, Device::Cpu)
+}
+
+pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+    full_on(shape, Scalar::int(0), dtype, device)
 }
 
 pub fn ones(shape: &[usize], dtype: DType) -> Result<Tensor> {
-    full(shape, 1.0, 1, dtype)
+    full_on(shape, Scalar::int(1), dtype, Device::Cpu)
 }
 
 /// `arange(start, end, step)`: `ceil((end - start) / step)` values.
@@ -42,21 +57,40 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
     }
     let n = n as usize;
     check_working_set(&[n], dtype, 8 + dtype.size())?;
-    let t = if dtype.is_float() {
-        Tensor::from_vec(
-            (0..n)
-                .map(|i| start + i as f64 * step)
-                .collect::<Vec<f64>>(),
-            &[n],
-        )
-    } else {
-        let (s, st) = (start as i64, step as i64);
-        Tensor::from_vec(
-            (0..n).map(|i| s + i as i64 * st).collect::<Vec<i64>>(),
-            &[n],
-        )
-    };
-    Ok(t.to_dtype(dtype))
+    let s = Storage::arange(
+        Device::Cpu,
+        Scalar {
+            f: start,
+            i: start as i64,
+        },
+        Scalar {
+            f: step,
+            i: step as i64,
+        },
+        n,
+        dtype,
+    )?;
+    Ok(Tensor::from_contiguous(s, &[n]))
+}
+
+/// 0, 1, ..., n-1 as int64 on `device` (index arithmetic).
+pub fn arange_on(n: usize, device: Device) -> Result<Tensor> {
+    check_alloc(&[n], DType::I64)?;
+    let s = Storage::arange(device, Scalar::int(0), Scalar::int(1), n, DType::I64)?;
+    Ok(Tensor::from_contiguous(s, &[n]))
+}
+
+/// n-1, ..., 1, 0 as int64 on `device` (flips).
+pub fn arange_rev_on(n: usize, device: Device) -> Result<Tensor> {
+    check_alloc(&[n], DType::I64)?;
+    let s = Storage::arange(
+        device,
+        Scalar::int(n as i64 - 1),
+        Scalar::int(-1),
+        n,
+        DType::I64,
+    )?;
+    Ok(Tensor::from_contiguous(s, &[n]))
 }
 
 /// `linspace`, computed from both ends as PyTorch does so the last value is exact.
@@ -65,7 +99,7 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
         return Err(value_err("linspace: number of steps must be non-negative"));
     }
     let n = steps as usize;
-    check_alloc(&[n], dtype)?;
+    check_working_set(&[n], dtype, 8 + dtype.size())?;
     let step = if n > 1 {
         (end - start) / (n - 1) as f64
     } else {
@@ -81,20 +115,20 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
             }
         })
         .collect();
-    Ok(Tensor::from_vec(v, &[n]).to_dtype(dtype))
+    Tensor::from_host(HostBuffer::from_f64s(&v, dtype), &[n], Device::Cpu)
 }
 
 pub fn eye(n: usize, m: usize, dtype: DType) -> Result<Tensor> {
     check_alloc(&[n, m], dtype)?;
-    let mut v = vec![0.0f64; n * m];
+    let mut v = vec![0i64; n * m];
     for i in 0..n.min(m) {
-        v[i * m + i] = 1.0;
+        v[i * m + i] = 1;
     }
-    Ok(Tensor::from_vec(v, &[n, m]).to_dtype(dtype))
+    Tensor::from_host(HostBuffer::from_i64s(&v, dtype), &[n, m], Device::Cpu)
 }
 
 pub fn manual_seed(seed: u64) {
-    random::manual_seed(seed);
+    crate::backend::manual_seed(seed);
 }
 
 /// Random floats need a floating point dtype (PyTorch refuses the rest too).
@@ -108,18 +142,46 @@ pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
     )
 }
 
+fn random(shape: &[usize], dist: Distribution, dtype: DType) -> Result<Tensor> {
+    // The generator draws through a 64-bit buffer.
+    check_working_set(shape, dtype, 8 + dtype.size())?;
+    let s = Storage::random(Device::Cpu, dist, shape.iter().product(), dtype)?;
+    Ok(Tensor::from_contiguous(s, shape))
+}
+
+/// Uniform in [low, high) (rand is [0, 1)).
+pub fn uniform(shape: &[usize], low: f64, high: f64, dtype: DType) -> Result<Tensor> {
+    random_float_dtype("uniform_", dtype)?;
+    random(shape, Distribution::Uniform { low, high }, dtype)
+}
+
+pub fn normal(shape: &[usize], mean: f64, std: f64, dtype: DType) -> Result<Tensor> {
+    random_float_dtype("normal_", dtype)?;
+    random(shape, Distribution::Normal { mean, std }, dtype)
+}
+
 pub fn rand(shape: &[usize], dtype: DType) -> Result<Tensor> {
     random_float_dtype("rand", dtype)?;
-    check_working_set(shape, dtype, 8 + dtype.size())?;
-    let v = random::uniform(shape.iter().product(), dtype, 0.0, 1.0);
-    Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
+    random(
+        shape,
+        Distribution::Uniform {
+            low: 0.0,
+            high: 1.0,
+        },
+        dtype,
+    )
 }
 
 pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
     random_float_dtype("randn", dtype)?;
-    check_working_set(shape, dtype, 8 + dtype.size())?;
-    let v = random::normal(shape.iter().product(), dtype, 0.0, 1.0);
-    Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
+    random(
+        shape,
+        Distribution::Normal {
+            mean: 0.0,
+            std: 1.0,
+        },
+        dtype,
+    )
 }
 
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Tensor> {
@@ -128,12 +190,9 @@ pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Ten
             "randint: high ({high}) must be greater than low ({low})"
         )));
     }
-    check_working_set(shape, dtype, 8 + dtype.size())?;
-    let v = random::integers(shape.iter().product(), low, high);
-    Ok(Tensor::from_vec(v, shape).to_dtype(dtype))
+    random(shape, Distribution::Integers { low, high }, dtype)
 }
 
 pub fn randperm(n: usize, dtype: DType) -> Result<Tensor> {
-    check_working_set(&[n], dtype, 8 + dtype.size())?;
-    Ok(Tensor::from_vec(random::permutation(n), &[n]).to_dtype(dtype))
+    random(&[n], Distribution::Permutation, dtype)
 }

@@ -1,19 +1,20 @@
-//! Element-wise ops: type promotion and broadcasting are decided here, once, and
-//! the backend receives operands in one compute dtype with broadcast layouts.
+//! Element-wise ops: the rows' dtype rules, type promotion and broadcasting are
+//! applied here, once; the backend receives operands in one compute dtype with
+//! layouts broadcast to the result's shape.
 
 use crate::autograd::rules::elementwise as rules;
-use crate::backend::cpu::binary::{self as kbin, BinaryOp};
-use crate::backend::cpu::unary::{self as kun, UnaryOp};
-use crate::error::{Result, dtype_err, value_err};
+use crate::error::{Result, dtype_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
+use crate::tensor::op::{BinaryOp, BinaryRule, DtypeRule, PredicateOp, TernaryOp, UnaryOp};
 use crate::tensor::promote::{result_type, to_float};
 use crate::tensor::shape::broadcast_shapes;
-use crate::tensor::storage::Storage;
 
+/// Both operands on one device (a Python number, a wrapped 0-d tensor, goes
+/// wherever the other operand is).
 pub fn check_same_device(a: &Tensor, b: &Tensor, what: &str) -> Result<Device> {
-    if a.device() != b.device() {
+    if a.device() != b.device() && !a.is_wrapped_number() && !b.is_wrapped_number() {
         return Err(crate::error::device_err(format!(
             "{what} needs both tensors on one device, but they are on {} and {}",
             a.device(),
@@ -24,230 +25,257 @@ pub fn check_same_device(a: &Tensor, b: &Tensor, what: &str) -> Result<Device> {
             a.device()
         )));
     }
-    Ok(a.device())
+    Ok(if a.is_wrapped_number() {
+        b.device()
+    } else {
+        a.device()
+    })
 }
 
-fn op_name(op: BinaryOp) -> &'static str {
-    use BinaryOp::*;
-    match op {
-        Add => "+",
-        Sub => "-",
-        Mul => "*",
-        Div => "/",
-        FloorDiv => "//",
-        Rem => "%",
-        Pow => "**",
-        Maximum => "maximum",
-        Minimum => "minimum",
-        Atan2 => "atan2",
-        BitAnd => "&",
-        BitOr => "|",
-        BitXor => "^",
-        Shl => "<<",
-        Shr => ">>",
-        Eq => "==",
-        Ne => "!=",
-        Lt => "<",
-        Le => "<=",
-        Gt => ">",
-        Ge => ">=",
-        LogicalAnd => "logical_and",
-        LogicalOr => "logical_or",
-        LogicalXor => "logical_xor",
-    }
+fn refuse(op: BinaryOp, a: &Tensor, b: &Tensor, what: &str, hint: &str) -> crate::error::Error {
+    dtype_err(format!(
+        "`{}` {what}, but got {} and {}",
+        op.symbol(),
+        a.dtype(),
+        b.dtype()
+    ))
+    .hint(hint.to_string())
 }
 
-/// The dtype `op` computes in for these operands (its result is bool for comparisons).
+/// The dtype `op` computes in for these operands, by its row's rule (its result
+/// is bool for comparisons).
 pub fn compute_dtype(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<DType> {
-    use BinaryOp::*;
     let d = result_type(&[a.operand(), b.operand()]);
-    match op {
-        Div | Atan2 => Ok(to_float(d)),
-        BitAnd | BitOr | BitXor | Shl | Shr if d.is_float() => Err(dtype_err(format!(
-            "`{}` works on bool and integer tensors, not {} and {}",
-            op_name(op),
-            a.dtype(),
-            b.dtype()
-        ))
-        .hint(
+    match op.row().rule {
+        BinaryRule::Promote => Ok(d),
+        BinaryRule::NoBoolOperand if a.dtype().is_bool() || b.dtype().is_bool() => Err(refuse(
+            op,
+            a,
+            b,
+            "is not supported on bool tensors",
+            "to flip a mask use `~t` or t.logical_not(); for arithmetic convert first with .int()",
+        )),
+        BinaryRule::NoBoolOperand => Ok(d),
+        BinaryRule::NoBoolResult if d.is_bool() => Err(refuse(
+            op,
+            a,
+            b,
+            "is not defined for bool tensors",
+            "convert first, e.g. a.int()",
+        )),
+        BinaryRule::NoBoolResult => Ok(d),
+        BinaryRule::ToFloat => Ok(to_float(d)),
+        BinaryRule::Integral if d.is_float() => Err(refuse(
+            op,
+            a,
+            b,
+            "works on bool and integer tensors",
             "compare first to get bool tensors (e.g. (a > 0) & (b > 0)), or convert with .long()",
         )),
-        Sub if a.dtype().is_bool() && b.dtype().is_bool() => {
-            Err(dtype_err("subtracting two bool tensors is not supported")
-                .hint("use `a ^ b` or `a.logical_xor(b)` for bools, or convert with .int() first"))
-        }
-        Shl | Shr if d.is_bool() => Ok(DType::I64),
-        _ => Ok(d),
+        BinaryRule::Integral => Ok(d),
+        BinaryRule::IntegerOnly if d.is_float() || d.is_bool() => Err(refuse(
+            op,
+            a,
+            b,
+            "works on integer tensors",
+            "convert with .long()",
+        )),
+        BinaryRule::IntegerOnly => Ok(d),
     }
 }
 
 /// `a op b` with PyTorch's promotion and broadcasting.
 pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
-    let (a, b) = (a0, b0);
-    check_same_device(a, b, op_name(op))?;
-    let dtype = compute_dtype(op, a, b)?;
-    let shape = broadcast_shapes(a.shape(), b.shape())?;
+    let device = check_same_device(a0, b0, op.symbol())?;
+    let dtype = compute_dtype(op, a0, b0)?;
+    let shape = broadcast_shapes(a0.shape(), b0.shape())?;
     let out_dtype = if op.is_comparison() {
         DType::Bool
     } else {
         dtype
     };
     check_alloc(&shape, out_dtype)?;
-    let (a, b) = (a.to_dtype(dtype), b.to_dtype(dtype));
-    if !dtype.is_float() {
-        guard_integer_op(op, &a, &b)?;
-    }
+    let operand = |t: &Tensor| -> Result<Tensor> {
+        crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
+    };
+    let (a, b) = (operand(a0)?, operand(b0)?);
     let la = a.layout().expand(&shape);
     let lb = b.layout().expand(&shape);
-    let out = {
-        let (sa, sb) = (a.read(), b.read());
-        kbin::binary(op, &sa, &la, &sb, &lb)
-    };
+    let out = a.read().binary(&la, &b.read(), &lb, op)?;
     let out = Tensor::from_contiguous(out, &shape);
     Ok(rules::record_binary(op, a0, b0, out))
 }
 
-fn guard_integer_op(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<()> {
-    match op {
-        BinaryOp::FloorDiv | BinaryOp::Rem | BinaryOp::Div
-            if kbin::any_zero(&b.read(), b.layout()) =>
-        {
-            return Err(value_err("integer division by zero").hint(
-                    "integer tensors have no inf or nan; convert to float first (e.g. a.float() / b) to get inf",
-                ));
-        }
-        BinaryOp::Pow => {
-            let negative = b.to_i64_vec().iter().any(|&e| e < 0);
-            if negative {
-                return Err(
-                    value_err("integers to negative integer powers are not allowed")
-                        .hint("use a float base or exponent, e.g. a.float() ** b"),
+/// The dtype a unary op computes in, by its row's rule.
+fn unary_dtype(op: UnaryOp, d: DType) -> Result<DType> {
+    let refuse = |what: &str, hint: &str| {
+        Err(
+            dtype_err(format!("{}() {what}, but this tensor is {d}", op.name()))
+                .hint(hint.to_string()),
+        )
+    };
+    match op.row().rule {
+        DtypeRule::KeepAll => Ok(d),
+        DtypeRule::KeepNoBool if d.is_bool() => {
+            if op == UnaryOp::Neg {
+                return refuse(
+                    "(the `-` operator) is not supported on bool tensors",
+                    "use `~t` or t.logical_not() to flip bools",
                 );
             }
+            refuse(
+                "is not defined for bool tensors",
+                "convert first, e.g. t.int()",
+            )
         }
-        _ => {}
+        DtypeRule::KeepNoBool => Ok(d),
+        DtypeRule::BoolToLong if d.is_bool() => Ok(DType::I64),
+        DtypeRule::BoolToLong => Ok(d),
+        DtypeRule::FloatPromote => Ok(to_float(d)),
+        DtypeRule::FloatOnly if !d.is_float() => refuse(
+            "needs a floating point tensor",
+            "convert first with .float()",
+        ),
+        DtypeRule::FloatOnly => Ok(d),
+        DtypeRule::Integral if d.is_float() => refuse(
+            "(the `~` operator) works on bool and integer tensors",
+            "for a float mask use `t == 0`; `~` flips bool masks",
+        ),
+        DtypeRule::Integral => Ok(d),
     }
-    let _ = a;
-    Ok(())
 }
 
-/// Ops like exp/sin promote integers to the default float; abs/neg keep them.
-pub fn unary(op: UnaryOp, a: &Tensor) -> Result<Tensor> {
-    let a = if op.keeps_int() || a.dtype().is_float() {
-        if a.dtype().is_bool() && op != UnaryOp::BitNot {
-            if op == UnaryOp::Neg {
-                return Err(dtype_err(
-                    "negation, the `-` operator, on a bool tensor is not supported",
-                )
-                .hint("use `~t` or `t.logical_not()` to flip bools"));
-            }
-            a.to_dtype(DType::I64)
-        } else {
-            a.clone()
+/// A unary op by its row's rule (exp of an integer tensor gives floats, abs
+/// keeps integers, neg refuses bool).
+pub fn unary(op: UnaryOp, a0: &Tensor) -> Result<Tensor> {
+    let dtype = unary_dtype(op, a0.dtype())?;
+    check_alloc(a0.shape(), dtype)?;
+    let a = crate::autograd::no_grad(|| a0.to_dtype(dtype))?;
+    let out = a.read().unary(a.layout(), op)?;
+    let out = Tensor::from_contiguous(out, a.shape());
+    Ok(rules::record_unary(op, a0, &a, out))
+}
+
+/// isnan, isinf, isfinite, logical_not: bool answers, no gradient.
+pub fn predicate(op: PredicateOp, a: &Tensor) -> Result<Tensor> {
+    check_alloc(a.shape(), DType::Bool)?;
+    let out = a.read().predicate(a.layout(), op)?;
+    Ok(Tensor::from_contiguous(out, a.shape()))
+}
+
+/// Operands of a ternary op in one dtype on one device, with layouts broadcast
+/// to one shape.
+fn aligned(
+    parts: [&Tensor; 3],
+    dtypes: [DType; 3],
+    what: &str,
+) -> Result<(Vec<Tensor>, Vec<usize>)> {
+    let mut shape: Vec<usize> = vec![];
+    for p in parts {
+        shape = broadcast_shapes(&shape, p.shape())?;
+    }
+    let device = parts
+        .iter()
+        .find(|t| !t.is_wrapped_number())
+        .map_or(Device::Cpu, |t| t.device());
+    for p in parts {
+        if !p.is_wrapped_number() && p.device() != device {
+            return check_same_device(parts[0], p, what).map(|_| (vec![], vec![]));
         }
-    } else {
-        a.to_dtype(DType::F32)
-    };
-    if op == UnaryOp::BitNot && a.dtype().is_float() {
-        return Err(dtype_err(format!(
-            "`~` works on bool and integer tensors, not {}",
-            a.dtype()
-        ))
-        .hint("for a float mask use `t == 0`; `~` flips bool masks"));
     }
-    if op == UnaryOp::BitNot && a.dtype().is_bool() {
-        let out = kun::test(&a.read(), a.layout(), |x| x == 0.0);
-        return Ok(Tensor::from_contiguous(out, a.shape()));
-    }
-    let out = kun::unary(op, &a.read(), a.layout());
-    Ok(rules::record_unary(
-        op,
-        &a,
-        Tensor::from_contiguous(out, a.shape()),
-    ))
+    let ts = parts
+        .iter()
+        .zip(dtypes)
+        .map(|(t, d)| crate::autograd::no_grad(|| t.to_dtype(d)?.to_device(device)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((ts, shape))
 }
 
-/// A float-valued map applied to a float tensor (integers promote to float32).
-pub fn map_float(a: &Tensor, f: impl Fn(f64) -> f64 + Sync + Send) -> Tensor {
-    let a = if a.dtype().is_float() {
-        a.clone()
-    } else {
-        a.to_dtype(DType::F32)
-    };
-    let out = kun::map_float(&a.read(), a.layout(), f);
-    Tensor::from_contiguous(out, a.shape())
+fn ternary(
+    op: TernaryOp,
+    parts: [&Tensor; 3],
+    dtypes: [DType; 3],
+    out_dtype: DType,
+    what: &str,
+) -> Result<Tensor> {
+    let (ts, shape) = aligned(parts, dtypes, what)?;
+    check_alloc(&shape, out_dtype)?;
+    let ls: Vec<_> = ts.iter().map(|t| t.layout().expand(&shape)).collect();
+    let out = ts[0]
+        .read()
+        .ternary(&ls[0], (&ts[1].read(), &ls[1]), (&ts[2].read(), &ls[2]), op)?;
+    Ok(Tensor::from_contiguous(out, &shape))
 }
 
-/// A predicate → bool tensor.
-pub fn test(a: &Tensor, f: impl Fn(f64) -> bool + Sync + Send) -> Tensor {
-    let out = kun::test(&a.read(), a.layout(), f);
-    Tensor::from_contiguous(out, a.shape())
+/// `where(cond, a, b)`: a where cond holds, else b; a and b promote together.
+pub fn where_(cond: &Tensor, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
+    let dtype = result_type(&[a0.operand(), b0.operand()]);
+    let out = ternary(
+        TernaryOp::Where,
+        [cond, a0, b0],
+        [DType::Bool, dtype, dtype],
+        dtype,
+        "where",
+    )?;
+    Ok(rules::record_where(cond, a0, b0, out))
 }
 
-/// `clamp(min, max)`: bounds given as tensors (scalars are wrapped numbers).
+/// `clamp(x, min, max)`: bounds promote with x (a float bound on an integer
+/// tensor gives floats, as in PyTorch); NaN stays NaN.
 pub fn clamp(a: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
     if min.is_none() && max.is_none() {
-        return Err(value_err("clamp needs at least one of min and max"));
+        return Err(crate::error::value_err(
+            "clamp needs at least one of min and max",
+        ));
     }
-    let out = crate::autograd::no_grad(|| -> Result<Tensor> {
-        let mut out = a.clone();
-        if let Some(lo) = min {
-            out = binary(BinaryOp::Maximum, &out, lo)?;
-        }
-        if let Some(hi) = max {
-            out = binary(BinaryOp::Minimum, &out, hi)?;
-        }
-        Ok(out)
-    })?;
-    if out.same_tensor(a) {
-        return Ok(out);
+    let mut ops = vec![a.operand()];
+    ops.extend(min.iter().map(|t| t.operand()));
+    ops.extend(max.iter().map(|t| t.operand()));
+    let dtype = result_type(&ops);
+    if dtype.is_bool() {
+        return Err(dtype_err("clamp is not supported for bool tensors")
+            .hint("convert first, e.g. t.int()"));
     }
+    // A missing bound is the dtype's extreme (infinity for floats).
+    let edge = |low: bool| {
+        if dtype.is_float() {
+            Tensor::scalar_f64(
+                if low {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                },
+                dtype,
+            )
+        } else {
+            let (lo, hi) = dtype.int_range();
+            Tensor::scalar_i64(if low { lo } else { hi }, dtype)
+        }
+    };
+    let lo = min.cloned().unwrap_or_else(|| edge(true));
+    let hi = max.cloned().unwrap_or_else(|| edge(false));
+    let out = ternary(TernaryOp::Clamp, [a, &lo, &hi], [dtype; 3], dtype, "clamp")?;
     Ok(rules::record_clamp(a, min, max, out))
 }
 
-/// `where(cond, a, b)`: broadcast all three; a and b promote together.
-pub fn where_(cond: &Tensor, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
-    let (a, b) = (a0, b0);
-    check_same_device(cond, a, "where")?;
-    check_same_device(a, b, "where")?;
-    let dtype = result_type(&[a.operand(), b.operand()]);
-    let shape = broadcast_shapes(&broadcast_shapes(cond.shape(), a.shape())?, b.shape())?;
-    check_alloc(&shape, dtype)?;
-    let c = cond.to_dtype(DType::Bool);
-    let (a, b) = (a.to_dtype(dtype), b.to_dtype(dtype));
-    let cv: Vec<bool> =
-        match crate::backend::cpu::map::contiguous(&c.read(), &c.layout().expand(&shape)) {
-            Storage::Bool(v) => v,
-            // Unreachable from input: the condition was cast to bool above.
-            _ => unreachable!("a bool tensor holds bool storage"),
-        };
-    let av = crate::backend::cpu::map::contiguous(&a.read(), &a.layout().expand(&shape));
-    let bv = crate::backend::cpu::map::contiguous(&b.read(), &b.layout().expand(&shape));
-    let out = select_by_mask(&cv, av, &bv);
-    Ok(rules::record_where(
-        cond,
-        a0,
-        b0,
-        Tensor::from_contiguous(out, &shape),
-    ))
-}
-
-fn select_by_mask(mask: &[bool], a: Storage, b: &Storage) -> Storage {
-    fn go<T: crate::tensor::storage::Element>(
-        mask: &[bool],
-        mut a: Vec<T>,
-        b: &Storage,
-    ) -> Storage {
-        // Unreachable from input: both branches were cast to one dtype above.
-        let b = T::slice(b).expect("where operands share a dtype");
-        for (i, m) in mask.iter().enumerate() {
-            if !m {
-                a[i] = b[i];
-            }
-        }
-        T::wrap(a)
+/// `lerp(start, end, weight)` as PyTorch computes it (floats only).
+pub fn lerp(start: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    // The weight takes the dtype of start and end, which must be floats.
+    let dtype = result_type(&[start.operand(), end.operand()]);
+    if !dtype.is_float() {
+        return Err(
+            dtype_err(format!("lerp needs floating point tensors, not {dtype}"))
+                .hint("convert first with .float()"),
+        );
     }
-    crate::with_storage!(a, v => go(mask, v, b))
+    let out = ternary(
+        TernaryOp::Lerp,
+        [start, end, weight],
+        [dtype; 3],
+        dtype,
+        "lerp",
+    )?;
+    Ok(rules::record_lerp(start, end, weight, out))
 }
 
 /// `nan_to_num`: NaN, +inf and -inf replaced (by 0 and the dtype's largest finite
@@ -260,16 +288,16 @@ pub fn nan_to_num(
 ) -> Result<Tensor> {
     let Some(big) = t.dtype().max_finite() else {
         // Integers and bools hold no nan or inf: a copy, as in PyTorch.
-        return Ok(t.deep_clone());
+        return t.deep_clone();
     };
     let dt = t.dtype();
     crate::autograd::composite::composite("NanToNumBackward0", &[t], |x| {
         let x = &x[0];
-        let swap = |y: &Tensor, hit: fn(f64) -> bool, v: f64| {
-            where_(&test(x, hit), &Tensor::scalar_f64(v, dt), y)
+        let swap = |y: &Tensor, hit: PredicateOp, v: f64| {
+            where_(&predicate(hit, x)?, &Tensor::scalar_f64(v, dt), y)
         };
-        let out = swap(x, f64::is_nan, nan)?;
-        let out = swap(&out, |v| v == f64::INFINITY, posinf.unwrap_or(big))?;
-        swap(&out, |v| v == f64::NEG_INFINITY, neginf.unwrap_or(-big))
+        let out = swap(x, PredicateOp::IsNan, nan)?;
+        let out = swap(&out, PredicateOp::IsPosInf, posinf.unwrap_or(big))?;
+        swap(&out, PredicateOp::IsNegInf, neginf.unwrap_or(-big))
     })
 }

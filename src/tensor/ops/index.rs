@@ -1,10 +1,11 @@
 //! Indexing `t[...]` and index assignment `t[...] = v`. Ints, slices, `...` and
-//! `none` give views; int and bool tensors (advanced indices) gather into a new
-//! tensor, with PyTorch's rules for where the indexed dims land.
+//! `none` give views; int and bool tensors (advanced indices) go to the
+//! backend's gather and scatter, with PyTorch's rules for where the indexed dims
+//! land.
 
-use crate::backend::cpu::map::{cast, contiguous, scatter, take};
-use crate::error::{Result, index_err, shape_err};
-use crate::tensor::core::Tensor;
+use crate::error::{Result, index_err, shape_err, value_err};
+use crate::tensor::core::{Tensor, check_alloc};
+use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
 use crate::tensor::ops::view::{select, slice_dim, unsqueeze};
 use crate::tensor::shape::{broadcast_shapes, check_broadcast_to, fmt_shape};
@@ -18,13 +19,17 @@ pub enum Idx {
     Tensor(Tensor),
 }
 
-/// The elements an index selects: a view for basic indices, or explicit
-/// storage offsets (with the result's shape) for advanced ones.
+/// What an index selects: a view for basic indices; for advanced ones, a view
+/// and the dims of it that int64 index tensors (of one broadcast shape) pick.
 enum Selection {
     View(Tensor),
-    Gather {
+    Advanced {
+        view: Tensor,
+        dims: Vec<usize>,
+        indices: Vec<Tensor>,
+        bshape: Vec<usize>,
+        insert_at: usize,
         shape: Vec<usize>,
-        offsets: Vec<usize>,
     },
 }
 
@@ -100,19 +105,25 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
                     ))
                     .hint("a bool mask must have exactly the shape of the dims it indexes"));
                 }
-                let nz = crate::tensor::ops::sort::nonzero(ix);
-                for j in 0..k {
-                    let col = select(&nz, 1, j as i64)?;
-                    advanced.push((dim + j, col));
-                }
                 if k == 0 {
                     // A 0-d bool index adds a dim of size 1 (true) or 0 (false).
-                    let keep = ix.to_i64_vec()[0] != 0;
+                    let keep = crate::autograd::no_grad(|| {
+                        crate::tensor::ops::reduce::reduce(
+                            ix,
+                            crate::tensor::op::ReduceOp::Any,
+                            None,
+                            false,
+                        )
+                    })?;
                     view = unsqueeze(&view, dim as i64)?;
-                    if !keep {
-                        view = slice_dim(&view, dim, Some(0), Some(0), 1)?;
-                    }
+                    let n = crate::tensor::ops::scalar::item_bool(&keep)? as i64;
+                    view = slice_dim(&view, dim, Some(0), Some(n), 1)?;
                     dim += 1;
+                    continue;
+                }
+                let nz = crate::tensor::ops::sort::nonzero(ix)?;
+                for j in 0..k {
+                    advanced.push((dim + j, select(&nz, 1, j as i64)?));
                 }
                 dim += k;
             }
@@ -139,117 +150,66 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
         }
         return Ok(Selection::View(view));
     }
-    gather_advanced(&view, &advanced).map(|(shape, offsets)| Selection::Gather { shape, offsets })
-}
-
-fn gather_advanced(
-    view: &Tensor,
-    advanced: &[(usize, Tensor)],
-) -> Result<(Vec<usize>, Vec<usize>)> {
     let mut bshape: Vec<usize> = vec![];
-    for (_, ix) in advanced {
+    for (_, ix) in &advanced {
         bshape = broadcast_shapes(&bshape, ix.shape())
             .map_err(|_| index_err("index tensors could not be broadcast together"))?;
     }
-    let positions: Vec<usize> = advanced.iter().map(|(p, _)| *p).collect();
-    // Each index tensor's values, broadcast to the common shape and bounds-checked.
-    let mut values: Vec<Vec<i64>> = Vec::new();
-    for (p, ix) in advanced {
-        let size = view.shape()[*p] as i64;
-        let expanded = ix.view_with(ix.layout().expand(&bshape));
-        let mut v = expanded.to_i64_vec();
-        for x in v.iter_mut() {
-            if *x < -size || *x >= size {
-                return Err(index_err(format!(
-                    "index {x} is out of bounds for dimension {p} with size {size}"
-                )));
-            }
-            if *x < 0 {
-                *x += size;
-            }
-        }
-        values.push(v);
-    }
-    let nb: usize = bshape.iter().product();
-    let base: Vec<usize> = (0..nb)
-        .map(|b| {
-            positions
-                .iter()
-                .zip(&values)
-                .map(|(&p, v)| v[b] as usize * view.strides()[p])
-                .sum()
-        })
-        .collect();
+    let dims: Vec<usize> = advanced.iter().map(|(d, _)| *d).collect();
+    // Indexed dims side by side keep their place; apart, they go first.
+    let consecutive = dims.windows(2).all(|w| w[1] == w[0] + 1);
+    let insert_at = if consecutive { dims[0] } else { 0 };
     let rest: Vec<usize> = (0..view.ndim())
-        .filter(|d| !positions.contains(d))
+        .filter(|d| !dims.contains(d))
+        .map(|d| view.shape()[d])
         .collect();
-    let consecutive = positions.windows(2).all(|w| w[1] == w[0] + 1);
-    let sub = |dims: &[usize]| Layout {
-        shape: dims.iter().map(|&d| view.shape()[d]).collect(),
-        strides: dims.iter().map(|&d| view.strides()[d]).collect(),
-        offset: 0,
-    };
-    let (before, after): (Vec<usize>, Vec<usize>) = if consecutive {
-        rest.iter().partition(|&&d| d < positions[0])
-    } else {
-        (vec![], rest.clone())
-    };
-    let (lb, la) = (sub(&before), sub(&after));
-    let mut shape = lb.shape.clone();
+    let mut shape = rest[..insert_at.min(rest.len())].to_vec();
     shape.extend(&bshape);
-    shape.extend(&la.shape);
-    // The result, and one usize offset per element while it is gathered.
-    crate::tensor::core::check_working_set(&shape, view.dtype(), 8)?;
-    // An empty selection may still have huge trailing dims: zeros(4, 0, 10**10)[mask].
-    if shape.contains(&0) {
-        return Ok((shape, vec![]));
-    }
-    let after_offsets: Vec<usize> = la.offsets().collect();
-    let mut offsets = Vec::with_capacity(shape.iter().product());
-    for ob in lb.offsets() {
-        for &bb in &base {
-            for &oa in &after_offsets {
-                offsets.push(view.offset() + ob + bb + oa);
-            }
-        }
-    }
-    Ok((shape, offsets))
+    shape.extend(&rest[insert_at.min(rest.len())..]);
+    check_alloc(&shape, view.dtype())?;
+    let indices = advanced
+        .into_iter()
+        .map(|(_, ix)| {
+            crate::autograd::no_grad(|| ix.to_dtype(DType::I64)?.to_device(view.device()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Selection::Advanced {
+        view,
+        dims,
+        indices,
+        bshape,
+        insert_at,
+        shape,
+    })
 }
 
 /// `t[indices]`.
 pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
     match select_elements(t, indices)? {
         Selection::View(v) => Ok(v),
-        Selection::Gather { shape, offsets } => {
-            let out = Tensor::from_contiguous(take(&t.read(), &offsets), &shape);
-            let indices = indices.to_vec();
-            Ok(crate::autograd::rules::shape::record_gather(
-                "IndexBackward0",
-                t,
-                out,
-                move |positions| index(positions, &indices),
-            ))
+        Selection::Advanced {
+            view,
+            dims,
+            indices: ixs,
+            bshape,
+            insert_at,
+            shape,
+        } => {
+            let ils: Vec<Layout> = ixs.iter().map(|i| i.layout().expand(&bshape)).collect();
+            let guards: Vec<_> = ixs.iter().map(|i| i.read()).collect();
+            let ops: Vec<_> = guards.iter().zip(&ils).map(|(g, l)| (&**g, l)).collect();
+            let out = view.read().index(view.layout(), &dims, &ops, insert_at)?;
+            drop(guards);
+            let out = Tensor::from_contiguous(out, &shape);
+            let idx = indices.to_vec();
+            Ok(crate::autograd::rules::shape::record_index(t, out, idx))
         }
     }
 }
 
-/// `t[indices] = value`, writing through to `t`'s storage; `value` broadcasts
-/// to the selection and converts to `t`'s dtype. Autograd sees it.
-pub fn index_put(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
-    crate::autograd::inplace::index_put(t, indices, value)
-}
-
-/// `t[indices] = value` without autograd bookkeeping.
-pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
-    let (shape, offsets) = match select_elements(t, indices)? {
-        Selection::View(v) => (v.shape().to_vec(), v.layout().offsets().collect::<Vec<_>>()),
-        Selection::Gather { shape, offsets } => (shape, offsets),
-    };
-    write_at(t, &shape, &offsets, value)
-}
-
-/// Copy `value` (broadcast to `shape`, cast to `t`'s dtype) to `offsets` of `t`'s storage.
-pub fn write_at(t: &Tensor, shape: &[usize], offsets: &[usize], value: &Tensor) -> Result<()> {
+/// A value ready to be written: broadcast to `shape`, in `dtype`, on `device`,
+/// in storage of its own (so writing never reads what it overwrites).
+fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
     check_broadcast_to(value.shape(), shape).map_err(|_| {
         shape_err(format!(
             "cannot assign a value of shape {} to a selection of shape {}",
@@ -258,25 +218,153 @@ pub fn write_at(t: &Tensor, shape: &[usize], offsets: &[usize], value: &Tensor) 
         ))
         .hint("the value must broadcast to the selected shape")
     })?;
-    let src = {
-        let s = value.read();
-        let l = value.layout().expand(shape);
-        if value.dtype() == t.dtype() {
-            contiguous(&s, &l)
-        } else {
-            cast(&s, &l, t.dtype())
-        }
-    };
-    scatter(&mut t.write(), offsets, &src);
+    let v = crate::autograd::no_grad(|| value.to_dtype(t.dtype())?.to_device(t.device()))?;
+    let expanded = v.view_with(v.layout().expand(shape));
+    let s = expanded.read().cast(expanded.layout(), t.dtype())?;
+    Ok(Tensor::from_contiguous(s, shape))
+}
+
+/// Refuse writes through a layout whose elements share memory (an expanded view).
+fn check_writable(l: &Layout) -> Result<()> {
+    if l.shape
+        .iter()
+        .zip(&l.strides)
+        .any(|(&n, &s)| n > 1 && s == 0)
+    {
+        return Err(value_err(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory location",
+        )
+        .hint("clone() the tensor before writing to it (it is an expanded view)"));
+    }
     Ok(())
+}
+
+/// `t[indices] = value`, writing through to `t`'s storage; `value` broadcasts
+/// to the selection and converts to `t`'s dtype. Autograd sees it.
+pub fn index_put(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
+    crate::autograd::inplace::index_put(t, indices, value)
+}
+
+/// `t[indices] = value` (or `+=` with `accumulate`) without autograd bookkeeping.
+pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor, accumulate: bool) -> Result<()> {
+    match select_elements(t, indices)? {
+        Selection::View(v) => {
+            check_writable(v.layout())?;
+            let src = prepared(value, v.shape(), t)?;
+            let src = if accumulate {
+                crate::autograd::no_grad(|| crate::tensor::ops::arith::add(&v, &src))?
+            } else {
+                src
+            };
+            let s = src.read();
+            v.write().copy_into(v.layout(), &s, src.layout())
+        }
+        Selection::Advanced {
+            view,
+            dims,
+            indices: ixs,
+            bshape,
+            insert_at,
+            shape,
+        } => {
+            let src = prepared(value, &shape, t)?;
+            // Index tensors that share t's storage are copied first.
+            let ixs = ixs
+                .into_iter()
+                .map(|i| {
+                    if i.shares_storage(t) {
+                        i.deep_clone()
+                    } else {
+                        Ok(i)
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let ils: Vec<Layout> = ixs.iter().map(|i| i.layout().expand(&bshape)).collect();
+            let guards: Vec<_> = ixs.iter().map(|i| i.read()).collect();
+            let ops: Vec<_> = guards.iter().zip(&ils).map(|(g, l)| (&**g, l)).collect();
+            let s = src.read();
+            view.write().index_put_into(
+                view.layout(),
+                &dims,
+                &ops,
+                insert_at,
+                (&s, src.layout()),
+                accumulate,
+            )
+        }
+    }
 }
 
 /// Overwrite every element of `t` with `value` (broadcast, converted): the body
 /// of fill_, zero_, copy_ and in-place arithmetic.
 pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
     crate::autograd::inplace::check(t, value)?;
-    let offsets: Vec<usize> = t.layout().offsets().collect();
-    write_at(t, t.shape(), &offsets, value)?;
+    check_writable(t.layout())?;
+    let src = prepared(value, t.shape(), t)?;
+    {
+        let s = src.read();
+        t.write().copy_into(t.layout(), &s, src.layout())?;
+    }
     crate::autograd::inplace::after_write_all(t, value);
     Ok(())
+}
+
+/// Copy `value` into the region `region` of `t` (no autograd): how cat fills its output.
+pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
+    let src = prepared(value, &region.shape, t)?;
+    let s = src.read();
+    t.write().copy_into(region, &s, src.layout())
+}
+
+/// Index tensors that pick, for every position of `index` (a tensor shaped like
+/// `t` except along `dim`), the element at `index` along `dim` and at the same
+/// position along every other dim: how gather and scatter are advanced indexing.
+fn along(t: &Tensor, dim: usize, index: &Tensor) -> Result<Vec<Idx>> {
+    if index.ndim() != t.ndim() {
+        return Err(index_err(format!(
+            "the index must have as many dims as the input ({}), but it has {}",
+            t.ndim(),
+            index.ndim()
+        )));
+    }
+    for d in 0..t.ndim() {
+        if d != dim && index.shape()[d] > t.shape()[d] {
+            return Err(index_err(format!(
+                "the index's size {} at dim {d} exceeds the input's {}",
+                index.shape()[d],
+                t.shape()[d]
+            )));
+        }
+    }
+    (0..t.ndim())
+        .map(|d| {
+            if d == dim {
+                return Ok(Idx::Tensor(index.clone()));
+            }
+            let n = index.shape()[d];
+            let r = crate::tensor::ops::creation::arange_on(n, t.device())?;
+            let mut shape = vec![1i64; t.ndim()];
+            shape[d] = n as i64;
+            Ok(Idx::Tensor(crate::tensor::ops::view::reshape(&r, &shape)?))
+        })
+        .collect()
+}
+
+/// torch.gather: `out[i][j] = t[i][index[i][j]]` along `dim` (and so on).
+pub fn gather(t: &Tensor, dim: usize, index: &Tensor) -> Result<Tensor> {
+    let idx = along(t, dim, index)?;
+    index_raw(t, &idx)
+}
+
+/// `t` with `src` added at `index` along `dim` (torch.scatter_add, out of place).
+pub fn scatter_add(t: &Tensor, dim: usize, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    let idx = along(t, dim, index)?;
+    let out = t.deep_clone()?;
+    index_put_raw(&out, &idx, src, true)?;
+    Ok(out)
+}
+
+/// `t[indices]` without recording (the gradient rules' own gathers).
+pub fn index_raw(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
+    crate::autograd::no_grad(|| index(t, indices))
 }

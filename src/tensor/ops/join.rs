@@ -3,7 +3,7 @@
 use crate::error::{Result, shape_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::layout::Layout;
-use crate::tensor::ops::index::write_at;
+use crate::tensor::ops::index::write_region;
 use crate::tensor::ops::view::unsqueeze;
 use crate::tensor::promote::{Operand, result_type};
 use crate::tensor::shape::{fmt_shape, normalize_dim, normalize_insert_dim};
@@ -58,16 +58,12 @@ fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     let mut shape = first.shape().to_vec();
     shape[d] = parts.iter().map(|t| t.shape()[d]).sum();
     check_alloc(&shape, dtype)?;
-    let out = Tensor::from_contiguous(
-        crate::backend::cpu::map::filled(dtype, shape.iter().product(), 0.0, 0),
-        &shape,
-    );
+    let out = crate::tensor::ops::creation::zeros_on(&shape, dtype, first.device())?;
     let mut start = 0;
     for t in parts {
         let n = t.shape()[d];
         let region: Layout = out.layout().slice(d, start, n, 1);
-        let offsets: Vec<usize> = region.offsets().collect();
-        write_at(&out, &region.shape, &offsets, t)?;
+        write_region(&out, &region, t)?;
         start += n;
     }
     Ok(out)

@@ -1,7 +1,6 @@
 //! The matmul family: `@`, matmul, mm, bmm, mv, dot, outer — batched, with
 //! broadcasting of batch dims, as `torch.matmul` defines it.
 
-use crate::backend::cpu::matmul::{MatmulSpec, matmul as kmatmul};
 use crate::error::{Result, dtype_err, shape_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::layout::Layout;
@@ -106,28 +105,28 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let mut out_shape = batch.clone();
     out_shape.extend([m, n]);
     check_alloc(&out_shape, a.dtype())?;
-    let batch_offsets = |t: &Tensor| -> Vec<usize> {
+    // Both operands' batch dims broadcast to one batch shape.
+    let with_batch = |t: &Tensor, rows: usize, cols: usize| -> Layout {
         let nd = t.ndim();
-        let bl = Layout {
+        let mut shape = batch.clone();
+        shape.extend([rows, cols]);
+        let mut l = t.layout().clone();
+        let lead = Layout {
             shape: t.shape()[..nd - 2].to_vec(),
             strides: t.strides()[..nd - 2].to_vec(),
             offset: t.offset(),
-        };
-        bl.expand(&batch).offsets().collect()
+        }
+        .expand(&batch);
+        l.shape = shape;
+        l.strides = lead
+            .strides
+            .into_iter()
+            .chain(t.strides()[nd - 2..].iter().copied())
+            .collect();
+        l
     };
-    let spec = MatmulSpec {
-        m,
-        k: ka,
-        n,
-        a_offsets: batch_offsets(&a2),
-        a_strides: [a2.strides()[an - 2], a2.strides()[an - 1]],
-        b_offsets: batch_offsets(&b2),
-        b_strides: [b2.strides()[bn - 2], b2.strides()[bn - 1]],
-    };
-    let out = {
-        let (sa, sb) = (a2.read(), b2.read());
-        kmatmul(&sa, &sb, &spec)
-    };
+    let (la, lb) = (with_batch(&a2, m, ka), with_batch(&b2, kb, n));
+    let out = a2.read().matmul(&la, &b2.read(), &lb)?;
     // A Ctrl-C stops the kernel between row blocks; its partial result is dropped.
     crate::interrupt::check()?;
     let result = Tensor::from_contiguous(out, &out_shape);
@@ -196,5 +195,5 @@ pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     require_ndim(b, 1, "outer", "vec2")?;
     let col = unsqueeze(a, 1)?;
     let row = unsqueeze(b, 0)?;
-    crate::tensor::ops::elementwise::binary(crate::backend::cpu::binary::BinaryOp::Mul, &col, &row)
+    crate::tensor::ops::elementwise::binary(crate::tensor::op::BinaryOp::Mul, &col, &row)
 }

@@ -1,11 +1,14 @@
 //! Tensor operations, one file per family. Each checks shapes, dtypes and devices,
 //! decides the result's dtype and shape, and hands the loops to the backend.
 
+pub mod arith;
+pub mod compare;
 pub mod creation;
 pub mod elementwise;
 pub mod index;
 pub mod join;
 pub mod matmul;
 pub mod reduce;
+pub mod scalar;
 pub mod sort;
 pub mod view;

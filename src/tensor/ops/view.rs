@@ -44,10 +44,11 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
                 offset: t.offset(),
             }),
         ),
-        None => (
-            "UnsafeViewBackward0",
-            Tensor::from_contiguous(t.contiguous_storage(), &shape),
-        ),
+        None => {
+            crate::tensor::core::check_alloc(&shape, t.dtype())?;
+            let copy = t.read().cast(t.layout(), t.dtype())?;
+            ("UnsafeViewBackward0", Tensor::from_contiguous(copy, &shape))
+        }
     };
     Ok(record_reshape(name, t, out))
 }
@@ -364,6 +365,36 @@ pub fn repeat(t: &Tensor, reps: &[i64]) -> Result<Tensor> {
     crate::autograd::composite::composite("RepeatBackward0", &[t], |x| {
         let x = reshape(&x[0], &inter_view)?;
         let x = expand(&x, &inter_full)?;
-        reshape(&x.contiguous(), &out)
+        reshape(&x.contiguous()?, &out)
+    })
+}
+
+/// `t.flip(dims)`: the elements in reverse order along each of `dims`. One
+/// node, FlipBackward0, as in PyTorch.
+pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let mut ds = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let d = existing_dim(d, t.ndim())?;
+        if ds.contains(&d) {
+            return Err(value_err(format!("flip: dim {d} appears more than once")));
+        }
+        ds.push(d);
+    }
+    let device = t.device();
+    crate::autograd::composite::composite("FlipBackward0", &[t], |x| {
+        // One dim at a time, so that index tensors never pair up.
+        let mut out = x[0].clone();
+        for &d in &ds {
+            let n = out.shape()[d];
+            let rev = crate::tensor::ops::creation::arange_rev_on(n, device)?;
+            let mut idx = vec![crate::tensor::ops::index::Idx::Slice(None, None, None); d];
+            idx.push(crate::tensor::ops::index::Idx::Tensor(rev));
+            out = crate::tensor::ops::index::index(&out, &idx)?;
+        }
+        // A flip of no dims (or of a 0-d tensor) is still a copy.
+        if out.same_tensor(&x[0]) {
+            out = out.deep_clone()?;
+        }
+        out.contiguous()
     })
 }

@@ -6,6 +6,9 @@
 
 use std::cell::RefCell;
 
+use super::elem::CpuStorage;
+use crate::backend::Distribution;
+use crate::error::Result;
 use crate::tensor::DType;
 
 const N: usize = 624;
@@ -123,7 +126,7 @@ pub fn manual_seed(seed: u64) {
 }
 
 /// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
-pub fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
+fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
     with_gen(|g| {
         (0..n)
             .map(|_| g.uniform(dtype) * (to - from) + from)
@@ -132,7 +135,7 @@ pub fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
 }
 
 /// `n` normals with `mean` and `std`, drawn for a contiguous tensor of `dtype`.
-pub fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
+fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
     with_gen(|g| {
         if n < 16 {
             return (0..n).map(|_| g.normal_scalar() * std + mean).collect();
@@ -163,7 +166,7 @@ pub fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
 }
 
 /// `n` integers in [low, high).
-pub fn integers(n: usize, low: i64, high: i64) -> Vec<i64> {
+fn integers(n: usize, low: i64, high: i64) -> Vec<i64> {
     let range = (high as i128 - low as i128) as u64;
     with_gen(|g| {
         (0..n)
@@ -180,7 +183,7 @@ pub fn integers(n: usize, low: i64, high: i64) -> Vec<i64> {
 }
 
 /// A random permutation of 0..n (PyTorch's swap-forward shuffle).
-pub fn permutation(n: usize) -> Vec<i64> {
+fn permutation(n: usize) -> Vec<i64> {
     let mut v: Vec<i64> = (0..n as i64).collect();
     with_gen(|g| {
         for i in 0..n.saturating_sub(1) {
@@ -189,6 +192,22 @@ pub fn permutation(n: usize) -> Vec<i64> {
         }
     });
     v
+}
+
+/// `n` values of `dist` in `dtype`, from this thread's generator.
+pub fn fill(dist: Distribution, n: usize, dtype: DType) -> Result<CpuStorage> {
+    Ok(match dist {
+        Distribution::Uniform { low, high } => {
+            CpuStorage::from_f64s(&uniform(n, dtype, low, high), dtype)
+        }
+        Distribution::Normal { mean, std } => {
+            CpuStorage::from_f64s(&normal(n, dtype, mean, std), dtype)
+        }
+        Distribution::Integers { low, high } => {
+            CpuStorage::from_i64s(&integers(n, low, high), dtype)
+        }
+        Distribution::Permutation => CpuStorage::from_i64s(&permutation(n), dtype),
+    })
 }
 
 #[cfg(test)]

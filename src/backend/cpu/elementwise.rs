@@ -1,0 +1,304 @@
+//! Element-wise drivers: each walks its operands' layouts a block at a time and
+//! hands contiguous blocks to the op's kernel (kernels.rs). A broadcast scalar
+//! operand is filled into one block once and reused.
+
+use super::elem::{BLOCK, CpuStorage, Element};
+use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
+use super::strided::{block, for_blocks, is_scalar};
+use crate::error::{Result, value_err};
+use crate::tensor::layout::Layout;
+use crate::with_storage;
+
+fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
+    let mut out = vec![T::default(); l.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let mut buf = [T::default(); BLOCK];
+        let s = block(src, l, start, &mut buf[..dst.len()]);
+        T::unary_block(s, dst, k);
+    });
+    out
+}
+
+pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
+    with_storage!(s, v => Element::wrap(unary_typed(v, l, k)))
+}
+
+fn predicate_typed<T: Element>(src: &[T], l: &Layout, k: &PredicateKernels) -> Vec<bool> {
+    let mut out = vec![false; l.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let mut buf = [T::default(); BLOCK];
+        let s = block(src, l, start, &mut buf[..dst.len()]);
+        T::predicate_block(s, dst, k);
+    });
+    out
+}
+
+pub fn predicate(s: &CpuStorage, l: &Layout, k: &PredicateKernels) -> CpuStorage {
+    with_storage!(s, v => CpuStorage::Bool(predicate_typed(v, l, k)))
+}
+
+/// A block of one operand: its own slice or scratch, or the pre-filled scalar block.
+fn operand<'a, T: Copy>(
+    src: &'a [T],
+    l: &Layout,
+    scalar: Option<&'a [T]>,
+    start: usize,
+    buf: &'a mut [T],
+) -> &'a [T] {
+    match scalar {
+        Some(s) => &s[..buf.len()],
+        None => block(src, l, start, buf),
+    }
+}
+
+fn filled<T: Copy + Default>(src: &[T], l: &Layout) -> Option<Vec<T>> {
+    (is_scalar(l) && l.numel() > 0).then(|| vec![src[l.offset]; BLOCK])
+}
+
+fn binary_typed<T: Element>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    k: &BinaryKernels,
+) -> Vec<T> {
+    let (fa, fb) = (filled(a, la), filled(b, lb));
+    let mut out = vec![T::default(); la.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+        let n = dst.len();
+        let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
+        let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
+        T::binary_block(x, y, dst, k);
+    });
+    out
+}
+
+fn compare_typed<T: Element>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    k: &BinaryKernels,
+) -> Vec<bool> {
+    let (fa, fb) = (filled(a, la), filled(b, lb));
+    let mut out = vec![false; la.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+        let n = dst.len();
+        let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
+        let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
+        T::compare_block(x, y, dst, k);
+    });
+    out
+}
+
+/// Does any element `l` describes equal zero? (Integer division guards.)
+fn any_zero<T: Element>(v: &[T], l: &Layout) -> bool {
+    let mut zero = false;
+    super::strided::runs(l, 0, l.numel(), &mut |off, stride, count| {
+        if !zero {
+            zero = (0..count).any(|k| v[off + k * stride].to_i64() == 0);
+        }
+    });
+    zero
+}
+
+/// Is any element negative? (Integer powers.)
+fn any_negative<T: Element>(v: &[T], l: &Layout) -> bool {
+    let mut neg = false;
+    super::strided::runs(l, 0, l.numel(), &mut |off, stride, count| {
+        if !neg {
+            neg = (0..count).any(|k| v[off + k * stride].to_i64() < 0);
+        }
+    });
+    neg
+}
+
+/// What PyTorch refuses in integer arithmetic: division by zero, and negative
+/// integer exponents.
+pub fn check_integer_op(
+    op: crate::tensor::op::BinaryOp,
+    a: &CpuStorage,
+    la: &Layout,
+    b: &CpuStorage,
+    lb: &Layout,
+) -> Result<()> {
+    use crate::tensor::op::BinaryOp::*;
+    if a.dtype().is_float() {
+        return Ok(());
+    }
+    match op {
+        Div | FloorDiv | Rem if with_storage!(b, v => any_zero(v, lb)) => Err(value_err(
+            "integer division by zero",
+        )
+        .hint("integer tensors have no inf or nan; convert to float first (e.g. a.float() / b) to get inf")),
+        Pow if with_storage!(b, v => any_negative(v, lb)) => {
+            // Bases of ±1 have integer powers at any exponent; others do not.
+            let safe = with_storage!(a, v => {
+                let mut ok = true;
+                super::strided::runs(la, 0, la.numel(), &mut |off, stride, count| {
+                    ok &= (0..count).all(|k| v[off + k * stride].to_i64().abs() == 1);
+                });
+                ok
+            });
+            if safe {
+                Ok(())
+            } else {
+                Err(value_err("integers to negative integer powers are not allowed")
+                    .hint("use a float base or exponent, e.g. a.float() ** b"))
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+pub fn binary(
+    a: &CpuStorage,
+    la: &Layout,
+    b: &CpuStorage,
+    lb: &Layout,
+    compare: bool,
+    k: &BinaryKernels,
+) -> CpuStorage {
+    with_storage!(a, x => {
+        // Unreachable: the tensor layer casts both operands to one dtype.
+        let y = Element::slice(b).expect("binary operands share a dtype");
+        if compare {
+            CpuStorage::Bool(compare_typed(x, la, y, lb, k))
+        } else {
+            Element::wrap(binary_typed(x, la, y, lb, k))
+        }
+    })
+}
+
+/// `cond ? a : b`, element by element.
+fn where_typed<T: Element>(
+    c: &[bool],
+    lc: &Layout,
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+) -> Vec<T> {
+    let mut out = vec![T::default(); lc.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let n = dst.len();
+        let mut bc = [false; BLOCK];
+        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+        let c = block(c, lc, start, &mut bc[..n]);
+        let x = block(a, la, start, &mut ba[..n]);
+        let y = block(b, lb, start, &mut bb[..n]);
+        for i in 0..n {
+            dst[i] = if c[i] { x[i] } else { y[i] };
+        }
+    });
+    out
+}
+
+/// clamp and lerp compute in f64 per element (exact for f32 inputs, whose
+/// products and sums f64 holds without rounding before the final one).
+fn ternary_float<T: Element>(
+    x: &[T],
+    lx: &Layout,
+    b: &[T],
+    lb: &Layout,
+    c: &[T],
+    lc: &Layout,
+    f: fn(f64, f64, f64) -> f64,
+) -> Vec<T> {
+    let mut out = vec![T::default(); lx.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let n = dst.len();
+        let (mut b0, mut b1, mut b2) = (
+            [T::default(); BLOCK],
+            [T::default(); BLOCK],
+            [T::default(); BLOCK],
+        );
+        let p = block(x, lx, start, &mut b0[..n]);
+        let q = block(b, lb, start, &mut b1[..n]);
+        let r = block(c, lc, start, &mut b2[..n]);
+        for i in 0..n {
+            dst[i] = T::from_f64(f(p[i].to_f64(), q[i].to_f64(), r[i].to_f64()));
+        }
+    });
+    out
+}
+
+fn clamp_int<T: Element>(
+    x: &[T],
+    lx: &Layout,
+    lo: &[T],
+    llo: &Layout,
+    hi: &[T],
+    lhi: &Layout,
+) -> Vec<T> {
+    let mut out = vec![T::default(); lx.numel()];
+    for_blocks(&mut out, &|start, dst| {
+        let n = dst.len();
+        let (mut b0, mut b1, mut b2) = (
+            [T::default(); BLOCK],
+            [T::default(); BLOCK],
+            [T::default(); BLOCK],
+        );
+        let p = block(x, lx, start, &mut b0[..n]);
+        let q = block(lo, llo, start, &mut b1[..n]);
+        let r = block(hi, lhi, start, &mut b2[..n]);
+        for i in 0..n {
+            dst[i] = T::from_i64(p[i].to_i64().max(q[i].to_i64()).min(r[i].to_i64()));
+        }
+    });
+    out
+}
+
+/// clamp: NaN stays NaN (in x or a bound); a lower bound above the upper gives
+/// the upper.
+fn clamp_f64(x: f64, lo: f64, hi: f64) -> f64 {
+    if x.is_nan() || lo.is_nan() || hi.is_nan() {
+        return f64::NAN;
+    }
+    x.max(lo).min(hi)
+}
+
+/// PyTorch's lerp: start + w * (end - start), or end - (end - start) * (1 - w)
+/// when w >= 0.5, for accuracy near the end.
+fn lerp_f64(start: f64, end: f64, w: f64) -> f64 {
+    let diff = end - start;
+    if w.abs() < 0.5 {
+        start + w * diff
+    } else {
+        end - diff * (1.0 - w)
+    }
+}
+
+pub fn ternary(
+    a: &CpuStorage,
+    la: &Layout,
+    b: (&CpuStorage, &Layout),
+    c: (&CpuStorage, &Layout),
+    op: crate::tensor::op::TernaryOp,
+) -> Result<CpuStorage> {
+    use crate::tensor::op::TernaryOp;
+    let mismatch = || value_err("internal: the operands of a ternary op differ in dtype");
+    Ok(match op {
+        TernaryOp::Where => {
+            let CpuStorage::Bool(cond) = a else {
+                return Err(value_err("internal: where's condition must be bool"));
+            };
+            with_storage!(b.0, x => {
+                let y = Element::slice(c.0).ok_or_else(mismatch)?;
+                Element::wrap(where_typed(cond, la, x, b.1, y, c.1))
+            })
+        }
+        TernaryOp::Clamp | TernaryOp::Lerp => with_storage!(a, x => {
+            let lo = Element::slice(b.0).ok_or_else(mismatch)?;
+            let hi = Element::slice(c.0).ok_or_else(mismatch)?;
+            if op == TernaryOp::Clamp && !a.dtype().is_float() {
+                Element::wrap(clamp_int(x, la, lo, b.1, hi, c.1))
+            } else {
+                let f = if op == TernaryOp::Clamp { clamp_f64 } else { lerp_f64 };
+                Element::wrap(ternary_float(x, la, lo, b.1, hi, c.1, f))
+            }
+        }),
+    })
+}

@@ -1,0 +1,168 @@
+//! im2col and its adjoint, for convolution and pooling: every window of an
+//! `[N, C, H, W]` input laid out as a column, planes in parallel.
+
+use rayon::prelude::*;
+
+use super::elem::{CpuStorage, Element};
+use super::strided::gather;
+use crate::backend::Window;
+use crate::error::Result;
+use crate::tensor::layout::Layout;
+use crate::with_storage;
+
+/// For kernel tap `k` along one axis: the output positions whose window reads
+/// inside the input, and the input coordinate for output position 0 (may be
+/// negative: padding).
+fn span(out: usize, size: usize, stride: usize, tap: usize, pad: usize) -> (usize, usize, i64) {
+    let first = tap as i64 - pad as i64;
+    // Smallest o with first + o*stride >= 0, and the end of those below `size`.
+    let lo = if first >= 0 {
+        0
+    } else {
+        ((-first) as usize).div_ceil(stride)
+    };
+    let hi = if (size as i64) <= first {
+        0
+    } else {
+        ((size as i64 - first) as usize).div_ceil(stride).min(out)
+    };
+    (lo.min(out), hi.max(lo.min(out)), first)
+}
+
+fn unfold_plane<T: Element>(src: &[T], h: usize, w: usize, win: &Window, pad: T, dst: &mut [T]) {
+    let (oh, ow) = (win.out[0], win.out[1]);
+    let l = oh * ow;
+    for ky in 0..win.kernel[0] {
+        let (ylo, yhi, y0) = span(
+            oh,
+            h,
+            win.stride[0],
+            ky * win.dilation[0],
+            win.pad_before[0],
+        );
+        for kx in 0..win.kernel[1] {
+            let (xlo, xhi, x0) = span(
+                ow,
+                w,
+                win.stride[1],
+                kx * win.dilation[1],
+                win.pad_before[1],
+            );
+            let row = &mut dst[(ky * win.kernel[1] + kx) * l..][..l];
+            for oy in 0..oh {
+                let out = &mut row[oy * ow..(oy + 1) * ow];
+                if oy < ylo || oy >= yhi {
+                    out.fill(pad);
+                    continue;
+                }
+                let y = (y0 + (oy * win.stride[0]) as i64) as usize;
+                let line = &src[y * w..(y + 1) * w];
+                out[..xlo].fill(pad);
+                out[xhi..].fill(pad);
+                if win.stride[1] == 1 {
+                    let x = (x0 + xlo as i64) as usize;
+                    out[xlo..xhi].copy_from_slice(&line[x..x + (xhi - xlo)]);
+                } else {
+                    for (ox, o) in out.iter_mut().enumerate().take(xhi).skip(xlo) {
+                        *o = line[(x0 + (ox * win.stride[1]) as i64) as usize];
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<T> {
+    let x = gather(v, l);
+    let (n, c, h, w) = (l.shape[0], l.shape[1], l.shape[2], l.shape[3]);
+    let per = win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
+    let mut out = vec![T::default(); n * c * per];
+    let pad = T::from_f64(pad);
+    if per == 0 {
+        return out;
+    }
+    let plane = |(p, dst): (usize, &mut [T])| {
+        unfold_plane(&x[p * h * w..(p + 1) * h * w], h, w, win, pad, dst);
+    };
+    if out.len() >= 1 << 15 {
+        out.par_chunks_mut(per).enumerate().for_each(plane);
+    } else {
+        out.chunks_mut(per).enumerate().for_each(plane);
+    }
+    out
+}
+
+pub fn unfold(s: &CpuStorage, l: &Layout, win: &Window, pad: f64) -> Result<CpuStorage> {
+    Ok(with_storage!(s, v => Element::wrap(unfold_typed(v, l, win, pad))))
+}
+
+fn fold_plane<T: Element>(cols: &[T], h: usize, w: usize, win: &Window, dst: &mut [T]) {
+    let (oh, ow) = (win.out[0], win.out[1]);
+    let l = oh * ow;
+    let mut acc = vec![0.0f64; h * w];
+    for ky in 0..win.kernel[0] {
+        let (ylo, yhi, y0) = span(
+            oh,
+            h,
+            win.stride[0],
+            ky * win.dilation[0],
+            win.pad_before[0],
+        );
+        for kx in 0..win.kernel[1] {
+            let (xlo, xhi, x0) = span(
+                ow,
+                w,
+                win.stride[1],
+                kx * win.dilation[1],
+                win.pad_before[1],
+            );
+            let row = &cols[(ky * win.kernel[1] + kx) * l..][..l];
+            for oy in ylo..yhi {
+                let y = (y0 + (oy * win.stride[0]) as i64) as usize;
+                for ox in xlo..xhi {
+                    let x = (x0 + (ox * win.stride[1]) as i64) as usize;
+                    acc[y * w + x] += row[oy * ow + ox].to_f64();
+                }
+            }
+        }
+    }
+    for (d, a) in dst.iter_mut().zip(acc) {
+        *d = T::from_f64(a);
+    }
+}
+
+fn fold_typed<T: Element>(
+    v: &[T],
+    l: &Layout,
+    win: &Window,
+    channels: usize,
+    hw: [usize; 2],
+) -> Vec<T> {
+    let cols = gather(v, l);
+    let n = l.shape[0];
+    let per = win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
+    let (h, w) = (hw[0], hw[1]);
+    let mut out = vec![T::default(); n * channels * h * w];
+    if h * w == 0 {
+        return out;
+    }
+    let plane = |(p, dst): (usize, &mut [T])| {
+        fold_plane(&cols[p * per..(p + 1) * per], h, w, win, dst);
+    };
+    if out.len() >= 1 << 15 {
+        out.par_chunks_mut(h * w).enumerate().for_each(plane);
+    } else {
+        out.chunks_mut(h * w).enumerate().for_each(plane);
+    }
+    out
+}
+
+pub fn fold(
+    s: &CpuStorage,
+    l: &Layout,
+    win: &Window,
+    channels: usize,
+    hw: [usize; 2],
+) -> Result<CpuStorage> {
+    Ok(with_storage!(s, v => Element::wrap(fold_typed(v, l, win, channels, hw))))
+}

@@ -1,0 +1,103 @@
+//! Activations that PyTorch differentiates as one node, written in tensor ops:
+//! each is a composite (its gradient comes from differentiating the formula) with
+//! PyTorch's grad_fn name.
+
+use crate::autograd::composite::composite;
+use crate::error::{Result, dtype_err, value_err};
+use crate::tensor::Tensor;
+use crate::tensor::op::{BinaryOp, UnaryOp};
+use crate::tensor::ops::arith::{add, bin, cmp, mul, neg, num, scale, sub, un, where_};
+
+pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
+    if !t.dtype().is_float() {
+        return Err(dtype_err(format!(
+            "{what} needs a floating point input, but it is {}",
+            t.dtype()
+        ))
+        .hint("convert first with .float()"));
+    }
+    Ok(())
+}
+
+/// x if x > 0 else slope * x.
+pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
+    require_float(x, "leaky_relu")?;
+    composite("LeakyReluBackward0", &[x], |t| {
+        let x = &t[0];
+        where_(&cmp(BinaryOp::Gt, x, &num(0.0))?, x, &scale(x, slope)?)
+    })
+}
+
+const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+
+/// x Φ(x), or its tanh approximation.
+pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
+    require_float(x, "gelu")?;
+    if !matches!(approximate, "none" | "tanh") {
+        return Err(value_err(format!(
+            "gelu's approximate must be 'none' or 'tanh', not '{approximate}'"
+        )));
+    }
+    let tanh = approximate == "tanh";
+    composite("GeluBackward0", &[x], |t| {
+        let x = &t[0];
+        let inner = if tanh {
+            let cube = mul(x, &mul(x, x)?)?;
+            let u = scale(&add(x, &scale(&cube, 0.044715)?)?, SQRT_2_OVER_PI)?;
+            un(UnaryOp::Tanh, &u)?
+        } else {
+            un(UnaryOp::Erf, &scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?
+        };
+        mul(&scale(x, 0.5)?, &add(&inner, &num(1.0))?)
+    })
+}
+
+/// x σ(x).
+pub fn silu(x: &Tensor) -> Result<Tensor> {
+    require_float(x, "silu")?;
+    composite("SiluBackward0", &[x], |t| {
+        mul(&t[0], &un(UnaryOp::Sigmoid, &t[0])?)
+    })
+}
+
+/// log(1 + exp(β x)) / β, and x itself where β x exceeds the threshold.
+pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    require_float(x, "softplus")?;
+    composite("SoftplusBackward0", &[x], |t| {
+        let x = &t[0];
+        let bx = scale(x, beta)?;
+        let soft = scale(&un(UnaryOp::Log1p, &un(UnaryOp::Exp, &bx)?)?, 1.0 / beta)?;
+        where_(&cmp(BinaryOp::Gt, &bx, &num(threshold))?, x, &soft)
+    })
+}
+
+/// x if x > 0 else α (exp(x) - 1).
+pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
+    require_float(x, "elu")?;
+    composite("EluBackward0", &[x], |t| {
+        let x = &t[0];
+        let below = scale(&un(UnaryOp::Expm1, x)?, alpha)?;
+        where_(&cmp(BinaryOp::Gt, x, &num(0.0))?, x, &below)
+    })
+}
+
+/// log σ(x) = min(x, 0) - log1p(exp(-|x|)), stable for large |x| (and its
+/// gradient at 0 is σ(-0) = 1/2, as it should be).
+fn log_sigmoid_of(x: &Tensor) -> Result<Tensor> {
+    let low = bin(BinaryOp::Minimum, x, &num(0.0))?;
+    let tail = un(
+        UnaryOp::Log1p,
+        &un(UnaryOp::Exp, &neg(&un(UnaryOp::Abs, x)?)?)?,
+    )?;
+    sub(&low, &tail)
+}
+
+pub fn logsigmoid(x: &Tensor) -> Result<Tensor> {
+    require_float(x, "logsigmoid")?;
+    composite("LogSigmoidBackward0", &[x], |t| log_sigmoid_of(&t[0]))
+}
+
+/// softplus(-x) = -log σ(x).
+pub fn softplus_neg(x: &Tensor) -> Result<Tensor> {
+    neg(&log_sigmoid_of(x)?)
+}

@@ -1,0 +1,274 @@
+//! Scalar functions the op rows use where the standard library's are not what
+//! the kernels need: an `exp` that vectorises, the error function, and Python's
+//! integer division and power rules.
+
+/// exp(x) in f32 without a library call, so that loops over slices vectorise:
+/// x = n ln 2 + r with |r| <= ln 2 / 2, exp(r) by Cephes' polynomial (about 1
+/// ulp), and 2^n applied as two factors so that results down to the subnormals
+/// and up to infinity come out right.
+#[inline(always)]
+pub fn exp_f32(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // 1.5 * 2^23: adding it rounds to the nearest integer (ties to even).
+    const ROUND: f32 = 12_582_912.0;
+    // NaN stays NaN through clamp; below -104 the result is 0, above 89 infinity.
+    let xc = x.clamp(-104.0, 89.0);
+    let n = (xc * LOG2E + ROUND) - ROUND;
+    let r = xc - n * LN2_HI - n * LN2_LO;
+    let mut p: f32 = 1.987_569_1e-4;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 0.5;
+    let y = p * r * r + r + 1.0;
+    let ni = n as i32;
+    let half = ni >> 1;
+    let f1 = f32::from_bits(((half + 127) << 23) as u32);
+    let f2 = f32::from_bits(((ni - half + 127) << 23) as u32);
+    y * f1 * f2
+}
+
+/// W. J. Cody's rational approximation of erf, accurate to ~1e-15.
+pub fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let ax = x.abs();
+    let r = if ax < 0.5 {
+        let t = x * x;
+        let p = [
+            3.161_123_743_870_565_5,
+            1.138_641_541_510_501_6e2,
+            3.774_852_376_853_02e2,
+            3.209_377_589_138_469_4e3,
+            1.857_777_061_846_031_5e-1,
+        ];
+        let q = [
+            2.360_129_095_234_412_2e1,
+            2.440_246_379_344_441_7e2,
+            1.282_616_526_077_372_3e3,
+            2.844_236_833_439_171e3,
+        ];
+        let num = (((p[4] * t + p[0]) * t + p[1]) * t + p[2]) * t + p[3];
+        let den = (((t + q[0]) * t + q[1]) * t + q[2]) * t + q[3];
+        return x * num / den;
+    } else if ax < 4.0 {
+        let p = [
+            5.641_884_969_886_701e-1,
+            8.883_149_794_388_377,
+            6.611_919_063_714_163e1,
+            2.986_351_381_974_001e2,
+            8.819_522_212_417_69e2,
+            1.712_047_612_634_070_7e3,
+            2.051_078_377_826_071_6e3,
+            1.230_339_354_797_997_2e3,
+            2.153_115_354_744_038_3e-8,
+        ];
+        let q = [
+            1.574_492_611_070_983_5e1,
+            1.176_939_508_913_125e2,
+            5.371_811_018_620_099e2,
+            1.621_389_574_566_690_3e3,
+            3.290_799_235_733_459_7e3,
+            4.362_619_090_143_247e3,
+            3.439_367_674_143_721_6e3,
+            1.230_339_354_803_749_5e3,
+        ];
+        let mut num = p[8] * ax;
+        let mut den = ax;
+        for i in 0..7 {
+            num = (num + p[i]) * ax;
+            den = (den + q[i]) * ax;
+        }
+        let erfc = (num + p[7]) / (den + q[7]) * (-ax * ax).exp();
+        1.0 - erfc
+    } else {
+        1.0
+    };
+    if x < 0.0 { -r } else { r }
+}
+
+/// Python's modulo: the result takes the divisor's sign.
+#[inline(always)]
+pub fn py_fmod(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+#[inline(always)]
+pub fn py_fmod_f32(a: f32, b: f32) -> f32 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+#[inline(always)]
+pub fn py_floordiv_int(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        // Refused before the kernel runs; 0 keeps the loop total.
+        return 0;
+    }
+    // wrapping_*: i64::MIN // -1 wraps as in PyTorch instead of panicking.
+    let q = a.wrapping_div(b);
+    if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+        q.wrapping_sub(1)
+    } else {
+        q
+    }
+}
+
+#[inline(always)]
+pub fn py_mod_int(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r.wrapping_add(b)
+    } else {
+        r
+    }
+}
+
+/// Integer power by squaring, wrapping like PyTorch's integer `pow`.
+#[inline(always)]
+pub fn int_pow(mut base: i64, mut exp: i64) -> i64 {
+    if exp < 0 {
+        // Only reachable for bases ±1 (others are refused before the kernel).
+        return match base {
+            1 => 1,
+            -1 => {
+                if exp % 2 == 0 {
+                    1
+                } else {
+                    -1
+                }
+            }
+            _ => 0,
+        };
+    }
+    let mut acc: i64 = 1;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        exp >>= 1;
+    }
+    acc
+}
+
+/// maximum/minimum propagate NaN, as PyTorch's do.
+#[inline(always)]
+pub fn nan_max_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.max(y)
+    }
+}
+
+#[inline(always)]
+pub fn nan_min_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.min(y)
+    }
+}
+
+#[inline(always)]
+pub fn nan_max_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else {
+        x.max(y)
+    }
+}
+
+#[inline(always)]
+pub fn nan_min_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else {
+        x.min(y)
+    }
+}
+
+#[inline(always)]
+pub fn sign_f64(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x.is_nan() {
+        f64::NAN
+    } else {
+        0.0
+    }
+}
+
+#[inline(always)]
+pub fn sign_f32(x: f32) -> f32 {
+    sign_f64(x as f64) as f32
+}
+
+#[inline(always)]
+pub fn shl_int(x: i64, y: i64) -> i64 {
+    if (0..64).contains(&y) {
+        x.wrapping_shl(y as u32)
+    } else {
+        0
+    }
+}
+
+#[inline(always)]
+pub fn shr_int(x: i64, y: i64) -> i64 {
+    if (0..64).contains(&y) {
+        x >> y
+    } else if x < 0 {
+        -1
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_f32_is_within_two_ulp_everywhere() {
+        let mut worst = 0u32;
+        let mut x = -110.0f32;
+        while x < 95.0 {
+            let want = (x as f64).exp() as f32;
+            let got = exp_f32(x);
+            let ulps = if want.is_infinite() || want == 0.0 {
+                (got != want && !(want == 0.0 && got.abs() < 1e-44)) as u32 * 100
+            } else {
+                (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs() as u32
+            };
+            // Subnormal results keep fewer significant bits; their error is absolute.
+            if want.abs() >= f32::MIN_POSITIVE {
+                worst = worst.max(ulps);
+            }
+            x += 0.0137;
+        }
+        assert!(worst <= 2, "worst error {worst} ulp");
+        assert!(exp_f32(f32::NAN).is_nan());
+        assert_eq!(exp_f32(f32::INFINITY), f32::INFINITY);
+        assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_f32(0.0), 1.0);
+    }
+}

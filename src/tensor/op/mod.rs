@@ -1,0 +1,13 @@
+//! The op vocabulary: every element-wise, reduction and scan op declared once, as
+//! a row. The backends implement the rows' kernels; the tensor layer checks
+//! dtypes by the rows' rules; autograd takes their derivatives; the interpreter
+//! makes builtins and methods of them.
+
+pub mod binary;
+pub mod math;
+pub mod reduce;
+pub mod unary;
+
+pub use binary::{BINARY_ROWS, BinaryFn, BinaryOp, BinaryRow, BinaryRule, BinaryVisitor};
+pub use reduce::{ReduceOp, ScanOp, TernaryOp};
+pub use unary::{DtypeRule, PredicateOp, UNARY_ROWS, UnaryFn, UnaryOp, UnaryRow, UnaryVisitor};

@@ -1,0 +1,284 @@
+//! Unary element-wise ops, one row each: the user-facing name, PyTorch's grad_fn
+//! name, which dtypes the op takes and what it returns, the scalar function for
+//! each kind of element the kernels compute in (f32, f64, i64), the derivative
+//! written in tensor ops, and the help line. Everything else (the enum, the
+//! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
+
+use super::math::{erf, exp_f32, sign_f32, sign_f64};
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::tensor::ops::arith::{add, cmp, div, mask, mul, neg, num, scale, sub, un};
+
+/// What an op accepts and returns, as PyTorch decides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DtypeRule {
+    /// Integers and floats keep their dtype; bool is refused (abs, neg, floor).
+    KeepNoBool,
+    /// Every dtype keeps its dtype (sign: bool stays bool).
+    KeepAll,
+    /// Bool becomes int64, the rest keep (square = pow 2).
+    BoolToLong,
+    /// Integers and bool become the default float dtype (exp, sin, sqrt).
+    FloatPromote,
+    /// Floats only; integers and bool are refused (frac).
+    FloatOnly,
+    /// Bool and integers only (bitwise_not).
+    Integral,
+}
+
+/// The scalar function of an op for each kind of element the kernels compute in.
+/// (f16 and bf16 compute in f32, narrower integers and bool in i64.)
+pub trait UnaryFn: 'static {
+    fn f32(x: f32) -> f32;
+    fn f64(x: f64) -> f64;
+    fn i64(x: i64) -> i64;
+}
+
+/// Something that runs an op given its function type: how the backends turn the
+/// enum into monomorphised kernels.
+pub trait UnaryVisitor {
+    type Out;
+    fn visit<F: UnaryFn>(self) -> Self::Out;
+}
+
+/// d/dx of the op, times the incoming gradient, from the input x and output y.
+pub type Derivative = fn(x: &Tensor, y: &Tensor, g: &Tensor) -> Result<Tensor>;
+
+/// What the backward rule keeps from the forward pass (as PyTorch's does, so
+/// that an in-place change of the other one is allowed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saves {
+    Input,
+    Output,
+    Neither,
+}
+
+pub struct UnaryRow {
+    pub op: UnaryOp,
+    pub name: &'static str,
+    pub grad_fn: &'static str,
+    pub rule: DtypeRule,
+    pub saves: Saves,
+    pub derivative: Option<Derivative>,
+    pub help: &'static str,
+    pub example: &'static str,
+}
+
+macro_rules! unary_ops {
+    ($(
+        $Var:ident $name:literal $grad:literal $rule:ident $saves:ident,
+        f32 |$a:ident| $f32:expr, f64 |$b:ident| $f64:expr, i64 |$c:ident| $int:expr,
+        d $deriv:expr, $help:literal, $example:literal;
+    )*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum UnaryOp { $($Var),* }
+
+        /// One type per op, carrying its scalar functions.
+        pub mod f {
+            $(pub struct $Var;)*
+        }
+
+        $(impl UnaryFn for f::$Var {
+            #[inline(always)]
+            fn f32($a: f32) -> f32 { $f32 }
+            #[inline(always)]
+            fn f64($b: f64) -> f64 { $f64 }
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn i64($c: i64) -> i64 { $int }
+        })*
+
+        impl UnaryOp {
+            pub fn visit<V: UnaryVisitor>(self, v: V) -> V::Out {
+                match self { $(UnaryOp::$Var => v.visit::<f::$Var>(),)* }
+            }
+        }
+
+        pub const UNARY_ROWS: &[UnaryRow] = &[$(UnaryRow {
+            op: UnaryOp::$Var,
+            name: $name,
+            grad_fn: $grad,
+            rule: DtypeRule::$rule,
+            saves: Saves::$saves,
+            derivative: $deriv,
+            help: $help,
+            example: $example,
+        },)*];
+    };
+}
+
+/// The derivative of a step function: zero wherever it is defined.
+fn zero(_: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    crate::tensor::ops::arith::zeros_like(g)
+}
+
+unary_ops! {
+    Neg "neg" "NegBackward0" KeepNoBool Neither,
+        f32 |x| -x, f64 |x| -x, i64 |x| x.wrapping_neg(),
+        d Some(|_, _, g| neg(g)), "Negation, element-wise.", "neg(tensor([0.25, 0.5, 1.]))";
+    Abs "abs" "AbsBackward0" KeepNoBool Input,
+        f32 |x| x.abs(), f64 |x| x.abs(), i64 |x| x.wrapping_abs(),
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Sign, x)?)), "Absolute value, element-wise.", "abs(tensor([-1, 2]))";
+    Sign "sign" "SignBackward0" KeepAll Neither,
+        f32 |x| sign_f32(x), f64 |x| sign_f64(x), i64 |x| x.signum(),
+        d Some(zero), "-1, 0 or 1 by the sign of each element.", "sign(tensor([-2., 0., 3.]))";
+    Floor "floor" "FloorBackward0" KeepNoBool Neither,
+        f32 |x| x.floor(), f64 |x| x.floor(), i64 |x| x,
+        d Some(zero), "Largest integer <= x, element-wise.", "floor(tensor([1.5, -1.5]))";
+    Ceil "ceil" "CeilBackward0" KeepNoBool Neither,
+        f32 |x| x.ceil(), f64 |x| x.ceil(), i64 |x| x,
+        d Some(zero), "Smallest integer >= x, element-wise.", "ceil(tensor([1.5, -1.5]))";
+    Round "round" "RoundBackward0" KeepNoBool Neither,
+        f32 |x| x.round_ties_even(), f64 |x| x.round_ties_even(), i64 |x| x,
+        d Some(zero), "Nearest integer, halves to even (as PyTorch).", "round(tensor([0.5, 1.5, 2.5]))";
+    Trunc "trunc" "TruncBackward0" KeepNoBool Neither,
+        f32 |x| x.trunc(), f64 |x| x.trunc(), i64 |x| x,
+        d Some(zero), "x without its fractional part.", "trunc(tensor([-1.7, 1.7]))";
+    Frac "frac" "FracBackward0" FloatOnly Neither,
+        f32 |x| x - x.trunc(), f64 |x| x - x.trunc(), i64 |x| x,
+        d Some(|_, _, g| Ok(g.clone())), "The fractional part, x - trunc(x).", "frac(tensor([1.25, -1.75]))";
+    Square "square" "PowBackward0" BoolToLong Input,
+        f32 |x| x * x, f64 |x| x * x, i64 |x| x.wrapping_mul(x),
+        d Some(|x, _, g| mul(g, &scale(x, 2.0)?)), "x * x, element-wise.", "square(tensor([1, -2, 3]))";
+    Relu "relu" "ReluBackward0" KeepNoBool Output,
+        f32 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
+        f64 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
+        i64 |x| x.max(0),
+        d Some(|_, y, g| mul(g, &mask(&cmp(crate::tensor::op::BinaryOp::Gt, y, &num(0.0))?, g)?)),
+        "max(x, 0), element-wise.", "relu(tensor([-1., 0., 2.]))";
+    BitwiseNot "bitwise_not" "" Integral Neither,
+        f32 |x| x, f64 |x| x, i64 |x| !x,
+        d None, "Bitwise NOT of integers; logical NOT of bools (also `~t`).", "bitwise_not(tensor([0, 5]))";
+    Exp "exp" "ExpBackward0" FloatPromote Output,
+        f32 |x| exp_f32(x), f64 |x| x.exp(), i64 |x| x,
+        d Some(|_, y, g| mul(g, y)), "e raised to each element.", "exp(tensor([0., 1.]))";
+    Exp2 "exp2" "Exp2Backward0" FloatPromote Output,
+        f32 |x| x.exp2(), f64 |x| x.exp2(), i64 |x| x,
+        d Some(|_, y, g| mul(g, &scale(y, std::f64::consts::LN_2)?)), "2 raised to each element.", "exp2(tensor([0., 3.]))";
+    Expm1 "expm1" "Expm1Backward0" FloatPromote Output,
+        f32 |x| x.exp_m1(), f64 |x| x.exp_m1(), i64 |x| x,
+        d Some(|_, y, g| mul(g, &add(y, &num(1.0))?)), "exp(x) - 1, accurate near 0.", "expm1(tensor([1e-10, 1.]))";
+    Log "log" "LogBackward0" FloatPromote Input,
+        f32 |x| x.ln(), f64 |x| x.ln(), i64 |x| x,
+        d Some(|x, _, g| div(g, x)), "Natural logarithm.", "log(tensor([1., 2.718281828]))";
+    Log2 "log2" "Log2Backward0" FloatPromote Input,
+        f32 |x| x.log2(), f64 |x| x.log2(), i64 |x| x,
+        d Some(|x, _, g| div(g, &scale(x, std::f64::consts::LN_2)?)), "Base-2 logarithm.", "log2(tensor([1., 8.]))";
+    Log10 "log10" "Log10Backward0" FloatPromote Input,
+        f32 |x| x.log10(), f64 |x| x.log10(), i64 |x| x,
+        d Some(|x, _, g| div(g, &scale(x, std::f64::consts::LN_10)?)), "Base-10 logarithm.", "log10(tensor([1., 100.]))";
+    Log1p "log1p" "Log1PBackward0" FloatPromote Input,
+        f32 |x| x.ln_1p(), f64 |x| x.ln_1p(), i64 |x| x,
+        d Some(|x, _, g| div(g, &add(x, &num(1.0))?)), "log(1 + x), accurate near 0.", "log1p(tensor([1e-10, 1.]))";
+    Sqrt "sqrt" "SqrtBackward0" FloatPromote Output,
+        f32 |x| x.sqrt(), f64 |x| x.sqrt(), i64 |x| x,
+        d Some(|_, y, g| div(g, &scale(y, 2.0)?)), "Square root.", "sqrt(tensor([4., 9.]))";
+    Rsqrt "rsqrt" "RsqrtBackward0" FloatPromote Output,
+        f32 |x| 1.0 / x.sqrt(), f64 |x| 1.0 / x.sqrt(), i64 |x| x,
+        d Some(|_, y, g| mul(g, &scale(&mul(y, &mul(y, y)?)?, -0.5)?)), "1 / sqrt(x).", "rsqrt(tensor([4., 0.25]))";
+    Sin "sin" "SinBackward0" FloatPromote Input,
+        f32 |x| x.sin(), f64 |x| x.sin(), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Cos, x)?)), "Sine (radians).", "sin(tensor([0., 1.5708]))";
+    Cos "cos" "CosBackward0" FloatPromote Input,
+        f32 |x| x.cos(), f64 |x| x.cos(), i64 |x| x,
+        d Some(|x, _, g| mul(g, &neg(&un(UnaryOp::Sin, x)?)?)), "Cosine (radians).", "cos(tensor([0., 3.1416]))";
+    Tan "tan" "TanBackward0" FloatPromote Output,
+        f32 |x| x.tan(), f64 |x| x.tan(), i64 |x| x,
+        d Some(|_, y, g| mul(g, &add(&mul(y, y)?, &num(1.0))?)), "Tangent (radians).", "tan(tensor([0., 0.7854]))";
+    Asin "asin" "AsinBackward0" FloatPromote Input,
+        f32 |x| x.asin(), f64 |x| x.asin(), i64 |x| x,
+        d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &sub(&num(1.0), &mul(x, x)?)?)?)), "Arc sine.", "asin(tensor([0., 1.]))";
+    Acos "acos" "AcosBackward0" FloatPromote Input,
+        f32 |x| x.acos(), f64 |x| x.acos(), i64 |x| x,
+        d Some(|x, _, g| neg(&div(g, &un(UnaryOp::Sqrt, &sub(&num(1.0), &mul(x, x)?)?)?)?)), "Arc cosine.", "acos(tensor([1., 0.]))";
+    Atan "atan" "AtanBackward0" FloatPromote Input,
+        f32 |x| x.atan(), f64 |x| x.atan(), i64 |x| x,
+        d Some(|x, _, g| div(g, &add(&mul(x, x)?, &num(1.0))?)), "Arc tangent.", "atan(tensor([0., 1.]))";
+    Sinh "sinh" "SinhBackward0" FloatPromote Input,
+        f32 |x| x.sinh(), f64 |x| x.sinh(), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Cosh, x)?)), "Hyperbolic sine.", "sinh(tensor([0., 1.]))";
+    Cosh "cosh" "CoshBackward0" FloatPromote Input,
+        f32 |x| x.cosh(), f64 |x| x.cosh(), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Sinh, x)?)), "Hyperbolic cosine.", "cosh(tensor([0., 1.]))";
+    Tanh "tanh" "TanhBackward0" FloatPromote Output,
+        f32 |x| x.tanh(), f64 |x| x.tanh(), i64 |x| x,
+        d Some(|_, y, g| mul(g, &sub(&num(1.0), &mul(y, y)?)?)), "Hyperbolic tangent.", "tanh(tensor([-1., 0., 1.]))";
+    Sigmoid "sigmoid" "SigmoidBackward0" FloatPromote Output,
+        f32 |x| 1.0 / (1.0 + exp_f32(-x)), f64 |x| 1.0 / (1.0 + (-x).exp()), i64 |x| x,
+        d Some(|_, y, g| mul(g, &mul(y, &sub(&num(1.0), y)?)?)), "1 / (1 + exp(-x)).", "sigmoid(tensor([-1., 0., 1.]))";
+    Reciprocal "reciprocal" "ReciprocalBackward0" FloatPromote Output,
+        f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
+        d Some(|_, y, g| mul(g, &neg(&mul(y, y)?)?)), "1 / x, element-wise.", "reciprocal(tensor([2., 4.]))";
+    Erf "erf" "ErfBackward0" FloatPromote Input,
+        f32 |x| erf(x as f64) as f32, f64 |x| erf(x), i64 |x| x,
+        d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, std::f64::consts::FRAC_2_SQRT_PI)?)),
+        "The Gauss error function.", "erf(tensor([0., 1.]))";
+}
+
+/// Other names PyTorch gives the same ops.
+pub const UNARY_ALIASES: &[(&str, UnaryOp)] = &[
+    ("negative", UnaryOp::Neg),
+    ("absolute", UnaryOp::Abs),
+    ("sgn", UnaryOp::Sign),
+    ("fix", UnaryOp::Trunc),
+    ("arcsin", UnaryOp::Asin),
+    ("arccos", UnaryOp::Acos),
+    ("arctan", UnaryOp::Atan),
+];
+
+impl UnaryOp {
+    pub fn row(self) -> &'static UnaryRow {
+        // The rows are declared in the enum's order.
+        &UNARY_ROWS[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+    pub fn from_name(name: &str) -> Option<UnaryOp> {
+        UNARY_ROWS
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.op)
+            .or_else(|| {
+                UNARY_ALIASES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, op)| *op)
+            })
+    }
+}
+
+/// Element-wise tests that answer in bool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredicateOp {
+    IsNan,
+    IsInf,
+    IsPosInf,
+    IsNegInf,
+    IsFinite,
+    LogicalNot,
+}
+
+impl PredicateOp {
+    #[inline(always)]
+    pub fn f64(self, x: f64) -> bool {
+        match self {
+            PredicateOp::IsNan => x.is_nan(),
+            PredicateOp::IsInf => x.is_infinite(),
+            PredicateOp::IsPosInf => x == f64::INFINITY,
+            PredicateOp::IsNegInf => x == f64::NEG_INFINITY,
+            PredicateOp::IsFinite => x.is_finite(),
+            PredicateOp::LogicalNot => x == 0.0,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            PredicateOp::IsNan => "isnan",
+            PredicateOp::IsInf => "isinf",
+            PredicateOp::IsPosInf => "isposinf",
+            PredicateOp::IsNegInf => "isneginf",
+            PredicateOp::IsFinite => "isfinite",
+            PredicateOp::LogicalNot => "logical_not",
+        }
+    }
+}

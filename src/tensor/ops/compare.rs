@@ -1,0 +1,62 @@
+//! Comparisons built from element-wise ops: isclose, allclose, equal, and
+//! rounding to a number of decimals.
+
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, UnaryOp};
+use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un};
+use crate::tensor::ops::elementwise::predicate;
+use crate::tensor::ops::reduce::reduce;
+use crate::tensor::ops::scalar::item_bool;
+
+/// |x - y| <= atol + rtol |y|, with equal values (infinities too) close, and NaN
+/// close to NaN only with `equal_nan`.
+pub fn isclose(x: &Tensor, y: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -> Result<Tensor> {
+    crate::autograd::no_grad(|| {
+        if x.dtype().is_bool() && y.dtype().is_bool() {
+            return cmp(BinaryOp::Eq, x, y);
+        }
+        let diff = un(UnaryOp::Abs, &sub(x, y)?)?;
+        let allowed = add(&num(atol), &mul(&num(rtol), &un(UnaryOp::Abs, y)?)?)?;
+        let near = cmp(BinaryOp::Le, &diff, &allowed)?;
+        let same = cmp(BinaryOp::Eq, x, y)?;
+        let close = bin(BinaryOp::LogicalOr, &near, &same)?;
+        if !equal_nan {
+            return Ok(close);
+        }
+        let both_nan = bin(
+            BinaryOp::LogicalAnd,
+            &predicate(PredicateOp::IsNan, x)?,
+            &predicate(PredicateOp::IsNan, y)?,
+        )?;
+        bin(BinaryOp::LogicalOr, &close, &both_nan)
+    })
+}
+
+/// Is every element true? (One bool read to the host.)
+pub fn all(t: &Tensor) -> Result<bool> {
+    if t.numel() == 0 {
+        return Ok(true);
+    }
+    item_bool(&reduce(t, ReduceOp::All, None, false)?)
+}
+
+/// torch.equal: the same shape and the same values.
+pub fn equal(x: &Tensor, y: &Tensor) -> Result<bool> {
+    if x.shape() != y.shape() {
+        return Ok(false);
+    }
+    all(&crate::autograd::no_grad(|| cmp(BinaryOp::Eq, x, y))?)
+}
+
+/// round(x, decimals): round(x * 10^d) / 10^d, halves to even (as PyTorch).
+pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
+    if decimals == 0 {
+        return un(UnaryOp::Round, x);
+    }
+    let p = 10f64.powi(decimals as i32);
+    let out = crate::autograd::composite::composite("RoundBackward1", &[x], |t| {
+        div(&un(UnaryOp::Round, &mul(&t[0], &num(p))?)?, &num(p))
+    })?;
+    Ok(out)
+}
