@@ -3,11 +3,14 @@
 
 pub mod args;
 pub mod builtins;
+mod call;
 pub mod convert;
 pub mod eval;
+mod expr;
 mod observe;
 mod ops;
 pub mod session;
+mod subscript;
 pub mod value;
 
 use std::collections::HashMap;

@@ -23,6 +23,24 @@ fn dims(t: &Tensor) -> Vec<i64> {
     t.shape().iter().map(|&d| d as i64).collect()
 }
 
+/// Is `t` a matrix stored column by column (a transposed contiguous matrix, as
+/// the `w.T` inside a linear layer)?
+fn column_major(t: &Tensor) -> bool {
+    let (shape, strides) = (t.shape(), &t.layout().strides);
+    t.ndim() == 2 && shape[0] > 1 && shape[1] > 1 && strides[0] == 1 && strides[1] == shape[0]
+}
+
+/// `x @ y`, laid out as `like`: for a column-major `like` it is computed as
+/// `(yᵀ @ xᵀ)ᵀ`, as PyTorch's mm backward does, so that a linear layer's weight
+/// gradient arrives contiguous and the optimizer reads it in order.
+fn product_like(x: &Tensor, y: &Tensor, like: &Tensor) -> Result<Tensor> {
+    if column_major(like) && x.ndim() == 2 && y.ndim() == 2 {
+        transpose(&matmul(&transpose(y, 0, 1)?, &transpose(x, 0, 1)?)?, 0, 1)
+    } else {
+        matmul(x, y)
+    }
+}
+
 pub fn record_matmul(a: &Tensor, b: &Tensor, out: Tensor) -> Tensor {
     let (sa, sb) = (Saved::new(a), Saved::new(b));
     let (need_a, need_b) = (a.requires_grad(), b.requires_grad());
@@ -52,10 +70,10 @@ pub fn record_matmul(a: &Tensor, b: &Tensor, out: Tensor) -> Tensor {
                 reshape(&sum_to(&x?, like.shape())?, &dims(orig))
             };
             let ga = need_a
-                .then(|| back(matmul(&g2, &transpose(&b2, -2, -1)?), &a2, &a))
+                .then(|| back(product_like(&g2, &transpose(&b2, -2, -1)?, &a2), &a2, &a))
                 .transpose()?;
             let gb = need_b
-                .then(|| back(matmul(&transpose(&a2, -2, -1)?, &g2), &b2, &b))
+                .then(|| back(product_like(&transpose(&a2, -2, -1)?, &g2, &b2), &b2, &b))
                 .transpose()?;
             Ok(vec![ga, gb])
         })

@@ -1,7 +1,8 @@
 //! Dtype conversion and strided copies.
 
-use super::elem::{BLOCK, CpuStorage, Element};
-use super::strided::{block, for_blocks, gather, runs};
+use super::elem::{CpuStorage, Element};
+use super::scratch::{convert_into, scratch};
+use super::strided::{block, fill_blocks, gather, runs};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
@@ -21,15 +22,11 @@ fn convert<T: Element, U: Element>(x: T) -> U {
 }
 
 fn cast_typed<T: Element, U: Element>(v: &[T], l: &Layout) -> Vec<U> {
-    let mut out = vec![U::default(); l.numel()];
-    for_blocks(&mut out, &|start, dst| {
-        let mut buf = [T::default(); BLOCK];
+    fill_blocks(l.numel(), &|start, dst| {
+        let mut buf = scratch();
         let s = block(v, l, start, &mut buf[..dst.len()]);
-        for (d, &x) in dst.iter_mut().zip(s) {
-            *d = convert::<T, U>(x);
-        }
-    });
-    out
+        convert_into(s, dst, convert::<T, U>);
+    })
 }
 
 /// The elements of `l`, contiguous, in `to`.

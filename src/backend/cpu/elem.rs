@@ -8,6 +8,7 @@
 use half::{bf16, f16};
 
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
+use super::scratch::{Out, convert, convert_into, scratch, written};
 use crate::tensor::dtype::DType;
 
 /// Elements per block of a kernel loop (scratch buffers live on the stack).
@@ -25,13 +26,13 @@ pub trait Element: Copy + Send + Sync + PartialEq + Default + std::fmt::Debug + 
     fn slice_mut(s: &mut CpuStorage) -> Option<&mut [Self]>;
 
     /// `dst = op(src)` for one block, in this type's compute type.
-    fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels);
+    fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels);
     /// `dst = a op b` for one block.
-    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels);
+    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels);
     /// `dst = a cmp b` for one block.
-    fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels);
+    fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels);
     /// `dst = test(src)` for one block.
-    fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels);
+    fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels);
 }
 
 /// Float → integer conversion as PyTorch's casts on x86 (cvttsd2si): truncate
@@ -78,46 +79,31 @@ macro_rules! storage_access {
 /// Blocks of integers (and bool) compute in i64 scratch space.
 macro_rules! via_i64 {
     () => {
-        fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels) {
-            let mut a = [0i64; BLOCK];
-            let mut o = [0i64; BLOCK];
+        fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
+            let (mut a, mut o) = (scratch(), scratch());
             let n = src.len();
-            for (x, s) in a.iter_mut().zip(src) {
-                *x = s.to_i64();
-            }
-            (k.i64)(&a[..n], &mut o[..n]);
-            for (d, x) in dst.iter_mut().zip(&o[..n]) {
-                *d = Self::from_i64(*x);
-            }
+            (k.i64)(convert(src, &mut a, |x| x.to_i64()), &mut o[..n]);
+            // SAFETY: the kernel wrote o[..n].
+            convert_into(unsafe { written(&o[..n]) }, dst, Self::from_i64);
         }
-        fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels) {
-            let (mut x, mut y, mut o) = ([0i64; BLOCK], [0i64; BLOCK], [0i64; BLOCK]);
+        fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
+            let (mut x, mut y, mut o) = (scratch(), scratch(), scratch());
             let n = a.len();
-            for i in 0..n {
-                x[i] = a[i].to_i64();
-                y[i] = b[i].to_i64();
-            }
-            (k.i64)(&x[..n], &y[..n], &mut o[..n]);
-            for (d, v) in dst.iter_mut().zip(&o[..n]) {
-                *d = Self::from_i64(*v);
-            }
+            let x = convert(a, &mut x, |v| v.to_i64());
+            let y = convert(b, &mut y, |v| v.to_i64());
+            (k.i64)(x, y, &mut o[..n]);
+            // SAFETY: the kernel wrote o[..n].
+            convert_into(unsafe { written(&o[..n]) }, dst, Self::from_i64);
         }
-        fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels) {
-            let (mut x, mut y) = ([0i64; BLOCK], [0i64; BLOCK]);
-            let n = a.len();
-            for i in 0..n {
-                x[i] = a[i].to_i64();
-                y[i] = b[i].to_i64();
-            }
-            (k.cmp_i64)(&x[..n], &y[..n], dst);
+        fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
+            let (mut x, mut y) = (scratch(), scratch());
+            let x = convert(a, &mut x, |v| v.to_i64());
+            let y = convert(b, &mut y, |v| v.to_i64());
+            (k.cmp_i64)(x, y, dst);
         }
-        fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels) {
-            let mut a = [0.0f64; BLOCK];
-            let n = src.len();
-            for (x, s) in a.iter_mut().zip(src) {
-                *x = s.to_f64();
-            }
-            (k.f64)(&a[..n], dst);
+        fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
+            let mut a = scratch();
+            (k.f64)(convert(src, &mut a, |x| x.to_f64()), dst);
         }
     };
 }
@@ -171,22 +157,18 @@ impl Element for i64 {
         v
     }
     storage_access!(I64);
-    fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels) {
+    fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
         (k.i64)(src, dst)
     }
-    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels) {
+    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
         (k.i64)(a, b, dst)
     }
-    fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels) {
+    fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
         (k.cmp_i64)(a, b, dst)
     }
-    fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels) {
-        let mut a = [0.0f64; BLOCK];
-        let n = src.len();
-        for (x, s) in a.iter_mut().zip(src) {
-            *x = *s as f64;
-        }
-        (k.f64)(&a[..n], dst);
+    fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
+        let mut a = scratch();
+        (k.f64)(convert(src, &mut a, |x| x as f64), dst);
     }
 }
 
@@ -231,16 +213,16 @@ impl Element for f32 {
         v as f32
     }
     storage_access!(F32);
-    fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels) {
+    fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
         (k.f32)(src, dst)
     }
-    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels) {
+    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
         (k.f32)(a, b, dst)
     }
-    fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels) {
+    fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
         (k.cmp_f32)(a, b, dst)
     }
-    fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels) {
+    fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
         (k.f32)(src, dst)
     }
 }
@@ -264,16 +246,16 @@ impl Element for f64 {
         v as f64
     }
     storage_access!(F64);
-    fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels) {
+    fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
         (k.f64)(src, dst)
     }
-    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels) {
+    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
         (k.f64)(a, b, dst)
     }
-    fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels) {
+    fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
         (k.cmp_f64)(a, b, dst)
     }
-    fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels) {
+    fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
         (k.f64)(src, dst)
     }
 }
@@ -300,45 +282,31 @@ macro_rules! half_element {
                 <$t>::from_f64(v as f64)
             }
             storage_access!($d);
-            fn unary_block(src: &[Self], dst: &mut [Self], k: &UnaryKernels) {
-                let (mut a, mut o) = ([0f32; BLOCK], [0f32; BLOCK]);
+            fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
+                let (mut a, mut o) = (scratch(), scratch());
                 let n = src.len();
-                for (x, s) in a.iter_mut().zip(src) {
-                    *x = s.to_f32();
-                }
-                (k.f32)(&a[..n], &mut o[..n]);
-                for (d, x) in dst.iter_mut().zip(&o[..n]) {
-                    *d = <$t>::from_f32(*x);
-                }
+                (k.f32)(convert(src, &mut a, |x| x.to_f32()), &mut o[..n]);
+                // SAFETY: the kernel wrote o[..n].
+                convert_into(unsafe { written(&o[..n]) }, dst, <$t>::from_f32);
             }
-            fn binary_block(a: &[Self], b: &[Self], dst: &mut [Self], k: &BinaryKernels) {
-                let (mut x, mut y, mut o) = ([0f32; BLOCK], [0f32; BLOCK], [0f32; BLOCK]);
+            fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
+                let (mut x, mut y, mut o) = (scratch(), scratch(), scratch());
                 let n = a.len();
-                for i in 0..n {
-                    x[i] = a[i].to_f32();
-                    y[i] = b[i].to_f32();
-                }
-                (k.f32)(&x[..n], &y[..n], &mut o[..n]);
-                for (d, v) in dst.iter_mut().zip(&o[..n]) {
-                    *d = <$t>::from_f32(*v);
-                }
+                let x = convert(a, &mut x, |v| v.to_f32());
+                let y = convert(b, &mut y, |v| v.to_f32());
+                (k.f32)(x, y, &mut o[..n]);
+                // SAFETY: the kernel wrote o[..n].
+                convert_into(unsafe { written(&o[..n]) }, dst, <$t>::from_f32);
             }
-            fn compare_block(a: &[Self], b: &[Self], dst: &mut [bool], k: &BinaryKernels) {
-                let (mut x, mut y) = ([0f32; BLOCK], [0f32; BLOCK]);
-                let n = a.len();
-                for i in 0..n {
-                    x[i] = a[i].to_f32();
-                    y[i] = b[i].to_f32();
-                }
-                (k.cmp_f32)(&x[..n], &y[..n], dst);
+            fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
+                let (mut x, mut y) = (scratch(), scratch());
+                let x = convert(a, &mut x, |v| v.to_f32());
+                let y = convert(b, &mut y, |v| v.to_f32());
+                (k.cmp_f32)(x, y, dst);
             }
-            fn predicate_block(src: &[Self], dst: &mut [bool], k: &PredicateKernels) {
-                let mut a = [0f32; BLOCK];
-                let n = src.len();
-                for (x, s) in a.iter_mut().zip(src) {
-                    *x = s.to_f32();
-                }
-                (k.f32)(&a[..n], dst);
+            fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
+                let mut a = scratch();
+                (k.f32)(convert(src, &mut a, |x| x.to_f32()), dst);
             }
         }
     };

@@ -4,19 +4,18 @@
 
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
-use super::strided::{block, for_blocks, is_scalar};
+use super::scratch::{Out, scratch};
+use super::strided::{block, fill_blocks, is_scalar};
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
 
 fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
-    let mut out = vec![T::default(); l.numel()];
-    for_blocks(&mut out, &|start, dst| {
-        let mut buf = [T::default(); BLOCK];
+    fill_blocks(l.numel(), &|start, dst| {
+        let mut buf = scratch();
         let s = block(src, l, start, &mut buf[..dst.len()]);
         T::unary_block(s, dst, k);
-    });
-    out
+    })
 }
 
 pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
@@ -24,13 +23,11 @@ pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
 }
 
 fn predicate_typed<T: Element>(src: &[T], l: &Layout, k: &PredicateKernels) -> Vec<bool> {
-    let mut out = vec![false; l.numel()];
-    for_blocks(&mut out, &|start, dst| {
-        let mut buf = [T::default(); BLOCK];
+    fill_blocks(l.numel(), &|start, dst| {
+        let mut buf = scratch();
         let s = block(src, l, start, &mut buf[..dst.len()]);
         T::predicate_block(s, dst, k);
-    });
-    out
+    })
 }
 
 pub fn predicate(s: &CpuStorage, l: &Layout, k: &PredicateKernels) -> CpuStorage {
@@ -43,7 +40,7 @@ fn operand<'a, T: Copy>(
     l: &Layout,
     scalar: Option<&'a [T]>,
     start: usize,
-    buf: &'a mut [T],
+    buf: &'a mut [Out<T>],
 ) -> &'a [T] {
     match scalar {
         Some(s) => &s[..buf.len()],
@@ -63,15 +60,13 @@ fn binary_typed<T: Element>(
     k: &BinaryKernels,
 ) -> Vec<T> {
     let (fa, fb) = (filled(a, la), filled(b, lb));
-    let mut out = vec![T::default(); la.numel()];
-    for_blocks(&mut out, &|start, dst| {
-        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+    fill_blocks(la.numel(), &|start, dst| {
+        let (mut ba, mut bb) = (scratch(), scratch());
         let n = dst.len();
         let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
         let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
         T::binary_block(x, y, dst, k);
-    });
-    out
+    })
 }
 
 fn compare_typed<T: Element>(
@@ -82,15 +77,13 @@ fn compare_typed<T: Element>(
     k: &BinaryKernels,
 ) -> Vec<bool> {
     let (fa, fb) = (filled(a, la), filled(b, lb));
-    let mut out = vec![false; la.numel()];
-    for_blocks(&mut out, &|start, dst| {
-        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+    fill_blocks(la.numel(), &|start, dst| {
+        let (mut ba, mut bb) = (scratch(), scratch());
         let n = dst.len();
         let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
         let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
         T::compare_block(x, y, dst, k);
-    });
-    out
+    })
 }
 
 /// Does any element `l` describes equal zero? (Integer division guards.)
@@ -181,19 +174,17 @@ fn where_typed<T: Element>(
     b: &[T],
     lb: &Layout,
 ) -> Vec<T> {
-    let mut out = vec![T::default(); lc.numel()];
-    for_blocks(&mut out, &|start, dst| {
+    fill_blocks(lc.numel(), &|start, dst| {
         let n = dst.len();
-        let mut bc = [false; BLOCK];
-        let (mut ba, mut bb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+        let mut bc = scratch();
+        let (mut ba, mut bb) = (scratch(), scratch());
         let c = block(c, lc, start, &mut bc[..n]);
         let x = block(a, la, start, &mut ba[..n]);
         let y = block(b, lb, start, &mut bb[..n]);
         for i in 0..n {
-            dst[i] = if c[i] { x[i] } else { y[i] };
+            dst[i].write(if c[i] { x[i] } else { y[i] });
         }
-    });
-    out
+    })
 }
 
 /// clamp and lerp compute in f64 per element (exact for f32 inputs, whose
@@ -207,22 +198,16 @@ fn ternary_float<T: Element>(
     lc: &Layout,
     f: fn(f64, f64, f64) -> f64,
 ) -> Vec<T> {
-    let mut out = vec![T::default(); lx.numel()];
-    for_blocks(&mut out, &|start, dst| {
+    fill_blocks(lx.numel(), &|start, dst| {
         let n = dst.len();
-        let (mut b0, mut b1, mut b2) = (
-            [T::default(); BLOCK],
-            [T::default(); BLOCK],
-            [T::default(); BLOCK],
-        );
+        let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
         let p = block(x, lx, start, &mut b0[..n]);
         let q = block(b, lb, start, &mut b1[..n]);
         let r = block(c, lc, start, &mut b2[..n]);
         for i in 0..n {
-            dst[i] = T::from_f64(f(p[i].to_f64(), q[i].to_f64(), r[i].to_f64()));
+            dst[i].write(T::from_f64(f(p[i].to_f64(), q[i].to_f64(), r[i].to_f64())));
         }
-    });
-    out
+    })
 }
 
 fn clamp_int<T: Element>(
@@ -233,22 +218,18 @@ fn clamp_int<T: Element>(
     hi: &[T],
     lhi: &Layout,
 ) -> Vec<T> {
-    let mut out = vec![T::default(); lx.numel()];
-    for_blocks(&mut out, &|start, dst| {
+    fill_blocks(lx.numel(), &|start, dst| {
         let n = dst.len();
-        let (mut b0, mut b1, mut b2) = (
-            [T::default(); BLOCK],
-            [T::default(); BLOCK],
-            [T::default(); BLOCK],
-        );
+        let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
         let p = block(x, lx, start, &mut b0[..n]);
         let q = block(lo, llo, start, &mut b1[..n]);
         let r = block(hi, lhi, start, &mut b2[..n]);
         for i in 0..n {
-            dst[i] = T::from_i64(p[i].to_i64().max(q[i].to_i64()).min(r[i].to_i64()));
+            dst[i].write(T::from_i64(
+                p[i].to_i64().max(q[i].to_i64()).min(r[i].to_i64()),
+            ));
         }
-    });
-    out
+    })
 }
 
 /// clamp: NaN stays NaN (in x or a bound); a lower bound above the upper gives

@@ -5,73 +5,53 @@
 //! block, so the strided and broadcast machinery exists once per element type,
 //! not once per op.
 
+use std::mem::MaybeUninit as Out;
+
 use crate::tensor::op::{
     BinaryFn, BinaryOp, BinaryVisitor, PredicateOp, UnaryFn, UnaryOp, UnaryVisitor,
 };
 
 pub struct UnaryKernels {
-    pub f32: fn(&[f32], &mut [f32]),
-    pub f64: fn(&[f64], &mut [f64]),
-    pub i64: fn(&[i64], &mut [i64]),
+    pub f32: fn(&[f32], &mut [Out<f32>]),
+    pub f64: fn(&[f64], &mut [Out<f64>]),
+    pub i64: fn(&[i64], &mut [Out<i64>]),
 }
 
 pub struct BinaryKernels {
-    pub f32: fn(&[f32], &[f32], &mut [f32]),
-    pub f64: fn(&[f64], &[f64], &mut [f64]),
-    pub i64: fn(&[i64], &[i64], &mut [i64]),
-    pub cmp_f32: fn(&[f32], &[f32], &mut [bool]),
-    pub cmp_f64: fn(&[f64], &[f64], &mut [bool]),
-    pub cmp_i64: fn(&[i64], &[i64], &mut [bool]),
+    pub f32: fn(&[f32], &[f32], &mut [Out<f32>]),
+    pub f64: fn(&[f64], &[f64], &mut [Out<f64>]),
+    pub i64: fn(&[i64], &[i64], &mut [Out<i64>]),
+    pub cmp_f32: fn(&[f32], &[f32], &mut [Out<bool>]),
+    pub cmp_f64: fn(&[f64], &[f64], &mut [Out<bool>]),
+    pub cmp_i64: fn(&[i64], &[i64], &mut [Out<bool>]),
 }
 
 pub struct PredicateKernels {
-    pub f32: fn(&[f32], &mut [bool]),
-    pub f64: fn(&[f64], &mut [bool]),
+    pub f32: fn(&[f32], &mut [Out<bool>]),
+    pub f64: fn(&[f64], &mut [Out<bool>]),
 }
 
-/// Does this processor run AVX2 (twice the width of the baseline's SSE2)?
-fn wide() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+crate::multiversion! {
+    /// Transcendental functions (exp, sigmoid) are compute-bound: this loop is
+    /// compiled for the widest vectors the processor has (simd.rs).
+    fn unary_f32<F: UnaryFn>(s: &[f32], d: &mut [Out<f32>]) {
+        for (o, &x) in d.iter_mut().zip(s) {
+            o.write(F::f32(x));
+        }
     }
 }
 
-fn unary_f32<F: UnaryFn>(s: &[f32], d: &mut [f32]) {
+crate::multiversion! {
+    fn unary_f64<F: UnaryFn>(s: &[f64], d: &mut [Out<f64>]) {
+        for (o, &x) in d.iter_mut().zip(s) {
+            o.write(F::f64(x));
+        }
+    }
+}
+
+fn unary_i64<F: UnaryFn>(s: &[i64], d: &mut [Out<i64>]) {
     for (o, &x) in d.iter_mut().zip(s) {
-        *o = F::f32(x);
-    }
-}
-
-/// The same loop compiled for AVX2: transcendental functions (exp, sigmoid)
-/// are compute-bound, so twice the lanes is twice the speed.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn unary_f32_avx2<F: UnaryFn>(s: &[f32], d: &mut [f32]) {
-    for (o, &x) in d.iter_mut().zip(s) {
-        *o = F::f32(x);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn unary_f32_wide<F: UnaryFn>(s: &[f32], d: &mut [f32]) {
-    // SAFETY: chosen only when the processor reports AVX2 (see `wide`).
-    unsafe { unary_f32_avx2::<F>(s, d) }
-}
-
-fn unary_f64<F: UnaryFn>(s: &[f64], d: &mut [f64]) {
-    for (o, &x) in d.iter_mut().zip(s) {
-        *o = F::f64(x);
-    }
-}
-
-fn unary_i64<F: UnaryFn>(s: &[i64], d: &mut [i64]) {
-    for (o, &x) in d.iter_mut().zip(s) {
-        *o = F::i64(x);
+        o.write(F::i64(x));
     }
 }
 
@@ -80,16 +60,8 @@ struct MakeUnary;
 impl UnaryVisitor for MakeUnary {
     type Out = UnaryKernels;
     fn visit<F: UnaryFn>(self) -> UnaryKernels {
-        #[cfg(target_arch = "x86_64")]
-        let f32: fn(&[f32], &mut [f32]) = if wide() {
-            unary_f32_wide::<F>
-        } else {
-            unary_f32::<F>
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let f32: fn(&[f32], &mut [f32]) = unary_f32::<F>;
         UnaryKernels {
-            f32,
+            f32: unary_f32::<F>,
             f64: unary_f64::<F>,
             i64: unary_i64::<F>,
         }
@@ -102,9 +74,9 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
 
 macro_rules! binary_loop {
     ($name:ident, $t:ty, $out:ty, $f:ident) => {
-        fn $name<F: BinaryFn>(a: &[$t], b: &[$t], d: &mut [$out]) {
+        fn $name<F: BinaryFn>(a: &[$t], b: &[$t], d: &mut [Out<$out>]) {
             for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
-                *o = F::$f(x, y);
+                o.write(F::$f(x, y));
             }
         }
     };
@@ -140,8 +112,8 @@ macro_rules! predicate_table {
     ($op:expr, $($Var:ident |$x:ident| $e:expr;)*) => {
         match $op {
             $(PredicateOp::$Var => PredicateKernels {
-                f32: |s, d| for (o, &$x) in d.iter_mut().zip(s) { *o = $e },
-                f64: |s, d| for (o, &$x) in d.iter_mut().zip(s) { *o = $e },
+                f32: |s, d| for (o, &$x) in d.iter_mut().zip(s) { o.write($e); },
+                f64: |s, d| for (o, &$x) in d.iter_mut().zip(s) { o.write($e); },
             },)*
         }
     };

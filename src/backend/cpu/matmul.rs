@@ -2,9 +2,11 @@
 //! copies); f16 and bf16 compute in f32; integers use a plain i64 triple loop.
 
 use gemm::{Parallelism, gemm};
+use rayon::prelude::*;
 
 use super::cast::cast;
 use super::elem::{CpuStorage, Element};
+use super::scratch::{Out, filled_vec};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
@@ -49,7 +51,7 @@ impl Spec {
         }
     }
     fn parallelism(&self) -> Parallelism {
-        if self.m * self.n * self.k >= 1 << 18 {
+        if self.m * self.n * self.k >= 1 << 23 {
             Parallelism::Rayon(0)
         } else {
             Parallelism::None
@@ -57,59 +59,100 @@ impl Spec {
     }
 }
 
+/// Every batch's product, contiguous. Many small products (a convolution's
+/// batch) run side by side, one per core; a few big ones each use every core.
 fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let batches = spec.a_offsets.len();
-    let mut out = vec![zero; batches * m * n];
-    for (bi, (&ao, &bo)) in spec.a_offsets.iter().zip(&spec.b_offsets).enumerate() {
-        if m == 0 || n == 0 || k == 0 {
-            continue;
-        }
-        let dst = &mut out[bi * m * n..(bi + 1) * m * n];
-        // Products bigger than ~2^34 multiply-adds run in row blocks so that Ctrl-C
-        // is answered within a fraction of a second; the caller reports it.
-        let rows_per_block = if m * n * k > 1 << 34 {
-            ((1usize << 33) / (n * k)).max(64)
-        } else {
-            m
-        };
-        let mut r0 = 0;
-        while r0 < m {
-            if crate::interrupt::pending() {
-                return out;
-            }
-            let rows = rows_per_block.min(m - r0);
-            // SAFETY: every pointer/stride pair addresses only elements inside its
-            // buffer: the layouts come from tensors whose views were validated
-            // (offset + (m-1)*rs + (k-1)*cs lies within the storage), and dst rows
-            // r0..r0+rows of an m×n row-major block.
-            unsafe {
-                gemm(
-                    rows,
-                    n,
-                    k,
-                    dst.as_mut_ptr().add(r0 * n),
-                    1,
-                    n as isize,
-                    false,
-                    a.as_ptr().add(ao + r0 * spec.a_strides[0]),
-                    spec.a_strides[1] as isize,
-                    spec.a_strides[0] as isize,
-                    b.as_ptr().add(bo),
-                    spec.b_strides[1] as isize,
-                    spec.b_strides[0] as isize,
-                    zero,
-                    one,
-                    false,
-                    false,
-                    false,
-                    spec.parallelism(),
-                );
-            }
-            r0 += rows;
-        }
+    if k == 0 {
+        return vec![zero; batches * m * n];
     }
-    out
+    let pairs: Vec<(usize, usize)> = spec
+        .a_offsets
+        .iter()
+        .copied()
+        .zip(spec.b_offsets.iter().copied())
+        .collect();
+    filled_vec(batches * m * n, |out| {
+        if m * n == 0 {
+            return;
+        }
+        let side_by_side = batches > 1
+            && batches >= rayon::current_num_threads()
+            && batches * m * n * k >= 1 << 18;
+        if side_by_side {
+            out.par_chunks_mut(m * n)
+                .zip(pairs.par_iter())
+                .for_each(|(dst, &(ao, bo))| {
+                    product(a, b, spec, ao, bo, dst, zero, one, Parallelism::None)
+                });
+        } else {
+            for (dst, &(ao, bo)) in out.chunks_mut(m * n).zip(&pairs) {
+                product(a, b, spec, ao, bo, dst, zero, one, spec.parallelism());
+            }
+        }
+    })
+}
+
+/// One `[m, k] @ [k, n]` product into `dst` (every slot written: rows left when
+/// Ctrl-C stops it are zeros; the caller reports the interrupt).
+#[allow(clippy::too_many_arguments)]
+fn product<T: Element>(
+    a: &[T],
+    b: &[T],
+    spec: &Spec,
+    ao: usize,
+    bo: usize,
+    dst: &mut [Out<T>],
+    zero: T,
+    one: T,
+    par: Parallelism,
+) {
+    let (m, n, k) = (spec.m, spec.n, spec.k);
+    // Products bigger than ~2^34 multiply-adds run in row blocks so that Ctrl-C
+    // is answered within a fraction of a second.
+    let rows_per_block = if m * n * k > 1 << 34 {
+        ((1usize << 33) / (n * k)).max(64)
+    } else {
+        m
+    };
+    let mut r0 = 0;
+    while r0 < m {
+        if crate::interrupt::pending() {
+            dst[r0 * n..].fill(Out::new(zero));
+            return;
+        }
+        let rows = rows_per_block.min(m - r0);
+        // SAFETY: every pointer/stride pair addresses only elements inside its
+        // buffer: the layouts come from tensors whose views were validated
+        // (offset + (m-1)*rs + (k-1)*cs lies within the storage), and dst rows
+        // r0..r0+rows of an m×n row-major block. With read_dst false, gemm only
+        // writes dst (it may start uninitialised).
+        unsafe {
+            gemm(
+                rows,
+                n,
+                k,
+                dst.as_mut_ptr().add(r0 * n) as *mut T,
+                1,
+                n as isize,
+                false,
+                a.as_ptr().add(ao + r0 * spec.a_strides[0]),
+                spec.a_strides[1] as isize,
+                spec.a_strides[0] as isize,
+                b.as_ptr().add(bo),
+                spec.b_strides[1] as isize,
+                spec.b_strides[0] as isize,
+                zero,
+                one,
+                false,
+                false,
+                false,
+                par,
+            );
+        }
+        r0 += rows;
+    }
 }
 
 fn int_matmul(a: &[i64], b: &[i64], spec: &Spec) -> Vec<i64> {

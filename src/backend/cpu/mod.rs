@@ -11,6 +11,8 @@ mod lines;
 mod matmul;
 pub mod random;
 mod reduce;
+mod scratch;
+pub mod simd;
 mod sort;
 mod strided;
 mod window;

@@ -3,25 +3,44 @@
 //! broadcast) is copied block by block into scratch space, one run along the
 //! innermost dim at a time. Blocks of large outputs run on every core.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use super::elem::BLOCK;
+use super::scratch::{Out, filled_vec};
 use crate::tensor::layout::Layout;
 
-/// Below this many elements a loop runs on one thread.
-pub const PAR_MIN: usize = 1 << 15;
+/// Below this many elements a loop runs on one thread: waking a sleeping
+/// worker costs more than a smaller memory-bound loop (an MLP step with
+/// 32K-element tasks spent most of its time in context switches).
+pub const PAR_MIN: usize = 1 << 17;
 
-/// `f(start, block)` for consecutive blocks of `out`, in parallel when it is big.
-pub fn for_blocks<U: Send>(out: &mut [U], f: &(dyn Fn(usize, &mut [U]) + Sync)) {
-    if out.len() >= PAR_MIN {
-        out.par_chunks_mut(BLOCK)
-            .enumerate()
-            .for_each(|(i, c)| f(i * BLOCK, c));
-    } else {
-        for (i, c) in out.chunks_mut(BLOCK).enumerate() {
-            f(i * BLOCK, c);
+/// How many elements each parallel task of an `n`-element loop takes: a few
+/// tasks per core (for balance), each a whole number of blocks.
+pub fn task_len(n: usize) -> usize {
+    let tasks = 4 * rayon::current_num_threads();
+    n.div_ceil(tasks).div_ceil(BLOCK).max(1) * BLOCK
+}
+
+/// A vector of `n` elements made by `f(start, block)` for consecutive blocks,
+/// in parallel when it is big; `f` writes every slot of its block.
+pub fn fill_blocks<U: Send>(n: usize, f: &(dyn Fn(usize, &mut [Out<U>]) + Sync)) -> Vec<U> {
+    filled_vec(n, |out| {
+        let blocks = |start: usize, task: &mut [Out<U>]| {
+            for (i, dst) in task.chunks_mut(BLOCK).enumerate() {
+                f(start + i * BLOCK, dst);
+            }
+        };
+        if n >= PAR_MIN {
+            let len = task_len(n);
+            out.par_chunks_mut(len)
+                .enumerate()
+                .for_each(|(t, task)| blocks(t * len, task));
+        } else {
+            blocks(0, out);
         }
-    }
+    })
 }
 
 /// Call `run(offset, stride, count)` for the runs along the innermost dim that
@@ -67,26 +86,37 @@ pub fn runs(l: &Layout, start: usize, len: usize, run: &mut dyn FnMut(usize, usi
 
 /// Elements `[start, start + buf.len())` of `l` as a slice: the buffer itself
 /// when the layout is contiguous, else copied into `buf`.
-pub fn block<'a, T: Copy>(src: &'a [T], l: &Layout, start: usize, buf: &'a mut [T]) -> &'a [T] {
+pub fn block<'a, T: Copy>(
+    src: &'a [T],
+    l: &Layout,
+    start: usize,
+    buf: &'a mut [Out<T>],
+) -> &'a [T] {
     let n = buf.len();
     if l.is_contiguous() {
         return &src[l.offset + start..l.offset + start + n];
     }
+    copy_runs(src, l, start, buf);
+    // SAFETY: copy_runs wrote all of `buf`.
+    unsafe { buf.assume_init_ref() }
+}
+
+/// Copy elements `[start, start + dst.len())` of `l` into `dst`.
+fn copy_runs<T: Copy>(src: &[T], l: &Layout, start: usize, dst: &mut [Out<T>]) {
     let mut at = 0;
-    runs(l, start, n, &mut |off, stride, count| {
-        let dst = &mut buf[at..at + count];
+    runs(l, start, dst.len(), &mut |off, stride, count| {
+        let d = &mut dst[at..at + count];
         if stride == 1 {
-            dst.copy_from_slice(&src[off..off + count]);
+            d.write_copy_of_slice(&src[off..off + count]);
         } else if stride == 0 {
-            dst.fill(src[off]);
+            d.fill(Out::new(src[off]));
         } else {
-            for (k, d) in dst.iter_mut().enumerate() {
-                *d = src[off + k * stride];
+            for (k, x) in d.iter_mut().enumerate() {
+                x.write(src[off + k * stride]);
             }
         }
         at += count;
     });
-    buf
 }
 
 /// Is every stride zero (a scalar broadcast to a shape)?
@@ -94,8 +124,17 @@ pub fn is_scalar(l: &Layout) -> bool {
     l.strides.iter().all(|&s| s == 0)
 }
 
+/// The elements of `l` as one contiguous slice: the buffer itself where it can.
+pub fn contiguous<'a, T: Copy + Send + Sync>(src: &'a [T], l: &Layout) -> Cow<'a, [T]> {
+    if l.is_contiguous() {
+        Cow::Borrowed(&src[l.offset..l.offset + l.numel()])
+    } else {
+        Cow::Owned(gather(src, l))
+    }
+}
+
 /// Every element of `l`, contiguous.
-pub fn gather<T: Copy + Default + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> {
+pub fn gather<T: Copy + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> {
     let n = l.numel();
     if n == 0 {
         return Vec::new();
@@ -103,20 +142,5 @@ pub fn gather<T: Copy + Default + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> 
     if l.is_contiguous() {
         return src[l.offset..l.offset + n].to_vec();
     }
-    let mut out = vec![T::default(); n];
-    for_blocks(&mut out, &|start, dst| {
-        let mut at = 0;
-        runs(l, start, dst.len(), &mut |off, stride, count| {
-            let d = &mut dst[at..at + count];
-            if stride == 1 {
-                d.copy_from_slice(&src[off..off + count]);
-            } else {
-                for (k, x) in d.iter_mut().enumerate() {
-                    *x = src[off + k * stride];
-                }
-            }
-            at += count;
-        });
-    });
-    out
+    fill_blocks(n, &|start, dst| copy_runs(src, l, start, dst))
 }

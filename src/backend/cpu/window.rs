@@ -4,7 +4,8 @@
 use rayon::prelude::*;
 
 use super::elem::{CpuStorage, Element};
-use super::strided::gather;
+use super::scratch::{Out, filled_vec};
+use super::strided::contiguous;
 use crate::backend::Window;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
@@ -29,7 +30,15 @@ fn span(out: usize, size: usize, stride: usize, tap: usize, pad: usize) -> (usiz
     (lo.min(out), hi.max(lo.min(out)), first)
 }
 
-fn unfold_plane<T: Element>(src: &[T], h: usize, w: usize, win: &Window, pad: T, dst: &mut [T]) {
+/// One plane's columns; every slot of `dst` is written (padding or a copy).
+fn unfold_plane<T: Element>(
+    src: &[T],
+    h: usize,
+    w: usize,
+    win: &Window,
+    pad: T,
+    dst: &mut [Out<T>],
+) {
     let (oh, ow) = (win.out[0], win.out[1]);
     let l = oh * ow;
     for ky in 0..win.kernel[0] {
@@ -52,19 +61,22 @@ fn unfold_plane<T: Element>(src: &[T], h: usize, w: usize, win: &Window, pad: T,
             for oy in 0..oh {
                 let out = &mut row[oy * ow..(oy + 1) * ow];
                 if oy < ylo || oy >= yhi {
-                    out.fill(pad);
+                    out.fill(Out::new(pad));
                     continue;
                 }
                 let y = (y0 + (oy * win.stride[0]) as i64) as usize;
                 let line = &src[y * w..(y + 1) * w];
-                out[..xlo].fill(pad);
-                out[xhi..].fill(pad);
+                out[..xlo].fill(Out::new(pad));
+                out[xhi..].fill(Out::new(pad));
                 if win.stride[1] == 1 {
                     let x = (x0 + xlo as i64) as usize;
-                    out[xlo..xhi].copy_from_slice(&line[x..x + (xhi - xlo)]);
+                    // A loop, not memcpy: rows are short and a call per row cost more.
+                    for (o, &v) in out[xlo..xhi].iter_mut().zip(&line[x..]) {
+                        o.write(v);
+                    }
                 } else {
                     for (ox, o) in out.iter_mut().enumerate().take(xhi).skip(xlo) {
-                        *o = line[(x0 + (ox * win.stride[1]) as i64) as usize];
+                        o.write(line[(x0 + (ox * win.stride[1]) as i64) as usize]);
                     }
                 }
             }
@@ -73,23 +85,23 @@ fn unfold_plane<T: Element>(src: &[T], h: usize, w: usize, win: &Window, pad: T,
 }
 
 fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<T> {
-    let x = gather(v, l);
+    let x = contiguous(v, l);
     let (n, c, h, w) = (l.shape[0], l.shape[1], l.shape[2], l.shape[3]);
     let per = win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
-    let mut out = vec![T::default(); n * c * per];
     let pad = T::from_f64(pad);
-    if per == 0 {
-        return out;
-    }
-    let plane = |(p, dst): (usize, &mut [T])| {
-        unfold_plane(&x[p * h * w..(p + 1) * h * w], h, w, win, pad, dst);
-    };
-    if out.len() >= 1 << 15 {
-        out.par_chunks_mut(per).enumerate().for_each(plane);
-    } else {
-        out.chunks_mut(per).enumerate().for_each(plane);
-    }
-    out
+    filled_vec(n * c * per, |out| {
+        if per == 0 {
+            return;
+        }
+        let plane = |(p, dst): (usize, &mut [Out<T>])| {
+            unfold_plane(&x[p * h * w..(p + 1) * h * w], h, w, win, pad, dst);
+        };
+        if out.len() >= 1 << 15 {
+            out.par_chunks_mut(per).enumerate().for_each(plane);
+        } else {
+            out.chunks_mut(per).enumerate().for_each(plane);
+        }
+    })
 }
 
 pub fn unfold(s: &CpuStorage, l: &Layout, win: &Window, pad: f64) -> Result<CpuStorage> {
@@ -138,7 +150,7 @@ fn fold_typed<T: Element>(
     channels: usize,
     hw: [usize; 2],
 ) -> Vec<T> {
-    let cols = gather(v, l);
+    let cols = contiguous(v, l);
     let n = l.shape[0];
     let per = win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
     let (h, w) = (hw[0], hw[1]);

@@ -267,11 +267,11 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             _ => Err(no_attr(obj, name, vec!["name"])),
         },
         Value::Optimizer(o) => {
-            if let Some(v) = super::nn::optimizer_attr(&o.borrow(), name) {
+            if let Some(v) = super::optim::optimizer_attr(&o.borrow(), name) {
                 return Ok(v);
             }
-            super::nn::optimizer_method(obj, name)
-                .ok_or_else(|| no_attr(obj, name, super::nn::optimizer_attr_names()))
+            super::optim::optimizer_method(obj, name)
+                .ok_or_else(|| no_attr(obj, name, super::optim::optimizer_attr_names()))
         }
         Value::Shape(_) => match name {
             "numel" => Ok(Value::Method(Rc::new((obj.clone(), &SHAPE_NUMEL)))),
@@ -383,7 +383,9 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
             "the tensor attribute '{other}' cannot be set"
         ))
         .hint("settable attributes: requires_grad, grad")),
-        (Value::Optimizer(o), name) => super::nn::set_optimizer_attr(&mut o.borrow_mut(), name, &v),
+        (Value::Optimizer(o), name) => {
+            super::optim::set_optimizer_attr(&mut o.borrow_mut(), name, &v)
+        }
         (o, n) => Err(type_err(format!(
             "cannot set attribute '{n}' on {}",
             o.a_type_name()
@@ -403,7 +405,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
                     .map(|b| b.name.to_string()),
             )
             .collect(),
-        Value::Optimizer(_) => super::nn::optimizer_attr_names()
+        Value::Optimizer(_) => super::optim::optimizer_attr_names()
             .into_iter()
             .map(String::from)
             .collect(),

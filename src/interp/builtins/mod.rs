@@ -5,11 +5,13 @@
 mod attrs;
 mod autograd;
 mod creation;
+mod init;
 mod io;
 mod math;
 pub mod modules;
 mod nn;
 mod ops;
+mod optim;
 mod pymath;
 mod python;
 mod reduce;
@@ -70,12 +72,14 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 10] {
+fn tables() -> [&'static [Builtin]; 12] {
     [
         io::ROWS,
         teach::ROWS,
         autograd::ROWS,
         nn::ROWS,
+        init::ROWS,
+        optim::ROWS,
         python::ROWS,
         creation::ROWS,
         math::ROWS,
@@ -88,7 +92,7 @@ fn tables() -> [&'static [Builtin]; 10] {
 /// Methods of lists, dicts, shapes, grad_fn nodes and optimizers (reached only
 /// through a value of that kind, so not in the tensor method index).
 pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
-    attrs::value_methods().chain(nn::optimizer_methods())
+    attrs::value_methods().chain(optim::optimizer_methods())
 }
 
 /// Every builtin row, for `:help` and completion.

@@ -4,7 +4,7 @@ use super::Builtin;
 use crate::error::{Result, type_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
-use crate::interp::eval::named;
+use crate::interp::call::named;
 use crate::interp::value::Value;
 use crate::row;
 use crate::tensor::op::BinaryOp;

@@ -11,11 +11,16 @@ pub fn exp_f32(x: f32) -> f32 {
     const LOG2E: f32 = std::f32::consts::LOG2_E;
     const LN2_HI: f32 = 0.693_359_4;
     const LN2_LO: f32 = -2.121_944_4e-4;
-    // 1.5 * 2^23: adding it rounds to the nearest integer (ties to even).
+    // 1.5 * 2^23: adding it rounds to the nearest integer (ties to even), and
+    // leaves that integer in the low bits of the sum.
     const ROUND: f32 = 12_582_912.0;
-    // NaN stays NaN through clamp; below -104 the result is 0, above 89 infinity.
-    let xc = x.clamp(-104.0, 89.0);
-    let n = (xc * LOG2E + ROUND) - ROUND;
+    // Below -104 the result is 0, above 89 infinity. (max/min vectorise where
+    // clamp does not; NaN is put back at the end.)
+    #[allow(clippy::manual_clamp)]
+    let xc = x.max(-104.0).min(89.0);
+    let t = xc * LOG2E + ROUND;
+    let n = t - ROUND;
+    let ni = t.to_bits() as i32 - 0x4B40_0000;
     let r = xc - n * LN2_HI - n * LN2_LO;
     let mut p: f32 = 1.987_569_1e-4;
     p = p * r + 1.398_199_9e-3;
@@ -24,11 +29,11 @@ pub fn exp_f32(x: f32) -> f32 {
     p = p * r + 1.666_666_5e-1;
     p = p * r + 0.5;
     let y = p * r * r + r + 1.0;
-    let ni = n as i32;
     let half = ni >> 1;
     let f1 = f32::from_bits(((half + 127) << 23) as u32);
     let f2 = f32::from_bits(((ni - half + 127) << 23) as u32);
-    y * f1 * f2
+    let e = y * f1 * f2;
+    if x.is_nan() { x } else { e }
 }
 
 /// W. J. Cody's rational approximation of erf, accurate to ~1e-15.

@@ -1,0 +1,50 @@
+//! Memory that kernels write before anything reads it. Output vectors and stack
+//! blocks are left uninitialised: zero-filling them first cost a quarter of an
+//! add's time. A kernel gets its output as `&mut [Out<T>]` and must write every
+//! slot; `filled_vec` and `convert` are where that promise is relied on.
+
+use super::elem::BLOCK;
+pub use std::mem::MaybeUninit as Out;
+
+/// A block of uninitialised scratch space (on the stack where it is a local).
+pub fn scratch<T>() -> [Out<T>; BLOCK] {
+    [const { Out::uninit() }; BLOCK]
+}
+
+/// `f(x)` for each `x` of `src`, written into the front of `buf` and returned.
+#[inline(always)]
+pub fn convert<'a, S: Copy, T>(src: &[S], buf: &'a mut [Out<T>], f: impl Fn(S) -> T) -> &'a [T] {
+    let buf = &mut buf[..src.len()];
+    for (d, &x) in buf.iter_mut().zip(src) {
+        d.write(f(x));
+    }
+    // SAFETY: the loop wrote every slot of `buf` (it is as long as `src`).
+    unsafe { buf.assume_init_ref() }
+}
+
+/// `dst[i] = f(src[i])` into output slots of the same length.
+#[inline(always)]
+pub fn convert_into<S: Copy, T>(src: &[S], dst: &mut [Out<T>], f: impl Fn(S) -> T) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        d.write(f(x));
+    }
+}
+
+/// The scratch blocks that `write` filled, read back.
+///
+/// # Safety
+/// Every slot of `buf` must have been written.
+pub unsafe fn written<T>(buf: &[Out<T>]) -> &[T] {
+    // SAFETY: the caller's promise.
+    unsafe { buf.assume_init_ref() }
+}
+
+/// A vector of `n` elements whose every slot `fill` writes (all kernels' outputs).
+pub fn filled_vec<T>(n: usize, fill: impl FnOnce(&mut [Out<T>])) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    fill(&mut out.spare_capacity_mut()[..n]);
+    // SAFETY: each caller's `fill` is a kernel driver that writes every slot of
+    // its output (the drivers cover [0, n) block by block).
+    unsafe { out.set_len(n) };
+    out
+}

@@ -1,0 +1,74 @@
+//! The widest vector instructions this processor runs, chosen once at run time.
+//! The release build targets baseline x86-64 (SSE2, four f32 lanes) so that it
+//! runs anywhere; compute-bound loops (exp, sigmoid, softmax) are compiled a
+//! second and third time for AVX2 and AVX-512 and picked here. LLVM never fuses
+//! a multiply and an add on its own, so every version rounds exactly alike:
+//! results do not depend on the processor.
+
+use std::sync::OnceLock;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Isa {
+    Base,
+    Avx2,
+    Avx512,
+}
+
+pub fn isa() -> Isa {
+    static ISA: OnceLock<Isa> = OnceLock::new();
+    *ISA.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Isa {
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+        Isa::Avx512
+    } else if std::is_x86_feature_detected!("avx2") {
+        Isa::Avx2
+    } else {
+        Isa::Base
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Isa {
+    Isa::Base
+}
+
+/// `fn name<G: Bound>(args) -> R { body }`, compiled for each instruction set and
+/// dispatched on `isa()` at every call (so call it per block or per line, not per
+/// element). The body is one inlined copy per version.
+#[macro_export]
+macro_rules! multiversion {
+    ($(#[$m:meta])* $vis:vis fn $name:ident $(<$($g:ident : $b:path),*>)?
+        ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        $(#[$m])*
+        $vis fn $name $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? {
+            #[inline(always)]
+            fn imp $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx512vl,avx2")]
+                fn avx512 $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    imp $(::<$($g),*>)? ($($arg),*)
+                }
+                #[target_feature(enable = "avx2")]
+                fn avx2 $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    imp $(::<$($g),*>)? ($($arg),*)
+                }
+                match $crate::backend::cpu::simd::isa() {
+                    // SAFETY: isa() reported that this processor runs these instructions.
+                    $crate::backend::cpu::simd::Isa::Avx512 => {
+                        return unsafe { avx512 $(::<$($g),*>)? ($($arg),*) };
+                    }
+                    // SAFETY: as above.
+                    $crate::backend::cpu::simd::Isa::Avx2 => {
+                        return unsafe { avx2 $(::<$($g),*>)? ($($arg),*) };
+                    }
+                    $crate::backend::cpu::simd::Isa::Base => {}
+                }
+            }
+            imp $(::<$($g),*>)? ($($arg),*)
+        }
+    };
+}

@@ -1,0 +1,117 @@
+//! Evaluating expressions.
+
+use super::Interp;
+use super::builtins::{self};
+use super::value::Value;
+use crate::error::{Error, Result, name_err};
+use crate::syntax::ast::*;
+
+impl Interp {
+    pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        self.eval_inner(e).map_err(|err| err.at(e.span))
+    }
+
+    pub(super) fn eval_inner(&mut self, e: &Expr) -> Result<Value> {
+        Ok(match &e.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::None => Value::None,
+            ExprKind::Ellipsis => Value::Ellipsis,
+            ExprKind::Name(n) => self.lookup(n).ok_or_else(|| self.unknown_name(n))?,
+            ExprKind::List(items) => {
+                Value::list(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
+            }
+            ExprKind::Tuple(items) => {
+                Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                self.traced(e.span, op.symbol(), &[(&v, Some(x.span))], |_| {
+                    super::ops::unary(*op, &v)
+                })?
+            }
+            ExprKind::Binary(op, l, r) => {
+                let lv = self.eval(l)?;
+                let rv = self.eval(r)?;
+                let operands = [(&lv, Some(l.span)), (&rv, Some(r.span))];
+                if *op != BinOp::MatMul {
+                    self.check_broadcast(op.symbol(), &operands)?;
+                }
+                self.traced(e.span, op.symbol(), &operands, |_| {
+                    super::ops::binary(*op, &lv, &rv)
+                })?
+            }
+            ExprKind::Compare { first, rest, .. } => {
+                let mut left = self.eval(first)?;
+                let mut result = Value::Bool(true);
+                for (i, (op, right)) in rest.iter().enumerate() {
+                    let rv = self.eval(right)?;
+                    let r = super::ops::compare(*op, &left, &rv)?;
+                    if rest.len() == 1 {
+                        return Ok(r);
+                    }
+                    // Chains `a < b < c` short-circuit like Python's.
+                    if !r.truthy()? {
+                        return Ok(r);
+                    }
+                    result = r;
+                    left = rv;
+                    let _ = i;
+                }
+                result
+            }
+            ExprKind::And(l, r) => {
+                let lv = self.eval(l)?;
+                if !lv.truthy().map_err(|err| err.at(l.span))? {
+                    lv
+                } else {
+                    self.eval(r)?
+                }
+            }
+            ExprKind::Or(l, r) => {
+                let lv = self.eval(l)?;
+                if lv.truthy().map_err(|err| err.at(l.span))? {
+                    lv
+                } else {
+                    self.eval(r)?
+                }
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj)?;
+                builtins::get_attr(self, &o, name)?
+            }
+            ExprKind::Index(obj, subs) => {
+                let o = self.eval(obj)?;
+                self.get_item(&o, subs)?
+            }
+            ExprKind::Call { func, args } => {
+                let f = self.eval(func)?;
+                let mut positional = Vec::new();
+                let mut keywords = Vec::new();
+                for a in args {
+                    let v = self.eval(&a.value)?;
+                    match &a.name {
+                        Some(n) => keywords.push((n.to_string(), v, a.value.span)),
+                        None => positional.push((v, a.value.span)),
+                    }
+                }
+                self.call(&f, positional, keywords, e.span)?
+            }
+        })
+    }
+
+    pub(super) fn unknown_name(&self, n: &str) -> Error {
+        let mut e = name_err(format!("name '{n}' is not defined"));
+        let mut names: Vec<String> = self.globals.keys().map(|k| k.to_string()).collect();
+        if let Some(scope) = self.locals.last() {
+            names.extend(scope.keys().map(|k| k.to_string()));
+        }
+        names.extend(builtins::global_names().map(|s| s.to_string()));
+        if let Some(best) = crate::print::suggest::closest(n, names.iter().map(|s| s.as_str())) {
+            e = e.hint(format!("did you mean `{best}`?"));
+        }
+        e
+    }
+}

@@ -1,0 +1,252 @@
+//! Indexing: `x[i]` and `x[i] = v` on tensors, lists, tuples, strings and dicts.
+
+use std::rc::Rc;
+
+use super::Interp;
+use super::convert;
+use super::value::Value;
+use crate::error::{Error, Result, index_err, type_err};
+use crate::syntax::ast::*;
+use crate::tensor::ops::index::{Idx, index, index_put};
+
+impl Interp {
+    pub(super) fn set_item(
+        &mut self,
+        container: &Value,
+        subs: &[Subscript],
+        v: Value,
+    ) -> Result<()> {
+        match container {
+            Value::Dict(d) => {
+                let key = self.dict_key(subs)?;
+                d.borrow_mut().insert(key.into(), v);
+                Ok(())
+            }
+            Value::Tensor(t) => {
+                let idx = self.eval_indices(subs)?;
+                let value = convert::to_tensor_arg(&v, "index assignment", "value")?;
+                index_put(t, &idx, &value)
+            }
+            Value::List(l) => {
+                if subs.len() != 1 {
+                    return Err(type_err("lists take a single index"));
+                }
+                let i = match &subs[0] {
+                    Subscript::Expr(e) => convert::to_int(&self.eval(e)?, "list index", "index")?,
+                    _ => return Err(type_err("slice assignment to lists is not supported")),
+                };
+                let mut items = l.borrow_mut();
+                let n = items.len() as i64;
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(index_err(format!(
+                        "list index {i} out of range for a list of {n}"
+                    )));
+                }
+                items[j as usize] = v;
+                Ok(())
+            }
+            other => Err(type_err(format!(
+                "{} does not support item assignment",
+                other.a_type_name()
+            ))),
+        }
+    }
+
+    pub(super) fn eval_indices(&mut self, subs: &[Subscript]) -> Result<Vec<Idx>> {
+        let mut out = Vec::with_capacity(subs.len());
+        for s in subs {
+            out.push(match s {
+                Subscript::Ellipsis(_) => Idx::Ellipsis,
+                Subscript::Slice {
+                    start, stop, step, ..
+                } => {
+                    let mut part = |e: &Option<Expr>| -> Result<Option<i64>> {
+                        match e {
+                            None => Ok(None),
+                            Some(e) => match self.eval(e)? {
+                                Value::None => Ok(None),
+                                v => convert::to_int(&v, "slice", "bound")
+                                    .map(Some)
+                                    .map_err(|err| err.at(e.span)),
+                            },
+                        }
+                    };
+                    Idx::Slice(part(start)?, part(stop)?, part(step)?)
+                }
+                Subscript::Expr(e) => match self.eval(e)? {
+                    Value::None => Idx::NewAxis,
+                    Value::Ellipsis => Idx::Ellipsis,
+                    Value::Int(i) => Idx::Int(i),
+                    Value::Bool(b) => Idx::Tensor(crate::tensor::Tensor::scalar_i64(
+                        b as i64,
+                        crate::tensor::DType::Bool,
+                    )),
+                    Value::Tensor(t)
+                        if t.ndim() == 0 && !t.dtype().is_float() && !t.dtype().is_bool() =>
+                    {
+                        Idx::Int(crate::tensor::ops::scalar::item_i64(&t)?)
+                    }
+                    Value::Tensor(t) => Idx::Tensor(t),
+                    v @ (Value::List(_) | Value::Tuple(_)) => Idx::Tensor(
+                        convert::tensor_from_data(&v, None).map_err(|err| err.at(e.span))?,
+                    ),
+                    v => {
+                        return Err(index_err(format!(
+                            "{} cannot index a tensor",
+                            v.a_type_name()
+                        ))
+                        .at(e.span)
+                        .hint("indices are ints, slices, ..., none, or int/bool tensors"));
+                    }
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// `d["key"]`: one string subscript.
+    pub(super) fn dict_key(&mut self, subs: &[Subscript]) -> Result<String> {
+        match subs {
+            [Subscript::Expr(e)] => match self.eval(e)? {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(type_err(format!(
+                    "dict keys are strings, not {}",
+                    other.a_type_name()
+                ))
+                .at(e.span)),
+            },
+            _ => Err(type_err("a dict takes one key: d[\"name\"]")),
+        }
+    }
+
+    pub(super) fn get_item(&mut self, o: &Value, subs: &[Subscript]) -> Result<Value> {
+        match o {
+            Value::Dict(d) => {
+                let key = self.dict_key(subs)?;
+                let d = d.borrow();
+                d.get(&key)
+                    .cloned()
+                    .ok_or_else(|| missing_key(&key, &d.keys()))
+            }
+            Value::Tensor(t) => {
+                let idx = self.eval_indices(subs)?;
+                Ok(Value::Tensor(index(t, &idx)?))
+            }
+            Value::List(_)
+            | Value::Tuple(_)
+            | Value::Shape(_)
+            | Value::Str(_)
+            | Value::Named(_)
+            | Value::Range(..) => {
+                if subs.len() != 1 {
+                    return Err(type_err(format!(
+                        "{} takes a single index",
+                        o.a_type_name()
+                    )));
+                }
+                let items = o.iter_items()?;
+                let n = items.len() as i64;
+                match &subs[0] {
+                    Subscript::Slice { .. } => {
+                        let Idx::Slice(a, b, s) = self.eval_indices(subs)?.remove(0) else {
+                            return Err(type_err("bad slice"));
+                        };
+                        let step = s.unwrap_or(1);
+                        if step == 0 {
+                            return Err(crate::error::value_err("slice step cannot be zero"));
+                        }
+                        let picked = python_slice(n, a, b, step)
+                            .into_iter()
+                            .map(|i| items[i].clone())
+                            .collect();
+                        Ok(match o {
+                            Value::Tuple(_) => Value::tuple(picked),
+                            Value::Shape(_) => Value::Shape(Rc::new(
+                                picked
+                                    .iter()
+                                    .map(|v| {
+                                        if let Value::Int(i) = v {
+                                            *i as usize
+                                        } else {
+                                            0
+                                        }
+                                    })
+                                    .collect(),
+                            )),
+                            Value::Str(_) => Value::Str(
+                                picked
+                                    .iter()
+                                    .map(super::super::print::value::plain)
+                                    .collect::<String>()
+                                    .into(),
+                            ),
+                            _ => Value::list(picked),
+                        })
+                    }
+                    Subscript::Expr(ix) => {
+                        let i = convert::to_int(&self.eval(ix)?, "index", "index")
+                            .map_err(|err| err.at(ix.span))?;
+                        let j = if i < 0 { i + n } else { i };
+                        if j < 0 || j >= n {
+                            return Err(index_err(format!(
+                                "index {i} is out of range for {} of length {n}",
+                                o.a_type_name()
+                            )));
+                        }
+                        Ok(items[j as usize].clone())
+                    }
+                    Subscript::Ellipsis(_) => Err(type_err(format!(
+                        "{} cannot be indexed with ...",
+                        o.a_type_name()
+                    ))),
+                }
+            }
+            other => Err(type_err(format!(
+                "{} cannot be indexed",
+                other.a_type_name()
+            ))),
+        }
+    }
+}
+
+/// A dict has no such key: say which keys it has.
+/// A dict has no such key: say which keys it has.
+pub fn missing_key(key: &str, keys: &[String]) -> Error {
+    let mut e = index_err(format!("no key {key:?} in the dict"));
+    e = match crate::print::suggest::closest(key, keys.iter().map(String::as_str)) {
+        Some(best) => e.hint(format!(
+            "did you mean {best:?}? its keys: {}",
+            keys.join(", ")
+        )),
+        None => e.hint(format!("its keys: {}", keys.join(", "))),
+    };
+    e
+}
+
+/// The indices a Python slice `a:b:s` selects from a sequence of length `n`.
+pub fn python_slice(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> Vec<usize> {
+    let norm = |v: i64, lo: i64, hi: i64| {
+        let v = if v < 0 { v + n } else { v };
+        v.clamp(lo, hi)
+    };
+    let mut out = Vec::new();
+    if step > 0 {
+        let start = a.map_or(0, |v| norm(v, 0, n));
+        let stop = b.map_or(n, |v| norm(v, 0, n));
+        let mut i = start;
+        while i < stop {
+            out.push(i as usize);
+            i += step;
+        }
+    } else {
+        let start = a.map_or(n - 1, |v| norm(v, -1, n - 1));
+        let stop = b.map_or(-1, |v| norm(v, -1, n - 1));
+        let mut i = start;
+        while i > stop {
+            out.push(i as usize);
+            i += step;
+        }
+    }
+    out
+}
