@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+mod common;
+
 #[test]
 fn checked_transcripts_verify() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/checked");
@@ -17,14 +19,22 @@ fn checked_transcripts_verify() {
     assert!(!files.is_empty());
     let mut report = String::new();
     let mut ok = true;
-    for path in files {
-        let src = std::fs::read_to_string(&path).unwrap();
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::write(&path, tsh::teach::transcript::bless(&src)).unwrap();
-            continue;
+    if std::env::var_os("BLESS").is_some() {
+        for path in &files {
+            let src = std::fs::read_to_string(path).unwrap();
+            std::fs::write(path, tsh::teach::transcript::bless(&src)).unwrap();
         }
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        ok &= tsh::teach::transcript::verify(&src, &name, &mut report).is_ok();
+        return;
+    }
+    for device in common::devices("checked transcripts") {
+        for path in &files {
+            let src = std::fs::read_to_string(path).unwrap();
+            let name = format!(
+                "{} on {device}",
+                path.file_name().unwrap().to_string_lossy()
+            );
+            ok &= tsh::teach::transcript::verify_on(&src, &name, &mut report, device).is_ok();
+        }
     }
     assert!(ok, "{report}");
 }

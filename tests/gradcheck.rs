@@ -7,7 +7,9 @@ use tsh::autograd::NoGradGuard;
 use tsh::interp::value::Value;
 use tsh::interp::{Buffer, Interp};
 use tsh::tensor::ops::index::write_all;
-use tsh::tensor::{DType, Tensor};
+use tsh::tensor::{DType, Device, Tensor};
+
+mod common;
 
 struct Lcg(u64);
 
@@ -69,8 +71,11 @@ fn shape_of(template: &str, dims: &[usize; 4]) -> Vec<usize> {
         .collect()
 }
 
-fn new_interp() -> Interp {
-    Interp::new(Box::new(Buffer::default()))
+/// Values as a tensor of `shape` on `device`.
+fn on(device: Device, v: Vec<f64>, shape: &[usize]) -> Tensor {
+    Tensor::from_vec(v, shape)
+        .to_device(device)
+        .expect("the device was available")
 }
 
 fn run(it: &mut Interp, src: &str) {
@@ -89,6 +94,7 @@ fn tensor_var(it: &Interp, name: &str) -> Tensor {
 /// A leaf holding `vals` in `shape`, exposed to the expression as `name`
 /// through one of three layouts; returns the leaf and the layout's name.
 fn bind_input(
+    device: Device,
     it: &mut Interp,
     rng: &mut Lcg,
     name: &str,
@@ -120,7 +126,7 @@ fn bind_input(
     };
     let count: usize = leaf_shape.iter().product();
     let vals: Vec<f64> = (0..count).map(|_| dom.sample(rng)).collect();
-    let leaf = Tensor::from_vec(vals, &leaf_shape);
+    let leaf = on(device, vals, &leaf_shape);
     leaf.set_requires_grad(true);
     it.globals
         .insert(format!("{name}_leaf").into(), Value::Tensor(leaf.clone()));
@@ -139,8 +145,15 @@ fn loss_value(it: &mut Interp, expr: &str, r: &[f64]) -> f64 {
         .sum()
 }
 
-/// Check `expr`'s gradients with respect to every input, over several trials.
+/// Check `expr`'s gradients with respect to every input, over several trials,
+/// on every device.
 fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
+    for device in common::devices("gradcheck") {
+        check_on(device, expr, inputs, setup);
+    }
+}
+
+fn check_on(device: Device, expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
     let mut rng = Lcg(0x5eed ^ (expr.len() as u64 * 7919));
     for trial in 0..4 {
         let dims = [
@@ -149,7 +162,7 @@ fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
             1 + rng.below(3),
             1 + rng.below(3),
         ];
-        let mut it = new_interp();
+        let mut it = common::interp_on(device, &Buffer::default());
         run(&mut it, "manual_seed(0)");
         if !setup.is_empty() {
             run(&mut it, setup);
@@ -157,7 +170,10 @@ fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
         let mut leaves = vec![];
         for (name, template, dom) in inputs {
             let shape = shape_of(template, &dims);
-            leaves.push((name, bind_input(&mut it, &mut rng, name, &shape, *dom)));
+            leaves.push((
+                name,
+                bind_input(device, &mut it, &mut rng, name, &shape, *dom),
+            ));
         }
         run(&mut it, &format!("__out = ({expr})"));
         let out = tensor_var(&it, "__out");
@@ -167,7 +183,7 @@ fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
             "{expr}: the result should stay float64"
         );
         let r: Vec<f64> = (0..out.numel()).map(|_| rng.uniform(-1.0, 1.0)).collect();
-        let rt = Tensor::from_vec(r.clone(), out.shape());
+        let rt = on(device, r.clone(), out.shape());
         it.globals.insert("__r".into(), Value::Tensor(rt));
         run(&mut it, "(__out * __r).sum().backward()");
         for (name, (leaf, layout)) in &leaves {
@@ -182,19 +198,19 @@ fn check(expr: &str, inputs: &[(&str, &str, Domain)], setup: &str) {
                     let mut v = base.clone();
                     v[k] += delta;
                     let _off = NoGradGuard::new();
-                    write_all(leaf, &Tensor::from_vec(v, leaf.shape())).expect("write");
+                    write_all(leaf, &on(device, v, leaf.shape())).expect("write");
                     drop(_off);
                     loss_value(&mut it, expr, &r)
                 };
                 let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
                 let _off = NoGradGuard::new();
-                write_all(leaf, &Tensor::from_vec(base.clone(), leaf.shape())).expect("restore");
+                write_all(leaf, &on(device, base.clone(), leaf.shape())).expect("restore");
                 drop(_off);
                 let a = analytic[k];
                 let tol = 1e-5 + 1e-4 * numeric.abs().max(a.abs());
                 assert!(
                     (a - numeric).abs() <= tol,
-                    "{expr}: d/d{name}[{k}] analytic {a} vs numeric {numeric} (trial {trial}, {layout} input of shape {:?})",
+                    "{expr} on {device}: d/d{name}[{k}] analytic {a} vs numeric {numeric} (trial {trial}, {layout} input of shape {:?})",
                     leaf.shape()
                 );
             }

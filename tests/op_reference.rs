@@ -6,6 +6,8 @@
 //! walks, the compute-type conversions and the casts. A device that is missing
 //! is reported as skipped, with the reason.
 
+use std::io::Write;
+
 use tsh::tensor::dtype::ALL_DTYPES;
 use tsh::tensor::op::{
     BINARY_ROWS, BinaryFn, BinaryOp, BinaryVisitor, ReduceOp, ScanOp, UNARY_ROWS, UnaryFn, UnaryOp,
@@ -469,7 +471,12 @@ fn every_op_matches_the_float64_reference_on_every_device() {
     let mut ran = 0;
     for device in [Device::Cpu, Device::Cuda(0)] {
         if let Err(e) = creation::zeros_on(&[1], DType::F32, device) {
-            eprintln!("op reference on {device}: skipped: {}", e.message);
+            // Straight to stderr, past the test harness's capture, so it shows.
+            let _ = writeln!(
+                std::io::stderr(),
+                "op reference on {device}: skipped: {}",
+                e.message
+            );
             continue;
         }
         check_unary(device, &mut failures);

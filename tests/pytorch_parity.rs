@@ -4,7 +4,10 @@
 //! with torch 2.15 on CPU; tsh's random streams are PyTorch's, so both see the
 //! same inputs). Floats must agree within 2e-4 relative.
 
-use tsh::interp::{Buffer, Interp};
+use tsh::interp::Buffer;
+use tsh::tensor::Device;
+
+mod common;
 
 fn numbers(line: &str) -> Vec<f64> {
     line.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
@@ -13,31 +16,42 @@ fn numbers(line: &str) -> Vec<f64> {
         .collect()
 }
 
-/// Run tests/fixtures/NAME.tsh and compare every number it prints with NAME.torch.txt.
+/// Run tests/fixtures/NAME.tsh on every device and compare every number it
+/// prints with NAME.torch.txt.
 fn check(name: &str) {
+    for device in common::devices(name) {
+        check_on(name, device);
+    }
+}
+
+fn check_on(name: &str, device: Device) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
     let src = std::fs::read_to_string(format!("{dir}{name}.tsh")).expect("script");
     let want = std::fs::read_to_string(format!("{dir}{name}.torch.txt")).expect("torch output");
     let buf = Buffer::default();
-    let mut it = Interp::new(Box::new(buf.clone()));
+    let mut it = common::interp_on(device, &buf);
     if let Err(e) = it.run(&src, false) {
-        panic!("{name}.tsh failed: {}", e.message);
+        panic!("{name}.tsh failed on {device}: {}", e.message);
     }
     let got = buf.take();
     let (got, want): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
     assert_eq!(
         got.len(),
         want.len(),
-        "line counts differ:\n{}",
+        "line counts differ on {device}:\n{}",
         got.join("\n")
     );
     for (g, w) in got.iter().zip(&want) {
         let (gn, wn) = (numbers(g), numbers(w));
-        assert_eq!(gn.len(), wn.len(), "\n  tsh:     {g}\n  pytorch: {w}");
+        assert_eq!(
+            gn.len(),
+            wn.len(),
+            "on {device}\n  tsh:     {g}\n  pytorch: {w}"
+        );
         for (a, b) in gn.iter().zip(&wn) {
             assert!(
                 (a - b).abs() <= 2e-4 * b.abs().max(1.0),
-                "{a} vs PyTorch's {b}\n  tsh:     {g}\n  pytorch: {w}"
+                "{a} vs PyTorch's {b} on {device}\n  tsh:     {g}\n  pytorch: {w}"
             );
         }
     }
@@ -62,10 +76,17 @@ fn grad_fn_names_match_pytorch() {
         "/tests/fixtures/grad_fn_names.txt"
     );
     let fixture = std::fs::read_to_string(path).expect("fixture");
-    let mut it = Interp::new(Box::new(Buffer::default()));
+    let mut wrong = vec![];
+    for device in common::devices("grad_fn names") {
+        grad_fn_names_on(device, &fixture, &mut wrong);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn grad_fn_names_on(device: Device, fixture: &str, wrong: &mut Vec<String>) {
+    let mut it = common::interp_on(device, &Buffer::default());
     it.run("x = randn(3, 3, requires_grad=true)", false)
         .expect("setup");
-    let mut wrong = vec![];
     for line in fixture.lines() {
         let (expr, want) = line.split_once('\t').expect("expr<TAB>name");
         let got = match it.eval_src(&format!("({expr}).grad_fn")) {
@@ -74,10 +95,9 @@ fn grad_fn_names_match_pytorch() {
             Err(e) => format!("error: {}", e.message),
         };
         if got != want {
-            wrong.push(format!("{expr}: PyTorch {want}, tsh {got}"));
+            wrong.push(format!("{expr} on {device}: PyTorch {want}, tsh {got}"));
         }
     }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// The whole autograd graph, not just its last node: each line of the fixture is
@@ -91,7 +111,15 @@ fn graph_structures_match_pytorch() {
         "/tests/fixtures/graph_structure.torch.txt"
     );
     let fixture = std::fs::read_to_string(path).expect("fixture");
-    let mut it = Interp::new(Box::new(Buffer::default()));
+    let mut wrong = vec![];
+    for device in common::devices("graph structures") {
+        graph_structures_on(device, &fixture, &mut wrong);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn graph_structures_on(device: Device, fixture: &str, wrong: &mut Vec<String>) {
+    let mut it = common::interp_on(device, &Buffer::default());
     it.run(
         "manual_seed(0)
         x = randn(3, 3, requires_grad=true)
@@ -105,7 +133,6 @@ fn graph_structures_match_pytorch() {
         false,
     )
     .expect("setup");
-    let mut wrong = vec![];
     for line in fixture.lines() {
         let (expr, want) = line.split_once('\t').expect("expr<TAB>structure");
         let got = match it.eval_src(expr) {
@@ -116,8 +143,9 @@ fn graph_structures_match_pytorch() {
             Err(e) => format!("error: {}", e.message),
         };
         if got != want {
-            wrong.push(format!("{expr}\n  PyTorch {want}\n  tsh     {got}"));
+            wrong.push(format!(
+                "{expr} on {device}\n  PyTorch {want}\n  tsh     {got}"
+            ));
         }
     }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -3,14 +3,19 @@
 
 use std::path::Path;
 
-use tsh::interp::{Buffer, Interp};
+use tsh::interp::Buffer;
 use tsh::print::error::render;
+use tsh::tensor::Device;
 
-fn transcript(src: &str, name: &str) -> String {
+mod common;
+
+/// What `tsh --echo` prints for `src` with tensors made on `device`, as the CPU
+/// would print it.
+fn transcript(src: &str, name: &str, device: Device) -> String {
     let buf = Buffer::default();
-    let mut it = Interp::new(Box::new(buf.clone()));
+    let mut it = common::interp_on(device, &buf);
     let result = tsh::script::run_script(&mut it, src, true);
-    let mut out = buf.take();
+    let mut out = tsh::teach::transcript::as_printed_on_cpu(&buf.take(), device);
     if let Err(e) = result {
         out.push_str(&render(&e, src, name));
     }
@@ -29,9 +34,15 @@ fn transcripts_match() {
     entries.sort();
     let mut failures = Vec::new();
     let mut count = 0;
-    for path in entries
+    let devices = if bless {
+        vec![Device::Cpu]
+    } else {
+        common::devices("transcripts")
+    };
+    for (path, device) in entries
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "tsh"))
+        .flat_map(|p| devices.iter().map(move |d| (p, *d)))
     {
         count += 1;
         let src = std::fs::read_to_string(path).expect("read transcript");
@@ -40,7 +51,7 @@ fn transcripts_match() {
             .expect("file name")
             .to_string_lossy()
             .to_string();
-        let got = transcript(&src, &name);
+        let got = transcript(&src, &name, device);
         let expected_path = path.with_extension("out");
         if bless {
             std::fs::write(&expected_path, &got).expect("write expectation");
@@ -48,7 +59,9 @@ fn transcripts_match() {
         }
         let want = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if got != want {
-            failures.push(format!("{name}\n--- want\n{want}--- got\n{got}"));
+            failures.push(format!(
+                "{name} on {device}\n--- want\n{want}--- got\n{got}"
+            ));
         }
     }
     assert!(count > 0, "no transcripts found");

@@ -1,6 +1,7 @@
 //! Conversions between language values and tensors/ints/dtypes/devices.
 
 use crate::error::{Result, type_err, value_err};
+use crate::tensor::ops::scalar;
 use crate::tensor::{DType, Device, Tensor};
 
 use super::value::Value;
@@ -246,8 +247,7 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
                     out.inner_dtype
                         .map_or(d, |o| crate::tensor::promote::promote_types(o, d)),
                 );
-                let h = t.to_host()?;
-                out.push(h.get_f64(0), h.get_i64(0), k);
+                out.push(scalar::item_f64(t)?, scalar::item_i64(t)?, k);
                 Ok(())
             }
             v if is_sequence(v) => Err(value_err(format!(

@@ -4,6 +4,7 @@
 
 use crate::interp::session::Entry;
 use crate::interp::{Buffer, Interp};
+use crate::tensor::Device;
 
 /// Entries whose output changes from run to run are left out; trace lines too.
 fn replayable(e: &Entry) -> bool {
@@ -144,11 +145,33 @@ pub fn replay(interp: &mut Interp, code: &str) -> String {
 
 /// Replay every check of `src`; the report lists mismatches. Ok(count) when all match.
 pub fn verify(src: &str, origin: &str, report: &mut String) -> Result<usize, usize> {
+    verify_on(src, origin, report, Device::Cpu)
+}
+
+/// Text printed by tensors on `device` as the CPU prints it: PyTorch adds
+/// `device='cuda:0'` to a CUDA tensor's text, and nothing else differs, so one
+/// expected output serves every device.
+pub fn as_printed_on_cpu(text: &str, device: Device) -> String {
+    match device {
+        Device::Cpu => text.to_string(),
+        Device::Cuda(_) => text.replace(&format!(", device='{device}'"), ""),
+    }
+}
+
+/// `verify` with tensors created on `device` (as `set_default_device`), the
+/// output compared as the CPU prints it.
+pub fn verify_on(
+    src: &str,
+    origin: &str,
+    report: &mut String,
+    device: Device,
+) -> Result<usize, usize> {
+    crate::tensor::device::set_default_device(device);
     let mut interp = Interp::new(Box::new(Buffer::default()));
     let checks = parse(src);
     let mut failed = 0;
     for c in &checks {
-        let got = replay(&mut interp, &c.code);
+        let got = as_printed_on_cpu(&replay(&mut interp, &c.code), device);
         if got.trim_end() != c.expected.trim_end() {
             failed += 1;
             report.push_str(&format!("MISMATCH {origin}:{}\n", c.line));

@@ -26,14 +26,12 @@ impl Device {
             .hint("devices are written \"cpu\", \"cuda\" or \"cuda:N\""))
     }
 
-    /// tsh has no CUDA backend in this build: every CUDA request is a clear error.
+    /// Can tensors be put on this device? (This build has no CUDA backend: every
+    /// CUDA request is the backend's clear `device` error.)
     pub fn check_available(self) -> Result<()> {
         match self {
             Device::Cpu => Ok(()),
-            Device::Cuda(i) => Err(device_err(format!(
-                "cannot use cuda:{i}: this tsh has no CUDA device available (CUDA tensors need an NVIDIA GPU and the CUDA backend)"
-            ))
-            .hint("keep the tensor on the cpu, or check :devices for what this machine has")),
+            Device::Cuda(i) => Err(crate::backend::cuda::unavailable(i)),
         }
     }
 }

@@ -20,7 +20,7 @@ pub struct CudaStorage {
 /// Why no CUDA buffer can be made.
 pub fn unavailable(index: usize) -> Error {
     device_err(format!(
-        "cannot use cuda:{index}: this tsh has no CUDA backend yet (CUDA tensors need an NVIDIA GPU and the CUDA backend)"
+        "cannot use cuda:{index}: this tsh has no CUDA device available (CUDA tensors need an NVIDIA GPU and the CUDA backend)"
     ))
     .hint("keep the tensor on the cpu, or check :devices for what this machine has")
 }

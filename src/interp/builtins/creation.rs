@@ -8,6 +8,7 @@ use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::row;
 use crate::tensor::ops::creation as c;
+use crate::tensor::ops::scalar;
 use crate::tensor::{DType, Device, Tensor};
 
 pub const ROWS: &[Builtin] = &[
@@ -218,14 +219,19 @@ fn get_default_device(_: &mut Interp, a: Args) -> Result<Value> {
 }
 
 /// device=, requires_grad= for a newly made tensor.
-fn finish(t: Tensor, a: &mut Args, device: Option<Device>) -> Result<Value> {
+/// Where a new tensor goes: device= wins over the device a *_like input
+/// suggests, which wins over the default device.
+fn place(a: &mut Args, like: Option<Device>) -> Result<Device> {
+    Ok(a.device_kw()?
+        .or(like)
+        .unwrap_or_else(crate::tensor::device::default_device))
+}
+
+/// The new tensor on `device` (tensors built from host data and random ones
+/// are made on the host, in PyTorch's CPU streams, and moved), with
+/// requires_grad as asked.
+fn finish(t: Tensor, a: &mut Args, device: Device) -> Result<Value> {
     let requires_grad = a.kw_flag("requires_grad", false)?;
-    // device= wins over the device a *_like input suggests, which wins over
-    // the default device.
-    let device = a
-        .device_kw()?
-        .or(device)
-        .unwrap_or_else(crate::tensor::device::default_device);
     let t = t.to_device(device).map_err(|e| e.at(a.span))?;
     if requires_grad {
         if !t.dtype().is_float() {
@@ -248,8 +254,9 @@ fn tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
         .take("data")
         .ok_or_else(|| type_err("tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
+    let device = place(&mut a, None)?;
     let t = convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?;
-    finish(t, &mut a, None)
+    finish(t, &mut a, device)
 }
 
 fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -257,11 +264,15 @@ fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
         .take("data")
         .ok_or_else(|| type_err("as_tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
-    let t = match &data {
-        Value::Tensor(t) => t.to_dtype(dtype.unwrap_or(t.dtype()))?,
-        _ => convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?,
+    let (t, like) = match &data {
+        Value::Tensor(t) => (t.to_dtype(dtype.unwrap_or(t.dtype()))?, Some(t.device())),
+        _ => (
+            convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?,
+            None,
+        ),
     };
-    finish(t, &mut a, None)
+    let device = place(&mut a, like)?;
+    finish(t, &mut a, device)
 }
 
 fn tensor_ctor(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -278,14 +289,16 @@ fn tensor_ctor(_: &mut Interp, mut a: Args) -> Result<Value> {
         let shape = a.shape("size")?;
         c::zeros(&shape, DType::F32).map_err(|e| e.at(a.span))?
     };
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    finish(t, &mut a, device)
 }
 
 fn filled(mut a: Args, value: f64) -> Result<Value> {
     let shape = a.shape("size")?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
-    let t = c::full(&shape, value, value as i64, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    let t = c::full(&shape, value, value as i64, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
 }
 
 fn zeros(_: &mut Interp, a: Args) -> Result<Value> {
@@ -303,8 +316,7 @@ fn fill_value(v: &Value) -> Result<(f64, i64, DType)> {
         Value::Int(i) => (*i as f64, *i, DType::I64),
         Value::Float(f) => (*f, *f as i64, DType::F32),
         Value::Tensor(t) if t.numel() == 1 => {
-            let h = t.to_host()?;
-            let (f, i) = (h.get_f64(0), h.get_i64(0));
+            let (f, i) = (scalar::item_f64(t)?, scalar::item_i64(t)?);
             (f, i, t.dtype())
         }
         other => {
@@ -328,8 +340,9 @@ fn full(_: &mut Interp, mut a: Args) -> Result<Value> {
         .ok_or_else(|| type_err("full() missing required argument 'fill_value'").at(a.span))?;
     let (f, i, inferred) = fill_value(&fv).map_err(|e| e.at(fs))?;
     let dtype = a.dtype_kw()?.unwrap_or(inferred);
-    let t = c::full(&shape, f, i, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    let t = c::full(&shape, f, i, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
 }
 
 fn eye(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -339,8 +352,9 @@ fn eye(_: &mut Interp, mut a: Args) -> Result<Value> {
         None => n,
     };
     let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
-    let t = c::eye(n, m, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    let t = c::eye(n, m, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
 }
 
 fn number(v: &Value) -> Result<(f64, bool)> {
@@ -376,8 +390,9 @@ fn arange(_: &mut Interp, mut a: Args) -> Result<Value> {
     let dtype = a
         .dtype_kw()?
         .unwrap_or(if any_float { DType::F32 } else { DType::I64 });
-    let t = c::arange(start, end, step, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    let t = c::arange(start, end, step, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
 }
 
 fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -385,8 +400,9 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
     let end = a.float("end")?;
     let steps = a.int("steps")?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
-    let t = c::linspace(start, end, steps, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    let t = c::linspace(start, end, steps, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
 }
 
 fn random(mut a: Args, normal: bool) -> Result<Value> {
@@ -398,7 +414,8 @@ fn random(mut a: Args, normal: bool) -> Result<Value> {
         c::rand(&shape, dtype)
     }
     .map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    finish(t, &mut a, device)
 }
 
 fn rand(_: &mut Interp, a: Args) -> Result<Value> {
@@ -449,29 +466,33 @@ fn randint(_: &mut Interp, mut a: Args) -> Result<Value> {
         convert::to_shape(&convert::to_int_list(&sv, "randint", "size")?).map_err(|e| e.at(ss))?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::I64);
     let t = c::randint(low, high, &shape, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    finish(t, &mut a, device)
 }
 
 fn randperm(_: &mut Interp, mut a: Args) -> Result<Value> {
     let n = crate::interp::args::check_positive(a.int("n")?, "n").map_err(|e| e.at(a.span))?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::I64);
     let t = c::randperm(n, dtype).map_err(|e| e.at(a.span))?;
-    finish(t, &mut a, None)
+    let device = place(&mut a, None)?;
+    finish(t, &mut a, device)
 }
 
-fn like(mut a: Args, make: impl Fn(&[usize], DType) -> Result<Tensor>) -> Result<Value> {
+/// A tensor shaped like the input, made by `make` on the device it goes to.
+fn like(mut a: Args, make: impl Fn(&[usize], DType, Device) -> Result<Tensor>) -> Result<Value> {
     let t = a.tensor("input")?;
     let dtype = a.dtype_kw()?.unwrap_or(t.dtype());
-    let out = make(t.shape(), dtype).map_err(|e| e.at(a.span))?;
-    finish(out, &mut a, Some(t.device()))
+    let device = place(&mut a, Some(t.device()))?;
+    let out = make(t.shape(), dtype, device).map_err(|e| e.at(a.span))?;
+    finish(out, &mut a, device)
 }
 
 fn zeros_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, c::zeros)
+    like(a, |s, d, dev| c::full(s, 0.0, 0, d, dev))
 }
 
 fn ones_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, c::ones)
+    like(a, |s, d, dev| c::full(s, 1.0, 1, d, dev))
 }
 
 fn full_like(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -481,16 +502,17 @@ fn full_like(_: &mut Interp, mut a: Args) -> Result<Value> {
         .ok_or_else(|| type_err("full_like() missing required argument 'fill_value'").at(a.span))?;
     let (f, i, _) = fill_value(&fv).map_err(|e| e.at(fs))?;
     let dtype = a.dtype_kw()?.unwrap_or(t.dtype());
-    let out = c::full(t.shape(), f, i, dtype).map_err(|e| e.at(a.span))?;
-    finish(out, &mut a, Some(t.device()))
+    let device = place(&mut a, Some(t.device()))?;
+    let out = c::full(t.shape(), f, i, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(out, &mut a, device)
 }
 
 fn rand_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, c::rand)
+    like(a, |s, d, _| c::rand(s, d))
 }
 
 fn randn_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, c::randn)
+    like(a, |s, d, _| c::randn(s, d))
 }
 
 fn manual_seed(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -4,15 +4,22 @@
 
 mod attrs;
 mod autograd;
+mod convert_methods;
 mod creation;
 mod init;
+mod inplace;
 mod io;
+mod join;
 mod math;
 pub mod modules;
 mod nn;
 mod ops;
 mod optim;
+mod order;
+mod products;
+mod pyinteger;
 mod pymath;
+mod pyspecial;
 mod python;
 mod reduce;
 mod shape;
@@ -72,7 +79,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 12] {
+fn tables() -> [&'static [Builtin]; 17] {
     [
         io::ROWS,
         teach::ROWS,
@@ -85,7 +92,12 @@ fn tables() -> [&'static [Builtin]; 12] {
         math::ROWS,
         reduce::ROWS,
         shape::ROWS,
+        join::ROWS,
+        products::ROWS,
+        order::ROWS,
         tensor_methods::ROWS,
+        convert_methods::ROWS,
+        inplace::ROWS,
     ]
 }
 

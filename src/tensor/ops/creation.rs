@@ -1,10 +1,13 @@
 //! Tensors made from nothing: constants, ranges, identity, random numbers.
 
-use crate::backend::{Distribution, HostBuffer, Scalar, Storage};
+use crate::backend::{Distribution, Scalar, Storage};
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc, check_working_set};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::ops::arith::{add, cmp, num, scale, sub, where_};
+use crate::tensor::ops::view::unsqueeze;
 
 /// `shape` filled with `value` on `device`.
 pub fn full_on(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
@@ -13,7 +16,14 @@ pub fn full_on(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> 
     Ok(Tensor::from_contiguous(s, shape))
 }
 
-pub fn full(shape: &[usize], value: f64, ivalue: i64, dtype: DType) -> Result<Tensor> {
+/// `value` everywhere (`ivalue` for integer dtypes).
+pub fn full(
+    shape: &[usize],
+    value: f64,
+    ivalue: i64,
+    dtype: DType,
+    device: Device,
+) -> Result<Tensor> {
     full_on(
         shape,
         Scalar {
@@ -21,7 +31,7 @@ pub fn full(shape: &[usize], value: f64, ivalue: i64, dtype: DType) -> Result<Te
             i: ivalue,
         },
         dtype,
-        Device::Cpu,
+        device,
     )
 }
 
@@ -33,12 +43,13 @@ pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor>
     full_on(shape, Scalar::int(0), dtype, device)
 }
 
+/// Ones on the CPU (autograd's seed gradient and the like use `full_on`).
 pub fn ones(shape: &[usize], dtype: DType) -> Result<Tensor> {
     full_on(shape, Scalar::int(1), dtype, Device::Cpu)
 }
 
 /// `arange(start, end, step)`: `ceil((end - start) / step)` values.
-pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+pub fn arange(start: f64, end: f64, step: f64, dtype: DType, device: Device) -> Result<Tensor> {
     if step == 0.0 {
         return Err(value_err("arange: step must be non-zero"));
     }
@@ -58,7 +69,7 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
     let n = n as usize;
     check_working_set(&[n], dtype, 8 + dtype.size())?;
     let s = Storage::arange(
-        Device::Cpu,
+        device,
         Scalar {
             f: start,
             i: start as i64,
@@ -93,38 +104,35 @@ pub fn arange_rev_on(n: usize, device: Device) -> Result<Tensor> {
     Ok(Tensor::from_contiguous(s, &[n]))
 }
 
-/// `linspace`, computed from both ends as PyTorch does so the last value is exact.
-pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor> {
+/// `linspace`, computed from both ends as PyTorch does so that the last value
+/// is exact: `start + step * i` for the first half, `end - step * (n - 1 - i)`
+/// for the rest, in float64, then rounded once to `dtype`.
+pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType, device: Device) -> Result<Tensor> {
     if steps < 0 {
         return Err(value_err("linspace: number of steps must be non-negative"));
     }
     let n = steps as usize;
-    check_working_set(&[n], dtype, 8 + dtype.size())?;
+    // Five float64 temporaries and a mask on the way.
+    check_working_set(&[n], dtype, 41 + dtype.size())?;
     let step = if n > 1 {
         (end - start) / (n - 1) as f64
     } else {
         0.0
     };
-    let half = n / 2;
-    let v: Vec<f64> = (0..n)
-        .map(|i| {
-            if i < half {
-                start + step * i as f64
-            } else {
-                end - step * (n - 1 - i) as f64
-            }
-        })
-        .collect();
-    Tensor::from_host(HostBuffer::from_f64s(&v, dtype), &[n], Device::Cpu)
+    let i = arange_on(n, device)?.to_dtype(DType::F64)?;
+    let from_start = add(&scale(&i, step)?, &num(start))?;
+    let j = arange_rev_on(n, device)?.to_dtype(DType::F64)?;
+    let from_end = sub(&num(end), &scale(&j, step)?)?;
+    let first_half = cmp(BinaryOp::Lt, &i, &num((n / 2) as f64))?;
+    where_(&first_half, &from_start, &from_end)?.to_dtype(dtype)
 }
 
-pub fn eye(n: usize, m: usize, dtype: DType) -> Result<Tensor> {
+/// Ones on the diagonal: where the row index equals the column index.
+pub fn eye(n: usize, m: usize, dtype: DType, device: Device) -> Result<Tensor> {
     check_alloc(&[n, m], dtype)?;
-    let mut v = vec![0i64; n * m];
-    for i in 0..n.min(m) {
-        v[i * m + i] = 1;
-    }
-    Tensor::from_host(HostBuffer::from_i64s(&v, dtype), &[n, m], Device::Cpu)
+    let rows = unsqueeze(&arange_on(n, device)?, 1)?;
+    let cols = arange_on(m, device)?;
+    cmp(BinaryOp::Eq, &rows, &cols)?.to_dtype(dtype)
 }
 
 pub fn manual_seed(seed: u64) {

@@ -1,0 +1,134 @@
+//! Order-based ops: sort, argsort, topk, unique, nonzero.
+
+use super::Builtin;
+use crate::error::{Result, value_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::call::named;
+use crate::interp::value::Value;
+use crate::row;
+use crate::tensor::ops::{sort as so, view as v};
+
+pub const ROWS: &[Builtin] = &[
+    row!(
+        Both,
+        "sort",
+        "sort(input, dim=-1, descending=False)",
+        "Sorted values and their indices (stable).",
+        "sort(tensor([3, 1, 2]), descending=true)",
+        sort
+    ),
+    row!(
+        Both,
+        "argsort",
+        "argsort(input, dim=-1, descending=False)",
+        "Indices that sort along dim.",
+        "argsort(tensor([3, 1, 2]))",
+        argsort
+    ),
+    row!(
+        Both,
+        "topk",
+        "topk(input, k, dim=-1, largest=True, sorted=True)",
+        "The k largest (or smallest) values and their indices.",
+        "topk(tensor([1., 5., 3., 4.]), 2)",
+        topk
+    ),
+    row!(
+        Both,
+        "unique",
+        "unique(input, sorted=True, return_inverse=False, return_counts=False)",
+        "Sorted unique elements.",
+        "unique(tensor([3, 1, 3, 2]), return_counts=true)",
+        unique
+    ),
+    row!(
+        Both,
+        "nonzero",
+        "nonzero(input, *, as_tuple=False)",
+        "Indices of non-zero elements, one row each.",
+        "nonzero(tensor([0, 1, 0, 2]))",
+        nonzero
+    ),
+];
+
+fn sort(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let d = a.int_or("dim", -1)?;
+    let desc = a.flag("descending", false)?;
+    let _ = a.take_kw("stable");
+    a.finish()?;
+    let (values, indices) = so::sort(&t, d, desc)?;
+    Ok(named(
+        "sort",
+        vec![
+            ("values", Value::Tensor(values)),
+            ("indices", Value::Tensor(indices)),
+        ],
+    ))
+}
+
+fn argsort(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let d = a.int_or("dim", -1)?;
+    let desc = a.flag("descending", false)?;
+    let _ = a.take_kw("stable");
+    a.finish()?;
+    Ok(Value::Tensor(so::sort(&t, d, desc)?.1))
+}
+
+fn topk(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let k = a.int("k")?;
+    let d = a.int_or("dim", -1)?;
+    let largest = a.flag("largest", true)?;
+    let _sorted = a.flag("sorted", true)?;
+    a.finish()?;
+    let (values, indices) = so::topk(&t, k, d, largest)?;
+    Ok(named(
+        "topk",
+        vec![
+            ("values", Value::Tensor(values)),
+            ("indices", Value::Tensor(indices)),
+        ],
+    ))
+}
+
+fn unique(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let _sorted = a.flag("sorted", true)?;
+    let inverse = a.flag("return_inverse", false)?;
+    let counts = a.flag("return_counts", false)?;
+    if let Some((d, s)) = a.take_kw("dim")
+        && !matches!(d, Value::None)
+    {
+        return Err(value_err("unique(dim=...) is not supported yet; it flattens the input").at(s));
+    }
+    a.finish()?;
+    let (u, inv, c) = so::unique(&t)?;
+    if !inverse && !counts {
+        return Ok(Value::Tensor(u));
+    }
+    let mut items = vec![Value::Tensor(u)];
+    if inverse {
+        items.push(Value::Tensor(inv));
+    }
+    if counts {
+        items.push(Value::Tensor(c));
+    }
+    Ok(Value::tuple(items))
+}
+
+fn nonzero(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let as_tuple = a.kw_flag("as_tuple", false)?;
+    a.finish()?;
+    let nz = so::nonzero(&t)?;
+    if as_tuple {
+        let cols = (0..t.ndim().max(1))
+            .map(|j| v::select(&nz, 1, j as i64)?.contiguous().map(Value::Tensor))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Value::tuple(cols));
+    }
+    Ok(Value::Tensor(nz))
+}

@@ -1,0 +1,152 @@
+//! Python math's integer functions: factorial, gcd, lcm, comb, perm, isqrt.
+//! Exact in 64 bits; a result beyond them is an overflow error, not a wrong number.
+
+use super::Builtin;
+use super::pymath::int_arg;
+use crate::error::{Result, type_err, value_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::convert;
+use crate::interp::value::Value;
+use crate::row;
+
+pub const ROWS: &[Builtin] = &[
+    row!(
+        Math,
+        "factorial",
+        "math.factorial(n)",
+        "n! for an int n >= 0.",
+        "math.factorial(10)",
+        factorial
+    ),
+    row!(
+        Math,
+        "gcd",
+        "math.gcd(*integers)",
+        "Greatest common divisor.",
+        "math.gcd(12, 18)",
+        gcd_lcm
+    ),
+    row!(
+        Math,
+        "lcm",
+        "math.lcm(*integers)",
+        "Least common multiple.",
+        "math.lcm(4, 6)",
+        gcd_lcm
+    ),
+    row!(
+        Math,
+        "comb",
+        "math.comb(n, k)",
+        "Ways to choose k of n items, unordered.",
+        "math.comb(5, 2)",
+        choose
+    ),
+    row!(
+        Math,
+        "perm",
+        "math.perm(n, k=None)",
+        "Ways to choose k of n items, ordered.",
+        "math.perm(5, 2)",
+        choose
+    ),
+    row!(
+        Math,
+        "isqrt",
+        "math.isqrt(n)",
+        "The integer square root.",
+        "math.isqrt(17)",
+        isqrt
+    ),
+];
+
+fn factorial(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let n = int_arg(&mut a, "n")?;
+    a.finish()?;
+    if n < 0 {
+        return Err(value_err("factorial() not defined for negative values"));
+    }
+    (1..=n)
+        .try_fold(1i64, |acc, k| acc.checked_mul(k))
+        .map(Value::Int)
+        .ok_or_else(|| overflow(&format!("factorial({n})")))
+}
+
+fn overflow(what: &str) -> crate::error::Error {
+    value_err(format!(
+        "integer overflow: {what} does not fit in a 64-bit int"
+    ))
+    .hint("tsh's ints are 64-bit (-2**63 to 2**63 - 1)")
+}
+
+fn gcd_of(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.min(i64::MAX as u64) as i64
+}
+
+/// gcd and lcm of any number of ints.
+fn gcd_lcm(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let name = a.name;
+    let mut acc = if name == "gcd" { 0 } else { 1 };
+    for (v, s) in a.rest() {
+        let x = convert::to_int(&v, name, "integers").map_err(|e| e.at(s))?;
+        acc = if name == "gcd" {
+            gcd_of(acc, x)
+        } else if acc == 0 || x == 0 {
+            0
+        } else {
+            (acc / gcd_of(acc, x))
+                .checked_mul(x)
+                .map(i64::abs)
+                .ok_or_else(|| overflow("lcm"))?
+        };
+    }
+    a.finish()?;
+    Ok(Value::Int(acc))
+}
+
+/// comb(n, k) and perm(n, k).
+fn choose(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let name = a.name;
+    let n = int_arg(&mut a, "n")?;
+    let k = match a.take("k") {
+        Some((v, s)) => Some(convert::to_int(&v, name, "k").map_err(|e| e.at(s))?),
+        None => None,
+    };
+    a.finish()?;
+    let k = match (name, k) {
+        ("perm", None) => n,
+        (_, Some(k)) => k,
+        (_, None) => return Err(type_err("math.comb() missing required argument 'k'")),
+    };
+    if n < 0 || k < 0 {
+        return Err(value_err(format!("{name}() needs non-negative n and k")));
+    }
+    if k > n {
+        return Ok(Value::Int(0));
+    }
+    let k = if name == "comb" { k.min(n - k) } else { k };
+    let mut acc: i64 = 1;
+    for i in 0..k {
+        acc = acc
+            .checked_mul(n - i)
+            .ok_or_else(|| overflow(&format!("{name}({n}, {k})")))?;
+        if name == "comb" {
+            acc /= i + 1;
+        }
+    }
+    Ok(Value::Int(acc))
+}
+
+fn isqrt(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let n = int_arg(&mut a, "n")?;
+    a.finish()?;
+    if n < 0 {
+        return Err(value_err("isqrt() argument must be nonnegative"));
+    }
+    Ok(Value::Int(n.isqrt()))
+}
