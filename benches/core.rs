@@ -1,25 +1,13 @@
 //! Core CPU throughput: matmul, element-wise, reduction. Run with
 //! `cargo bench --bench core`; results go in BENCHMARKS.md.
 
-use std::time::Instant;
+mod common;
 
+use common::median_secs;
 use tsh::tensor::DType;
 use tsh::tensor::op::BinaryOp;
 use tsh::tensor::op::ReduceOp;
 use tsh::tensor::ops::{creation, elementwise, matmul, reduce};
-
-fn median_secs(mut f: impl FnMut(), reps: usize) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[reps / 2]
-}
 
 fn main() {
     for n in [256usize, 1024, 2048] {

@@ -3,8 +3,9 @@
 //! engine`; `python3 scripts/bench_engine.py` times the same lines in PyTorch.
 //! Results go in BENCHMARKS.md.
 
-use std::time::Instant;
+mod common;
 
+use common::median_secs;
 use tsh::interp::{Buffer, Interp};
 
 /// (name, setup, timed statement, repeats): scripts/bench_engine.py has the same rows.
@@ -68,19 +69,6 @@ opt = SGD([w1, b1, w2, b2], lr=0.1)",
         11,
     ),
 ];
-
-fn median_secs(mut f: impl FnMut(), reps: usize) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[reps / 2]
-}
 
 fn main() {
     for (name, setup, step, reps) in ROWS {

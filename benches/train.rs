@@ -2,22 +2,10 @@
 //! and a whole optimizer step, through the same code the language runs. Run with
 //! `cargo bench --bench train`; results go in BENCHMARKS.md.
 
-use std::time::Instant;
+mod common;
 
+use common::median_secs;
 use tsh::interp::{Buffer, Interp};
-
-fn median_secs(mut f: impl FnMut(), reps: usize) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[reps / 2]
-}
 
 fn bench(name: &str, setup: &str, step: &str, reps: usize) {
     let mut it = Interp::new(Box::new(Buffer::default()));

@@ -52,37 +52,25 @@ fn filled<T: Copy + Default>(src: &[T], l: &Layout) -> Option<Vec<T>> {
     (is_scalar(l) && l.numel() > 0).then(|| vec![src[l.offset]; BLOCK])
 }
 
-fn binary_typed<T: Element>(
-    a: &[T],
-    la: &Layout,
-    b: &[T],
-    lb: &Layout,
-    k: &BinaryKernels,
-) -> Vec<T> {
-    let (fa, fb) = (filled(a, la), filled(b, lb));
-    fill_blocks(la.numel(), &|start, dst| {
-        let (mut ba, mut bb) = (scratch(), scratch());
-        let n = dst.len();
-        let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
-        let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
-        T::binary_block(x, y, dst, k);
-    })
-}
+/// A kernel over one block of each operand.
+type PairBlock<'a, T, U> = dyn Fn(&[T], &[T], &mut [Out<U>]) + Sync + 'a;
 
-fn compare_typed<T: Element>(
+/// `block(a, b, out)` over consecutive blocks of the two operands (each its own
+/// slice, a copied block, or the pre-filled scalar block).
+fn pairwise<T: Element, U: Send>(
     a: &[T],
     la: &Layout,
     b: &[T],
     lb: &Layout,
-    k: &BinaryKernels,
-) -> Vec<bool> {
+    block: &PairBlock<'_, T, U>,
+) -> Vec<U> {
     let (fa, fb) = (filled(a, la), filled(b, lb));
     fill_blocks(la.numel(), &|start, dst| {
         let (mut ba, mut bb) = (scratch(), scratch());
         let n = dst.len();
         let x = operand(a, la, fa.as_deref(), start, &mut ba[..n]);
         let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
-        T::compare_block(x, y, dst, k);
+        block(x, y, dst);
     })
 }
 
@@ -158,9 +146,9 @@ pub fn binary(
         // Unreachable: the tensor layer casts both operands to one dtype.
         let y = Element::slice(b).expect("binary operands share a dtype");
         if compare {
-            CpuStorage::Bool(compare_typed(x, la, y, lb, k))
+            CpuStorage::Bool(pairwise(x, la, y, lb, &|x, y, d| Element::compare_block(x, y, d, k)))
         } else {
-            Element::wrap(binary_typed(x, la, y, lb, k))
+            Element::wrap(pairwise(x, la, y, lb, &|x, y, d| Element::binary_block(x, y, d, k)))
         }
     })
 }

@@ -14,7 +14,9 @@ use crate::with_storage;
 /// For kernel tap `k` along one axis: the output positions whose window reads
 /// inside the input, and the input coordinate for output position 0 (may be
 /// negative: padding).
-fn span(out: usize, size: usize, stride: usize, tap: usize, pad: usize) -> (usize, usize, i64) {
+type Span = (usize, usize, i64);
+
+fn span(out: usize, size: usize, stride: usize, tap: usize, pad: usize) -> Span {
     let first = tap as i64 - pad as i64;
     // Smallest o with first + o*stride >= 0, and the end of those below `size`.
     let lo = if first >= 0 {
@@ -30,6 +32,30 @@ fn span(out: usize, size: usize, stride: usize, tap: usize, pad: usize) -> (usiz
     (lo.min(out), hi.max(lo.min(out)), first)
 }
 
+/// For each kernel tap (ky, kx) in order: its index, and along y and x the
+/// output positions whose window reads inside the input (see `span`).
+fn taps(win: &Window, h: usize, w: usize, mut f: impl FnMut(usize, Span, Span)) {
+    for ky in 0..win.kernel[0] {
+        let ys = span(
+            win.out[0],
+            h,
+            win.stride[0],
+            ky * win.dilation[0],
+            win.pad_before[0],
+        );
+        for kx in 0..win.kernel[1] {
+            let xs = span(
+                win.out[1],
+                w,
+                win.stride[1],
+                kx * win.dilation[1],
+                win.pad_before[1],
+            );
+            f(ky * win.kernel[1] + kx, ys, xs);
+        }
+    }
+}
+
 /// One plane's columns; every slot of `dst` is written (padding or a copy).
 fn unfold_plane<T: Element>(
     src: &[T],
@@ -41,47 +67,31 @@ fn unfold_plane<T: Element>(
 ) {
     let (oh, ow) = (win.out[0], win.out[1]);
     let l = oh * ow;
-    for ky in 0..win.kernel[0] {
-        let (ylo, yhi, y0) = span(
-            oh,
-            h,
-            win.stride[0],
-            ky * win.dilation[0],
-            win.pad_before[0],
-        );
-        for kx in 0..win.kernel[1] {
-            let (xlo, xhi, x0) = span(
-                ow,
-                w,
-                win.stride[1],
-                kx * win.dilation[1],
-                win.pad_before[1],
-            );
-            let row = &mut dst[(ky * win.kernel[1] + kx) * l..][..l];
-            for oy in 0..oh {
-                let out = &mut row[oy * ow..(oy + 1) * ow];
-                if oy < ylo || oy >= yhi {
-                    out.fill(Out::new(pad));
-                    continue;
+    taps(win, h, w, |tap, (ylo, yhi, y0), (xlo, xhi, x0)| {
+        let row = &mut dst[tap * l..][..l];
+        for oy in 0..oh {
+            let out = &mut row[oy * ow..(oy + 1) * ow];
+            if oy < ylo || oy >= yhi {
+                out.fill(Out::new(pad));
+                continue;
+            }
+            let y = (y0 + (oy * win.stride[0]) as i64) as usize;
+            let line = &src[y * w..(y + 1) * w];
+            out[..xlo].fill(Out::new(pad));
+            out[xhi..].fill(Out::new(pad));
+            if win.stride[1] == 1 {
+                let x = (x0 + xlo as i64) as usize;
+                // A loop, not memcpy: rows are short and a call per row cost more.
+                for (o, &v) in out[xlo..xhi].iter_mut().zip(&line[x..]) {
+                    o.write(v);
                 }
-                let y = (y0 + (oy * win.stride[0]) as i64) as usize;
-                let line = &src[y * w..(y + 1) * w];
-                out[..xlo].fill(Out::new(pad));
-                out[xhi..].fill(Out::new(pad));
-                if win.stride[1] == 1 {
-                    let x = (x0 + xlo as i64) as usize;
-                    // A loop, not memcpy: rows are short and a call per row cost more.
-                    for (o, &v) in out[xlo..xhi].iter_mut().zip(&line[x..]) {
-                        o.write(v);
-                    }
-                } else {
-                    for (ox, o) in out.iter_mut().enumerate().take(xhi).skip(xlo) {
-                        o.write(line[(x0 + (ox * win.stride[1]) as i64) as usize]);
-                    }
+            } else {
+                for (ox, o) in out.iter_mut().enumerate().take(xhi).skip(xlo) {
+                    o.write(line[(x0 + (ox * win.stride[1]) as i64) as usize]);
                 }
             }
         }
-    }
+    });
 }
 
 fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<T> {
@@ -112,32 +122,16 @@ fn fold_plane<T: Element>(cols: &[T], h: usize, w: usize, win: &Window, dst: &mu
     let (oh, ow) = (win.out[0], win.out[1]);
     let l = oh * ow;
     let mut acc = vec![0.0f64; h * w];
-    for ky in 0..win.kernel[0] {
-        let (ylo, yhi, y0) = span(
-            oh,
-            h,
-            win.stride[0],
-            ky * win.dilation[0],
-            win.pad_before[0],
-        );
-        for kx in 0..win.kernel[1] {
-            let (xlo, xhi, x0) = span(
-                ow,
-                w,
-                win.stride[1],
-                kx * win.dilation[1],
-                win.pad_before[1],
-            );
-            let row = &cols[(ky * win.kernel[1] + kx) * l..][..l];
-            for oy in ylo..yhi {
-                let y = (y0 + (oy * win.stride[0]) as i64) as usize;
-                for ox in xlo..xhi {
-                    let x = (x0 + (ox * win.stride[1]) as i64) as usize;
-                    acc[y * w + x] += row[oy * ow + ox].to_f64();
-                }
+    taps(win, h, w, |tap, (ylo, yhi, y0), (xlo, xhi, x0)| {
+        let row = &cols[tap * l..][..l];
+        for oy in ylo..yhi {
+            let y = (y0 + (oy * win.stride[0]) as i64) as usize;
+            for ox in xlo..xhi {
+                let x = (x0 + (ox * win.stride[1]) as i64) as usize;
+                acc[y * w + x] += row[oy * ow + ox].to_f64();
             }
         }
-    }
+    });
     for (d, a) in dst.iter_mut().zip(acc) {
         *d = T::from_f64(a);
     }
