@@ -73,3 +73,39 @@ fn promotion_matches_pytorch() {
         failures.join("\n")
     );
 }
+
+/// linspace gives PyTorch's exact numbers (tolist), on every device.
+#[test]
+fn linspace_matches_pytorch_digit_for_digit() {
+    let data = common::json("linspace.json");
+    let cases = data["cases"].as_array().expect("cases");
+    let mut failures = Vec::new();
+    for device in common::devices("linspace fixtures") {
+        for case in cases {
+            let (start, end) = (&case["start"], &case["end"]);
+            let (steps, dtype) = (&case["steps"], case["dtype"].as_str().expect("dtype"));
+            let expr = format!("linspace({start}, {end}, {steps}, dtype={dtype})");
+            let got = common::run_on(device, &format!("print({expr}.tolist())"));
+            let got: serde_json::Value = match serde_json::from_str(got.trim()) {
+                Ok(v) => v,
+                Err(_) => {
+                    failures.push(format!("{expr} on {device}: {got}"));
+                    continue;
+                }
+            };
+            let want = &case["values"];
+            let same = got.as_array().map(Vec::len) == want.as_array().map(Vec::len)
+                && got
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .zip(want.as_array().into_iter().flatten())
+                    .all(|(g, w)| g.as_f64() == w.as_f64());
+            if !same {
+                failures.push(format!("{expr} on {device}:\n  got  {got}\n  want {want}"));
+            }
+        }
+    }
+    assert!(cases.len() >= 100);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

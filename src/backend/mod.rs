@@ -242,6 +242,24 @@ impl Storage {
         }
     }
 
+    /// `n` values evenly spaced from `start` to `end`, as PyTorch's linspace.
+    pub fn linspace(
+        device: Device,
+        start: f64,
+        end: f64,
+        n: usize,
+        dtype: DType,
+    ) -> Result<Storage> {
+        match device {
+            Device::Cpu => Ok(Storage::Cpu(cpu::CpuStorage::linspace(
+                start, end, n, dtype,
+            ))),
+            Device::Cuda(i) => {
+                cuda::CudaStorage::linspace(i, start, end, n, dtype).map(Storage::Cuda)
+            }
+        }
+    }
+
     /// `n` random values (PyTorch's generator of that device).
     pub fn random(device: Device, dist: Distribution, n: usize, dtype: DType) -> Result<Storage> {
         match device {

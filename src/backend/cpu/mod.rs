@@ -46,6 +46,50 @@ impl CpuStorage {
             CpuStorage::from_i64s(&v, dtype)
         }
     }
+
+    /// PyTorch's linspace, digit for digit: from both ends, `start + step * i`
+    /// for the first half and `end - step * (n - 1 - i)` for the rest, each one
+    /// fused multiply-add (PyTorch's compiled kernel contracts them). Float64
+    /// computes in f64; the other floats in f32 from ends rounded to their dtype;
+    /// integers in f64 from integer ends, truncated.
+    pub fn linspace(start: f64, end: f64, n: usize, dtype: DType) -> CpuStorage {
+        let half = n / 2;
+        let last = n.saturating_sub(1).max(1);
+        if dtype == DType::F64 {
+            let step = (end - start) / last as f64;
+            let v: Vec<f64> = (0..n)
+                .map(|i| match i {
+                    _ if n == 1 => start,
+                    _ if i < half => step.mul_add(i as f64, start),
+                    _ => (-step).mul_add((n - 1 - i) as f64, end),
+                })
+                .collect();
+            return CpuStorage::F64(v);
+        }
+        if dtype.is_float() {
+            let round = |x: f64| CpuStorage::from_f64s(&[x], dtype).get_f64(0) as f32;
+            let (s, e) = (round(start), round(end));
+            let step = (e - s) / last as f32;
+            let v: Vec<f64> = (0..n)
+                .map(|i| match i {
+                    _ if n == 1 => s,
+                    _ if i < half => step.mul_add(i as f32, s),
+                    _ => (-step).mul_add((n - 1 - i) as f32, e),
+                } as f64)
+                .collect();
+            return CpuStorage::from_f64s(&v, dtype);
+        }
+        let (s, e) = (start.trunc(), end.trunc());
+        let step = (e - s) / last as f64;
+        let v: Vec<i64> = (0..n)
+            .map(|i| match i {
+                _ if n == 1 => s,
+                _ if i < half => step.mul_add(i as f64, s),
+                _ => (-step).mul_add((n - 1 - i) as f64, e),
+            } as i64)
+            .collect();
+        CpuStorage::from_i64s(&v, dtype)
+    }
 }
 
 impl BackendStorage for CpuStorage {

@@ -35,6 +35,9 @@ impl CudaStorage {
     pub fn arange(index: usize, _: Scalar, _: Scalar, _: usize, _: DType) -> Result<CudaStorage> {
         Err(unavailable(index))
     }
+    pub fn linspace(index: usize, _: f64, _: f64, _: usize, _: DType) -> Result<CudaStorage> {
+        Err(unavailable(index))
+    }
     pub fn random(index: usize, _: Distribution, _: usize, _: DType) -> Result<CudaStorage> {
         Err(unavailable(index))
     }

@@ -6,7 +6,7 @@ use crate::tensor::core::{Tensor, check_alloc, check_working_set};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
 use crate::tensor::op::BinaryOp;
-use crate::tensor::ops::arith::{add, cmp, num, scale, sub, where_};
+use crate::tensor::ops::arith::cmp;
 use crate::tensor::ops::view::unsqueeze;
 
 /// `shape` filled with `value` on `device`.
@@ -104,27 +104,30 @@ pub fn arange_rev_on(n: usize, device: Device) -> Result<Tensor> {
     Ok(Tensor::from_contiguous(s, &[n]))
 }
 
-/// `linspace`, computed from both ends as PyTorch does so that the last value
-/// is exact: `start + step * i` for the first half, `end - step * (n - 1 - i)`
-/// for the rest, in float64, then rounded once to `dtype`.
+/// `steps` values evenly spaced from `start` to `end` (both included), computed
+/// as PyTorch computes them (see the backend's linspace).
 pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType, device: Device) -> Result<Tensor> {
     if steps < 0 {
         return Err(value_err("linspace: number of steps must be non-negative"));
     }
+    if dtype == DType::Bool {
+        return Err(dtype_err("linspace is not implemented for bool")
+            .hint("make it in a number dtype and compare, e.g. linspace(0, 1, 5) > 0.5"));
+    }
+    if !dtype.is_float() {
+        let (lo, hi) = dtype.int_range();
+        for v in [start, end] {
+            if !(lo as f64..=hi as f64).contains(&v.trunc()) {
+                return Err(value_err(format!(
+                    "linspace: {v} cannot be converted to {dtype} without overflow"
+                )));
+            }
+        }
+    }
     let n = steps as usize;
-    // Five float64 temporaries and a mask on the way.
-    check_working_set(&[n], dtype, 41 + dtype.size())?;
-    let step = if n > 1 {
-        (end - start) / (n - 1) as f64
-    } else {
-        0.0
-    };
-    let i = arange_on(n, device)?.to_dtype(DType::F64)?;
-    let from_start = add(&scale(&i, step)?, &num(start))?;
-    let j = arange_rev_on(n, device)?.to_dtype(DType::F64)?;
-    let from_end = sub(&num(end), &scale(&j, step)?)?;
-    let first_half = cmp(BinaryOp::Lt, &i, &num((n / 2) as f64))?;
-    where_(&first_half, &from_start, &from_end)?.to_dtype(dtype)
+    check_alloc(&[n], dtype)?;
+    let s = Storage::linspace(device, start, end, n, dtype)?;
+    Ok(Tensor::from_contiguous(s, &[n]))
 }
 
 /// Ones on the diagonal: where the row index equals the column index.
