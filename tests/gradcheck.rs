@@ -236,6 +236,13 @@ fn arithmetic_with_broadcasting() {
     check("maximum(x, y)", &[("x", "a,b", S), ("y", "b", S)], "");
     check("minimum(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
     check("atan2(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("fmod(x, y)", &[("x", "a,b", S), ("y", "b", P)], "");
+    check("x % y", &[("x", "a,b", S), ("y", "a,b", P)], "");
+    check("hypot(x, y)", &[("x", "a,b", S), ("y", "a,1", S)], "");
+    check("logaddexp(x, y)", &[("x", "a,b", S), ("y", "b", S)], "");
+    check("copysign(x, y)", &[("x", "a,b", S), ("y", "a,b", P)], "");
+    check("copysign(x, -1.0)", &[("x", "a,b", S)], "");
+    check("xlogy(x, y)", &[("x", "a,b", S), ("y", "a,b", P)], "");
     check("x * x * x - x", &[("x", "a,b,c", S)], "");
 }
 

@@ -44,8 +44,7 @@ pub fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: Tensor) -> Tenso
         return out;
     };
     let name = op.grad_fn(a.is_wrapped_number(), b.is_wrapped_number());
-    // Only pow's derivative reads the output (PyTorch's PowBackward1 keeps it).
-    let so = (op == BinaryOp::Pow).then(|| Saved::output(&out));
+    let so = op.derivative_reads_output().then(|| Saved::output(&out));
     // add and sub keep nothing; the others keep both operands.
     let saves = !matches!(op, BinaryOp::Add | BinaryOp::Sub);
     let (sa, sb) = (saves.then(|| Saved::new(a)), saves.then(|| Saved::new(b)));

@@ -120,7 +120,7 @@ impl BackendStorage for CpuStorage {
         ))
     }
     fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self> {
-        elementwise::check_integer_op(op, self, l, rhs, rl)?;
+        elementwise::check_integer_op(op, self, rhs, rl)?;
         Ok(elementwise::binary(
             self,
             l,

@@ -4,8 +4,8 @@
 //! to these rows by symbol.
 
 use super::math::{
-    int_pow, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64, py_floordiv_int, py_fmod,
-    py_fmod_f32, py_mod_int, shl_int, shr_int,
+    int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64,
+    py_floordiv_int, py_fmod, py_fmod_f32, py_mod_int, shl_int, shr_int, xlogy, xlogy_f32,
 };
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -25,6 +25,8 @@ pub enum BinaryRule {
     Integral,
     /// Integers only (`<< >>`).
     IntegerOnly,
+    /// Floating point operands only (hypot, logaddexp).
+    FloatOnly,
 }
 
 /// The scalar functions of an op; comparisons fill the `cmp_` ones.
@@ -153,7 +155,7 @@ binary_ops! {
     FloorDiv "//" "floor_divide" "" NoBoolResult arith [
         f32 |x, y| (x / y).floor(), f64 |x, y| (x / y).floor(), i64 |x, y| py_floordiv_int(x, y)
     ] d None, "Division rounded down (the `//` operator).", "floor_divide(tensor([7, -7]), tensor([2, 2]))";
-    Rem "%" "remainder" "RemainderBackward0" NoBoolResult arith [
+    Rem "%" "remainder" "RemainderBackward1" NoBoolResult arith [
         f32 |x, y| py_fmod_f32(x, y), f64 |x, y| py_fmod(x, y), i64 |x, y| py_mod_int(x, y)
     ] d Some(grads::rem), "Python's modulo: the result has the divisor's sign (the `%` operator).", "remainder(tensor([7, -7]), tensor([3, 3]))";
     Pow "**" "pow" "PowBackward1" NoBoolResult arith [
@@ -168,6 +170,21 @@ binary_ops! {
     Atan2 "atan2" "atan2" "Atan2Backward0" ToFloat arith [
         f32 |x, y| x.atan2(y), f64 |x, y| x.atan2(y), i64 |x, y| x
     ] d Some(grads::atan2), "The angle of (other, input) in radians.", "atan2(tensor([1., 1.]), tensor([1., -1.]))";
+    Fmod "fmod" "fmod" "FmodBackward1" NoBoolResult arith [
+        f32 |x, y| x % y, f64 |x, y| x % y, i64 |x, y| x.wrapping_rem(y)
+    ] d Some(grads::fmod), "C's remainder: the result has the dividend's sign (% has the divisor's).", "fmod(tensor([7., -7.]), tensor([3., 3.]))";
+    Hypot "hypot" "hypot" "HypotBackward0" FloatOnly arith [
+        f32 |x, y| x.hypot(y), f64 |x, y| x.hypot(y), i64 |x, y| x
+    ] d Some(grads::hypot), "sqrt(x² + y²) without overflow.", "hypot(tensor([3., 5.]), tensor([4., 12.]))";
+    LogAddExp "logaddexp" "logaddexp" "LogaddexpBackward0" FloatOnly arith [
+        f32 |x, y| logaddexp_f32(x, y), f64 |x, y| logaddexp(x, y), i64 |x, y| x
+    ] d Some(grads::logaddexp), "log(exp(x) + exp(y)), computed without overflow.", "logaddexp(tensor([0., 100.]), tensor([0., 100.]))";
+    Copysign "copysign" "copysign" "CopysignBackward0" ToFloat arith [
+        f32 |x, y| x.copysign(y), f64 |x, y| x.copysign(y), i64 |x, y| x
+    ] d Some(grads::copysign), "x's magnitude with y's sign.", "copysign(tensor([1., 2.]), tensor([-1., 0.]))";
+    Xlogy "xlogy" "xlogy" "XlogyBackward0" ToFloat arith [
+        f32 |x, y| xlogy_f32(x, y), f64 |x, y| xlogy(x, y), i64 |x, y| x
+    ] d Some(grads::xlogy), "x * log(y), and 0 where x is 0 (entropy terms).", "xlogy(tensor([0., 2.]), tensor([0., 3.]))";
     BitAnd "&" "bitwise_and" "" Integral arith [
         f32 |x, y| x, f64 |x, y| x, i64 |x, y| x & y
     ] d None, "Bitwise AND of integers, logical AND of bools (the `&` operator).", "bitwise_and(tensor([12]), tensor([10]))";
@@ -245,6 +262,10 @@ impl BinaryOp {
                     .map(|(_, op)| *op)
             })
     }
+    /// Does the derivative read the op's output? (PyTorch's node then keeps it.)
+    pub fn derivative_reads_output(self) -> bool {
+        matches!(self, BinaryOp::Pow | BinaryOp::Hypot | BinaryOp::Copysign)
+    }
     /// PyTorch's grad_fn name: a Python number on one side picks another
     /// overload (`1 - x` is RsubBackward1, `2 / x` MulBackward0, `2 ** x` PowBackward2).
     pub fn grad_fn(self, a_number: bool, b_number: bool) -> &'static str {
@@ -253,6 +274,10 @@ impl BinaryOp {
             BinaryOp::Div if a_number => "MulBackward0",
             BinaryOp::Pow if b_number => "PowBackward0",
             BinaryOp::Pow if a_number => "PowBackward2",
+            BinaryOp::Rem if b_number => "RemainderBackward0",
+            BinaryOp::Fmod if b_number => "FmodBackward0",
+            BinaryOp::Copysign if b_number => "CopysignBackward1",
+            BinaryOp::Xlogy if a_number => "XlogyBackward1",
             _ => self.row().grad_fn,
         }
     }
@@ -342,6 +367,63 @@ mod grads {
 
     pub fn minimum(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
         extremum(a, b, g, BinaryOp::Lt)
+    }
+
+    /// d/da = 1; d/db = -trunc(a / b).
+    pub fn fmod(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, need: [bool; 2]) -> Grads {
+        let gb = if need[1] {
+            let q = t::un(UnaryOp::Trunc, &t::div(a, b)?)?;
+            Some(t::neg(&t::mul(g, &q)?)?)
+        } else {
+            None
+        };
+        Ok([Some(g.clone()), gb])
+    }
+
+    pub fn hypot(a: &Tensor, b: &Tensor, out: &Tensor, g: &Tensor, need: [bool; 2]) -> Grads {
+        let part = |x: &Tensor| t::mul(g, &t::div(x, out)?);
+        Ok([
+            need[0].then(|| part(a)).transpose()?,
+            need[1].then(|| part(b)).transpose()?,
+        ])
+    }
+
+    /// d/da = 1 / (1 + exp(b - a)), and the same with a and b swapped.
+    pub fn logaddexp(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, need: [bool; 2]) -> Grads {
+        let part = |x: &Tensor, y: &Tensor| {
+            let e = t::un(UnaryOp::Exp, &t::sub(y, x)?)?;
+            t::div(g, &t::add(&e, &t::num(1.0))?)
+        };
+        Ok([
+            need[0].then(|| part(a, b)).transpose()?,
+            need[1].then(|| part(b, a)).transpose()?,
+        ])
+    }
+
+    /// d/da = out / a (0 where a = 0); the sign operand gets a zero gradient.
+    pub fn copysign(a: &Tensor, _: &Tensor, out: &Tensor, g: &Tensor, need: [bool; 2]) -> Grads {
+        let ratio = t::div(out, a)?;
+        let ratio = t::where_(
+            &t::cmp(BinaryOp::Eq, a, &t::num(0.0))?,
+            &t::num(0.0),
+            &ratio,
+        )?;
+        Ok([
+            Some(t::mul(g, &ratio)?),
+            need[1].then(|| t::zeros_like(g)).transpose()?,
+        ])
+    }
+
+    /// d/da = xlogy(a != 0, b); d/db = a / b.
+    pub fn xlogy(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, need: [bool; 2]) -> Grads {
+        let ga = if need[0] {
+            let nonzero = t::mask(&t::cmp(BinaryOp::Ne, a, &t::num(0.0))?, g)?;
+            Some(t::mul(g, &t::bin(BinaryOp::Xlogy, &nonzero, b)?)?)
+        } else {
+            None
+        };
+        let gb = need[1].then(|| t::mul(g, &t::div(a, b)?)).transpose()?;
+        Ok([ga, gb])
     }
 
     pub fn atan2(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {

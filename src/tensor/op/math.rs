@@ -192,6 +192,57 @@ pub fn nan_min_f64(x: f64, y: f64) -> f64 {
     }
 }
 
+/// log(exp(x) + exp(y)) as PyTorch computes it: the larger plus
+/// log1p(exp(-|x - y|)), and x itself when both are the same infinity.
+#[inline(always)]
+pub fn logaddexp(x: f64, y: f64) -> f64 {
+    if x.is_infinite() && x == y {
+        return x;
+    }
+    let m = if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.max(y)
+    };
+    m + (-(x - y).abs()).exp().ln_1p()
+}
+
+#[inline(always)]
+pub fn logaddexp_f32(x: f32, y: f32) -> f32 {
+    if x.is_infinite() && x == y {
+        return x;
+    }
+    let m = if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else {
+        x.max(y)
+    };
+    m + (-(x - y).abs()).exp().ln_1p()
+}
+
+#[inline(always)]
+pub fn xlogy_f32(x: f32, y: f32) -> f32 {
+    if y.is_nan() {
+        f32::NAN
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x * y.ln()
+    }
+}
+
+/// x * log(y), 0 where x is 0 (NaN stays NaN), as PyTorch's xlogy.
+#[inline(always)]
+pub fn xlogy(x: f64, y: f64) -> f64 {
+    if y.is_nan() {
+        f64::NAN
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x * y.ln()
+    }
+}
+
 #[inline(always)]
 pub fn nan_max_f32(x: f32, y: f32) -> f32 {
     if x.is_nan() || y.is_nan() {

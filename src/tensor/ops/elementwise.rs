@@ -3,7 +3,7 @@
 //! layouts broadcast to the result's shape.
 
 use crate::autograd::rules::elementwise as rules;
-use crate::error::{Result, dtype_err};
+use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
@@ -81,7 +81,31 @@ pub fn compute_dtype(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<DType> {
             "convert with .long()",
         )),
         BinaryRule::IntegerOnly => Ok(d),
+        BinaryRule::FloatOnly if !d.is_float() => Err(refuse(
+            op,
+            a,
+            b,
+            "needs floating point tensors",
+            "convert first, e.g. a.float()",
+        )),
+        BinaryRule::FloatOnly => Ok(d),
     }
+}
+
+/// PyTorch refuses an integer tensor to a negative Python int (`t ** -1`), but
+/// not to a negative exponent tensor (there 2 ** -1 is 0, as C's integer pow).
+fn refuse_negative_int_power(op: BinaryOp, dtype: DType, b: &Tensor) -> Result<()> {
+    if op == BinaryOp::Pow
+        && !dtype.is_float()
+        && b.is_wrapped_number()
+        && crate::tensor::ops::scalar::item_i64(b)? < 0
+    {
+        return Err(
+            value_err("integers to negative integer powers are not allowed")
+                .hint("use a float base or exponent, e.g. a.float() ** -1"),
+        );
+    }
+    Ok(())
 }
 
 /// `a op b` with PyTorch's promotion and broadcasting.
@@ -89,6 +113,7 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let device = check_same_device(a0, b0, op.symbol())?;
     let dtype = compute_dtype(op, a0, b0)?;
     let shape = broadcast_shapes(a0.shape(), b0.shape())?;
+    refuse_negative_int_power(op, dtype, b0)?;
     let out_dtype = if op.is_comparison() {
         DType::Bool
     } else {
@@ -252,10 +277,40 @@ pub fn clamp(a: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<T
             Tensor::scalar_i64(if low { lo } else { hi }, dtype)
         }
     };
-    let lo = min.cloned().unwrap_or_else(|| edge(true));
-    let hi = max.cloned().unwrap_or_else(|| edge(false));
+    let lo = match min {
+        Some(m) => int_bound(m, dtype, true)?.unwrap_or_else(|| m.clone()),
+        None => edge(true),
+    };
+    let hi = match max {
+        Some(m) => int_bound(m, dtype, false)?.unwrap_or_else(|| m.clone()),
+        None => edge(false),
+    };
     let out = ternary(TernaryOp::Clamp, [a, &lo, &hi], [dtype; 3], dtype, "clamp")?;
     Ok(rules::record_clamp(a, min, max, out))
+}
+
+/// A Python-number bound of an integer clamp, compared as a number (not wrapped
+/// into the dtype): beyond the range on the open side it bounds nothing, on the
+/// other side it is refused, as PyTorch does. None: use the bound as it is.
+fn int_bound(bound: &Tensor, dtype: DType, is_min: bool) -> Result<Option<Tensor>> {
+    if dtype.is_float() || !bound.is_wrapped_number() || bound.dtype().is_float() {
+        return Ok(None);
+    }
+    let v = crate::tensor::ops::scalar::item_i64(bound)?;
+    let (lo, hi) = dtype.int_range();
+    let (open, refused) = if is_min {
+        (v < lo, v > hi)
+    } else {
+        (v > hi, v < lo)
+    };
+    if refused {
+        let which = if is_min { "min" } else { "max" };
+        return Err(value_err(format!(
+            "clamp {which} value {v} is outside the range of {dtype} ({lo} to {hi})"
+        ))
+        .hint("convert the tensor to a wider dtype first, e.g. t.long()"));
+    }
+    Ok(open.then(|| Tensor::scalar_i64(if is_min { lo } else { hi }, dtype)))
 }
 
 /// `lerp(start, end, weight)` as PyTorch computes it (floats only).
