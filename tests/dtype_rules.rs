@@ -46,6 +46,14 @@ fn expression(op: &str, dtype: &str) -> Option<String> {
         "isinf",
         "isfinite",
         "sgn",
+        "erfc",
+        "asinh",
+        "acosh",
+        "atanh",
+        "deg2rad",
+        "rad2deg",
+        "logit",
+        "sinc",
     ];
     if UNARY.contains(&op) {
         return Some(format!("torch.{op}(t)"));
@@ -86,6 +94,11 @@ fn expression(op: &str, dtype: &str) -> Option<String> {
             "lt_self" => "t < t",
             "maximum" => "torch.maximum(t, t)",
             "atan2" => "torch.atan2(t, t)",
+            "fmod" => return Some(format!("torch.fmod(t, {divisor})")),
+            "hypot" => "torch.hypot(t, t)",
+            "logaddexp" => "torch.logaddexp(t, t)",
+            "copysign" => "torch.copysign(t, t)",
+            "xlogy" => "torch.xlogy(t, t)",
             "add_int" => "t + 1",
             "add_float" => "t + 1.5",
             "mul_bool" => "t * True",

@@ -250,7 +250,7 @@ fn arithmetic_with_broadcasting() {
 fn unary_math() {
     for f in [
         "exp", "sin", "cos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "abs", "neg",
-        "square", "exp2", "expm1", "erf",
+        "square", "exp2", "expm1", "erf", "erfc", "asinh", "deg2rad", "rad2deg", "sinc",
     ] {
         check(&format!("{f}(x)"), &[("x", "a,b", S)], "");
     }
@@ -265,7 +265,9 @@ fn unary_math() {
     ] {
         check(&format!("x.{f}()"), &[("x", "a,b", P)], "");
     }
-    for f in ["asin", "acos", "tan"] {
+    check("acosh(x + 1.5)", &[("x", "a,b", P)], "");
+    check("logit(x * 0.5 + 0.5)", &[("x", "a,b", U)], "");
+    for f in ["asin", "acos", "tan", "atanh"] {
         check(&format!("{f}(x)"), &[("x", "a,b", U)], "");
     }
 }

@@ -66,8 +66,12 @@ pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
     composite("SoftplusBackward0", &[x], |t| {
         let x = &t[0];
         let bx = scale(x, beta)?;
-        let soft = scale(&un(UnaryOp::Log1p, &un(UnaryOp::Exp, &bx)?)?, 1.0 / beta)?;
-        where_(&cmp(BinaryOp::Gt, &bx, &num(threshold))?, x, &soft)
+        let linear = cmp(BinaryOp::Gt, &bx, &num(threshold))?;
+        // The soft branch sees 0 where the linear one is taken, so that exp never
+        // overflows there: inf * 0 in its gradient would be NaN.
+        let safe = where_(&linear, &num(0.0), &bx)?;
+        let soft = scale(&un(UnaryOp::Log1p, &un(UnaryOp::Exp, &safe)?)?, 1.0 / beta)?;
+        where_(&linear, x, &soft)
     })
 }
 
@@ -76,8 +80,11 @@ pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
     require_float(x, "elu")?;
     composite("EluBackward0", &[x], |t| {
         let x = &t[0];
-        let below = scale(&un(UnaryOp::Expm1, x)?, alpha)?;
-        where_(&cmp(BinaryOp::Gt, x, &num(0.0))?, x, &below)
+        let positive = cmp(BinaryOp::Gt, x, &num(0.0))?;
+        // As in softplus: the exponential branch never sees the large inputs.
+        let safe = where_(&positive, &num(0.0), x)?;
+        let below = scale(&un(UnaryOp::Expm1, &safe)?, alpha)?;
+        where_(&positive, x, &below)
     })
 }
 

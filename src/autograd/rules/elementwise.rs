@@ -6,7 +6,7 @@ use crate::autograd::{Saved, record};
 use crate::tensor::Tensor;
 use crate::tensor::op::unary::Saves;
 use crate::tensor::op::{BinaryOp, UnaryOp};
-use crate::tensor::ops::arith::{cmp, mask, mul, num, sub, where_};
+use crate::tensor::ops::arith::{cmp, mul, num, sub, where_};
 
 /// A unary op: `x0` is what the user passed, `x` the same in the compute dtype.
 /// The rule keeps only what the derivative reads (the input or the output).
@@ -61,8 +61,10 @@ pub fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: Tensor) -> Tenso
     })
 }
 
-/// clamp: the gradient passes where the input was inside the bounds (inclusive);
-/// a tensor bound gets it where it was the value chosen.
+/// clamp, as PyTorch 2.15 differentiates it: the gradient passes where the
+/// input was strictly inside the bounds. At a Python-number bound it stops; at
+/// a tensor bound it is shared half and half with that bound, which also gets
+/// all of it where the input was beyond it.
 pub fn record_clamp(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>, out: Tensor) -> Tensor {
     let number = |b: Option<&Tensor>| b.is_none_or(|t| t.is_wrapped_number());
     let name = if number(min) && number(max) {
@@ -71,33 +73,36 @@ pub fn record_clamp(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>, out:
         "ClampBackward0"
     };
     let sx = Saved::new(x);
-    let (slo, shi) = (min.map(Saved::new), max.map(Saved::new));
+    let bound = |b: Option<&Tensor>| b.map(|t| (Saved::new(t), t.is_wrapped_number()));
+    let (slo, shi) = (bound(min), bound(max));
     let mut inputs = vec![x];
     inputs.extend(min);
     inputs.extend(max);
     record(out, name, &inputs, true, move || {
         rule(move |g| {
             let x = sx.get()?;
-            let mut inside: Option<Tensor> = None;
+            let zero = num(0.0);
+            let half = mul(g, &num(0.5))?;
+            let mut pass = g.clone();
             let mut bound_grads = vec![];
-            for (s, keep, chosen) in [
-                (&slo, BinaryOp::Ge, BinaryOp::Lt),
-                (&shi, BinaryOp::Le, BinaryOp::Gt),
+            for (s, inside, beyond) in [
+                (&slo, BinaryOp::Gt, BinaryOp::Lt),
+                (&shi, BinaryOp::Lt, BinaryOp::Gt),
             ] {
-                if let Some(s) = s {
-                    let bound = s.get()?;
-                    bound_grads.push(Some(mul(g, &mask(&cmp(chosen, &x, &bound)?, g)?)?));
-                    let here = cmp(keep, &x, &bound)?;
-                    inside = Some(match inside {
-                        Some(p) => cmp(BinaryOp::LogicalAnd, &p, &here)?,
-                        None => here,
-                    });
-                }
+                let Some((s, is_number)) = s else { continue };
+                let b = s.get()?;
+                let at = cmp(BinaryOp::Eq, &x, &b)?;
+                let at_share = if *is_number { &zero } else { &half };
+                // where, not a product: a NaN gradient stays out where it is not passed.
+                let elsewhere = where_(
+                    &at,
+                    &mul(&pass, &num(if *is_number { 0.0 } else { 0.5 }))?,
+                    &zero,
+                )?;
+                pass = where_(&cmp(inside, &x, &b)?, &pass, &elsewhere)?;
+                let taken = where_(&at, at_share, &zero)?;
+                bound_grads.push(Some(where_(&cmp(beyond, &x, &b)?, g, &taken)?));
             }
-            let pass = match inside {
-                Some(p) => mul(g, &mask(&p, g)?)?,
-                None => g.clone(),
-            };
             let mut grads = vec![Some(pass)];
             grads.extend(bound_grads);
             Ok(grads)

@@ -55,12 +55,18 @@ pub fn record_reduce(
                     let mean = reduce(&x, ReduceOp::Mean, Some(&idims), true)?;
                     let centered = sub(&x, &mean)?;
                     let denom = (n as f64 - c).max(0.0);
-                    if let ReduceOp::Std(_) = op {
+                    // std = sqrt(var): its gradient reaches var as g / (2 std),
+                    // and 0 where std is 0 (as PyTorch's std_backward).
+                    let g_var = if let ReduceOp::Std(_) = op {
                         let out = keep(&so.get()?)?;
-                        mul(&g1, &div(&scale(&centered, 1.0 / denom)?, &out)?)?
+                        let zero = crate::tensor::ops::arith::num(0.0);
+                        let at_zero = binary(BinaryOp::Eq, &out, &zero)?;
+                        let g = div(&g1, &scale(&out, 2.0)?)?;
+                        crate::tensor::ops::arith::where_(&at_zero, &zero, &g)?
                     } else {
-                        mul(&g1, &scale(&centered, 2.0 / denom)?)?
-                    }
+                        g1
+                    };
+                    mul(&g_var, &scale(&centered, 2.0 / denom)?)?
                 }
                 ReduceOp::Norm(p) => {
                     let (x, out) = (sx.get()?, keep(&so.get()?)?);

@@ -10,7 +10,8 @@ use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::row;
 
-use super::pyspecial::{gamma, lgamma, libm};
+use super::pyspecial::{gamma, lgamma};
+use crate::tensor::op::math::libm;
 
 /// A function of one float: its name, its value, and the inputs it refuses.
 struct Unary {

@@ -1,25 +1,6 @@
 //! The special functions of Python's math module computed as CPython computes
 //! them, so that `math.gamma(0.5)` prints Python's digits: gamma and lgamma by
-//! CPython's Lanczos sum, erf and erfc from the C library.
-
-/// The C library's functions that Rust's std does not offer; Python's math
-/// module calls the same ones, so the digits agree.
-pub mod libm {
-    unsafe extern "C" {
-        #[link_name = "erf"]
-        fn c_erf(x: f64) -> f64;
-        #[link_name = "erfc"]
-        fn c_erfc(x: f64) -> f64;
-    }
-    // SAFETY (both): pure functions of a double, defined for every input;
-    // std links the C math library on every platform tsh builds for.
-    pub fn erf(x: f64) -> f64 {
-        unsafe { c_erf(x) }
-    }
-    pub fn erfc(x: f64) -> f64 {
-        unsafe { c_erfc(x) }
-    }
-}
+//! CPython's Lanczos sum; erf and erfc are the C library's (tensor/op/math.rs).
 
 // gamma and lgamma follow CPython's own Lanczos implementation (mathmodule.c,
 // Godfrey's coefficients, g = 6.024680040776729583740234375, 13 terms) rather
@@ -176,6 +157,7 @@ pub fn lgamma(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tensor::op::math::libm;
 
     #[test]
     fn gamma_matches_factorials_and_known_values() {

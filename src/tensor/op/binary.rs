@@ -352,21 +352,22 @@ mod grads {
         Ok([ga, gb])
     }
 
-    /// Ties share the gradient evenly, as PyTorch's maximum/minimum do.
-    fn extremum(a: &Tensor, b: &Tensor, g: &Tensor, winner: BinaryOp) -> Grads {
-        let wins = t::mask(&t::cmp(winner, a, b)?, g)?;
-        let ties = t::scale(&t::mask(&t::cmp(BinaryOp::Eq, a, b)?, g)?, 0.5)?;
-        let ga = t::mul(g, &t::add(&wins, &ties)?)?;
-        let gb = t::sub(g, &ga)?;
+    /// Ties share the gradient evenly and the loser gets none, as PyTorch's
+    /// maximum/minimum (a NaN operand passes the gradient to both).
+    fn extremum(a: &Tensor, b: &Tensor, g: &Tensor, a_loses: BinaryOp) -> Grads {
+        let zero = t::num(0.0);
+        let shared = t::where_(&t::cmp(BinaryOp::Eq, a, b)?, &t::scale(g, 0.5)?, g)?;
+        let ga = t::where_(&t::cmp(a_loses, a, b)?, &zero, &shared)?;
+        let gb = t::where_(&t::cmp(a_loses, b, a)?, &zero, &shared)?;
         Ok([Some(ga), Some(gb)])
     }
 
     pub fn maximum(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
-        extremum(a, b, g, BinaryOp::Gt)
+        extremum(a, b, g, BinaryOp::Lt)
     }
 
     pub fn minimum(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
-        extremum(a, b, g, BinaryOp::Lt)
+        extremum(a, b, g, BinaryOp::Gt)
     }
 
     /// d/da = 1; d/db = -trunc(a / b).

@@ -36,6 +36,25 @@ pub fn exp_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { e }
 }
 
+/// The C library's functions that Rust's std does not offer; Python's math
+/// module calls the same ones, so the digits agree; tensors' erfc uses them too.
+pub mod libm {
+    unsafe extern "C" {
+        #[link_name = "erf"]
+        fn c_erf(x: f64) -> f64;
+        #[link_name = "erfc"]
+        fn c_erfc(x: f64) -> f64;
+    }
+    // SAFETY (both): pure functions of a double, defined for every input;
+    // std links the C math library on every platform tsh builds for.
+    pub fn erf(x: f64) -> f64 {
+        unsafe { c_erf(x) }
+    }
+    pub fn erfc(x: f64) -> f64 {
+        unsafe { c_erfc(x) }
+    }
+}
+
 /// W. J. Cody's rational approximation of erf, accurate to ~1e-15.
 pub fn erf(x: f64) -> f64 {
     if x.is_nan() {
@@ -190,6 +209,25 @@ pub fn nan_min_f64(x: f64, y: f64) -> f64 {
     } else {
         x.min(y)
     }
+}
+
+/// sin(pi x) / (pi x), 1 at 0, in the element's own precision (as PyTorch).
+#[inline(always)]
+pub fn sinc_f32(x: f32) -> f32 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    let px = std::f32::consts::PI * x;
+    px.sin() / px
+}
+
+#[inline(always)]
+pub fn sinc_f64(x: f64) -> f64 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    let px = std::f64::consts::PI * x;
+    px.sin() / px
 }
 
 /// log(exp(x) + exp(y)) as PyTorch computes it: the larger plus

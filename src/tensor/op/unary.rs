@@ -4,10 +4,10 @@
 //! written in tensor ops, and the help line. Everything else (the enum, the
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
-use super::math::{erf, exp_f32, sign_f32, sign_f64};
+use super::math::{erf, exp_f32, libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use crate::error::Result;
 use crate::tensor::Tensor;
-use crate::tensor::ops::arith::{add, cmp, div, mask, mul, neg, num, scale, sub, un};
+use crate::tensor::ops::arith::{add, cmp, div, mul, neg, num, scale, sub, un, where_};
 
 /// What an op accepts and returns, as PyTorch decides it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +144,7 @@ unary_ops! {
         f32 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
         f64 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
         i64 |x| x.max(0),
-        d Some(|_, y, g| mul(g, &mask(&cmp(crate::tensor::op::BinaryOp::Gt, y, &num(0.0))?, g)?)),
+        d Some(|_, y, g| where_(&cmp(crate::tensor::op::BinaryOp::Gt, y, &num(0.0))?, g, &num(0.0))),
         "max(x, 0), element-wise.", "relu(tensor([-1., 0., 2.]))";
     BitwiseNot "bitwise_not" "" Integral Neither,
         f32 |x| x, f64 |x| x, i64 |x| !x,
@@ -213,6 +213,53 @@ unary_ops! {
         f32 |x| erf(x as f64) as f32, f64 |x| erf(x), i64 |x| x,
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, std::f64::consts::FRAC_2_SQRT_PI)?)),
         "The Gauss error function.", "erf(tensor([0., 1.]))";
+    Erfc "erfc" "ErfcBackward0" FloatPromote Input,
+        f32 |x| libm::erfc(x as f64) as f32, f64 |x| libm::erfc(x), i64 |x| x,
+        d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, -std::f64::consts::FRAC_2_SQRT_PI)?)),
+        "1 - erf(x), accurate where erf is near 1.", "erfc(tensor([0., 3.]))";
+    Asinh "asinh" "AsinhBackward0" FloatPromote Input,
+        f32 |x| x.asinh(), f64 |x| x.asinh(), i64 |x| x,
+        d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &add(&mul(x, x)?, &num(1.0))?)?)), "Inverse hyperbolic sine.", "asinh(tensor([0., 1.]))";
+    Acosh "acosh" "AcoshBackward0" FloatPromote Input,
+        f32 |x| x.acosh(), f64 |x| x.acosh(), i64 |x| x,
+        d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &sub(&mul(x, x)?, &num(1.0))?)?)), "Inverse hyperbolic cosine (x >= 1).", "acosh(tensor([1., 2.]))";
+    Atanh "atanh" "AtanhBackward0" FloatPromote Input,
+        f32 |x| x.atanh(), f64 |x| x.atanh(), i64 |x| x,
+        d Some(|x, _, g| div(g, &sub(&num(1.0), &mul(x, x)?)?)), "Inverse hyperbolic tangent (-1 < x < 1).", "atanh(tensor([0., 0.5]))";
+    Deg2Rad "deg2rad" "Deg2RadBackward0" FloatPromote Neither,
+        f32 |x| x * (std::f64::consts::PI / 180.0) as f32, f64 |x| x * (std::f64::consts::PI / 180.0), i64 |x| x,
+        d Some(|_, _, g| scale(g, std::f64::consts::PI / 180.0)), "Degrees to radians.", "deg2rad(tensor([180., 90.]))";
+    Rad2Deg "rad2deg" "Rad2DegBackward0" FloatPromote Neither,
+        f32 |x| x * (180.0 / std::f64::consts::PI) as f32, f64 |x| x * (180.0 / std::f64::consts::PI), i64 |x| x,
+        d Some(|_, _, g| scale(g, 180.0 / std::f64::consts::PI)), "Radians to degrees.", "rad2deg(tensor([3.1416]))";
+    Logit "logit" "LogitBackward0" FloatPromote Input,
+        f32 |x| (x / (1.0 - x)).ln(), f64 |x| (x / (1.0 - x)).ln(), i64 |x| x,
+        d Some(logit_grad), "log(p / (1 - p)), the inverse of sigmoid.", "logit(tensor([0.5, 0.9]))";
+    Sinc "sinc" "SincBackward0" FloatPromote Input,
+        f32 |x| sinc_f32(x), f64 |x| sinc_f64(x), i64 |x| x,
+        d Some(sinc_grad), "sin(pi x) / (pi x), and 1 at 0.", "sinc(tensor([0., 0.5, 1.]))";
+}
+
+/// d logit(x) = 1 / (x (1 - x)), NaN outside [0, 1] (as PyTorch).
+fn logit_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::{Gt, LogicalOr, Lt};
+    let d = div(g, &mul(x, &sub(&num(1.0), x)?)?)?;
+    let outside = crate::tensor::ops::arith::bin(
+        LogicalOr,
+        &cmp(Lt, x, &num(0.0))?,
+        &cmp(Gt, x, &num(1.0))?,
+    )?;
+    where_(&outside, &num(f64::NAN), &d)
+}
+
+/// d sinc(x) = (cos(pi x) pi x - sin(pi x)) / (pi x²), and 0 at 0.
+fn sinc_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::Eq;
+    let px = scale(x, std::f64::consts::PI)?;
+    let top = sub(&mul(&un(UnaryOp::Cos, &px)?, &px)?, &un(UnaryOp::Sin, &px)?)?;
+    let d = div(&top, &mul(&px, x)?)?;
+    let d = where_(&cmp(Eq, x, &num(0.0))?, &num(0.0), &d)?;
+    mul(g, &d)
 }
 
 /// Other names PyTorch gives the same ops.
@@ -224,6 +271,9 @@ pub const UNARY_ALIASES: &[(&str, UnaryOp)] = &[
     ("arcsin", UnaryOp::Asin),
     ("arccos", UnaryOp::Acos),
     ("arctan", UnaryOp::Atan),
+    ("arcsinh", UnaryOp::Asinh),
+    ("arccosh", UnaryOp::Acosh),
+    ("arctanh", UnaryOp::Atanh),
 ];
 
 impl UnaryOp {
