@@ -78,17 +78,17 @@ pub fn max_min_dim(t: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<
     } else {
         (ReduceOp::Min, ReduceOp::ArgMin)
     };
-    if t.dtype().is_bool() {
-        return Err(dtype_err(format!(
-            "{}(dim) is not implemented for bool tensors",
-            vop.name()
-        ))
-        .hint("convert first, e.g. t.int()"));
-    }
     let (values, indices) = crate::autograd::no_grad(|| -> Result<(Tensor, Tensor)> {
+        // argmax refuses bool (as PyTorch's does), max(dim) does not: bools
+        // compare as 0 and 1, first index first.
+        let by = if t.dtype().is_bool() {
+            t.to_dtype(crate::tensor::DType::U8)?
+        } else {
+            t.clone()
+        };
         Ok((
             reduce(t, vop, Some(&[dim]), keepdim)?,
-            reduce(t, iop, Some(&[dim]), keepdim)?,
+            reduce(&by, iop, Some(&[dim]), keepdim)?,
         ))
     })?;
     let name = if is_max {
