@@ -243,7 +243,7 @@ fn interrupt_stops_a_script_loop_cleanly() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(se.contains("error[interrupt]"), "{so}{se}");
-    assert!(so.contains("still here true"), "{so}{se}");
+    assert!(so.contains("still here True"), "{so}{se}");
 }
 
 /// Piped input gives nothing but results: no banner, no prompts.

@@ -44,7 +44,7 @@ fn every_dtype_round_trips_through_npy_npz_and_safetensors() {
         let got = run(&mut it, &out, &code);
         assert_eq!(
             got,
-            format!("true {dtype} true true true true ['arr_0', 'named']\n"),
+            format!("True torch.{dtype} True True True True ['arr_0', 'named']\n"),
             "{dtype}"
         );
     }
@@ -57,7 +57,7 @@ fn every_dtype_round_trips_through_npy_npz_and_safetensors() {
             "w = tensor([1.5, -2.], dtype=bfloat16); save(dict(w=w), '{st}'); load('{st}')['w'].dtype"
         ),
     );
-    assert_eq!(got, "bfloat16\n");
+    assert_eq!(got, "torch.bfloat16\n");
     let got = run(
         &mut it,
         &out,
@@ -104,15 +104,24 @@ fn files_written_by_numpy_load() {
         ),
         (
             "f64_big_endian.npy",
-            "tensor([ 1.5000e+00, -2.2500e+00, 1.0000e+300])\n[3] float64 cpu\n",
+            "tensor([ 1.5000e+00, -2.2500e+00, 1.0000e+300], dtype=torch.float64)\n[3] float64 cpu\n",
         ),
         (
             "bool.npy",
             "tensor([[ True, False],\n        [False,  True]])\n[2, 2] bool cpu\n",
         ),
-        ("u8.npy", "tensor([  0,   7, 255])\n[3] uint8 cpu\n"),
-        ("f16_scalar.npy", "tensor(3.5000)\n[] float16 cpu\n"),
-        ("i8_empty.npy", "tensor([], size=(0, 3))\n[0, 3] int8 cpu\n"),
+        (
+            "u8.npy",
+            "tensor([  0,   7, 255], dtype=torch.uint8)\n[3] uint8 cpu\n",
+        ),
+        (
+            "f16_scalar.npy",
+            "tensor(3.5000, dtype=torch.float16)\n[] float16 cpu\n",
+        ),
+        (
+            "i8_empty.npy",
+            "tensor([], size=(0, 3), dtype=torch.int8)\n[0, 3] int8 cpu\n",
+        ),
     ];
     for (file, want) in cases {
         let got = run(&mut it, &out, &format!("load('{FIXTURES}/{file}')"));
@@ -123,7 +132,7 @@ fn files_written_by_numpy_load() {
         &out,
         &format!("d = load('{FIXTURES}/pair.npz'); print(d.keys(), d['x'].dtype, d['y'].tolist())"),
     );
-    assert_eq!(got, "['x', 'y'] int32 [[1.0, 0.0], [0.0, 1.0]]\n");
+    assert_eq!(got, "['x', 'y'] torch.int32 [[1.0, 0.0], [0.0, 1.0]]\n");
     let got = run(
         &mut it,
         &out,

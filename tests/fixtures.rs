@@ -1,6 +1,23 @@
 //! Golden data printed by PyTorch itself (tests/fixtures): tensor bodies and
 //! type promotion results must match exactly.
 
+/// The fixture holds PyTorch's tensor bodies without the dtype suffix; this is
+/// how PyTorch's `_add_suffixes` adds it (on the last line, or on its own line
+/// indented past `tensor(` when the last line would pass 80 columns).
+fn with_dtype_suffix(body: &str, dtype: &str) -> String {
+    if matches!(dtype, "float32" | "int64" | "bool") {
+        return body.to_string();
+    }
+    let open = body.strip_suffix(')').expect("a tensor's text ends with )");
+    let suffix = format!("dtype=torch.{dtype}");
+    let last_line = open.len() - open.rfind('\n').map_or(0, |i| i + 1) + 1;
+    if last_line + suffix.len() + 2 > 80 {
+        format!("{open},\n       {suffix})")
+    } else {
+        format!("{open}, {suffix})")
+    }
+}
+
 mod common;
 
 use tsh::tensor::Device;
@@ -35,7 +52,11 @@ fn printing_on(device: Device, data: &serde_json::Value, failures: &mut Vec<Stri
             device,
             &format!("x = {expr}\nprint(x)\nprint(x.dtype)\nprint(x.shape)"),
         );
-        let want = format!("{body}\n{dtype}\n[{}]\n", shape.join(", "));
+        let want = format!(
+            "{}\ntorch.{dtype}\ntorch.Size([{}])\n",
+            with_dtype_suffix(body, dtype),
+            shape.join(", ")
+        );
         if got != want {
             failures.push(format!(
                 "{expr} on {device}\n--- want\n{want}--- got\n{got}"
@@ -56,7 +77,7 @@ fn promotion_matches_pytorch() {
             let want = case["dtype"].as_str();
             let got = common::run_on(device, &format!("print(({expr}).dtype)"));
             match want {
-                Some(w) if got.trim() == w => {}
+                Some(w) if got.trim() == format!("torch.{w}") => {}
                 // A case without a dtype is one PyTorch refuses: tsh must refuse it too.
                 None if got.contains("error[") => {}
                 _ => failures.push(format!(

@@ -556,7 +556,11 @@ fn dtype_conversion_passes_gradients_back_in_the_input_dtype() {
     let out = tsh_run(
         "x = tensor([1., 2.], dtype=float64, requires_grad=true)\ny = x.float()\nprint(y.grad_fn)\n(y * 3).sum().backward()\nprint(x.grad, x.grad.dtype)",
     );
-    assert_eq!(out, "<ToCopyBackward0>\ntensor([3., 3.]) float64\n");
+    assert!(out.starts_with("<ToCopyBackward0 object at 0x"), "{out}");
+    assert!(
+        out.ends_with(">\ntensor([3., 3.], dtype=torch.float64) torch.float64\n"),
+        "{out}"
+    );
 }
 
 #[test]

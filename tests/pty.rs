@@ -211,7 +211,7 @@ fn typing_tab_multiline_and_ctrl_c() {
     t.send("\x03");
     t.expect("error[interrupt]");
     t.type_keys("n > 0 and x.sum().item() == 6\r");
-    t.expect("true");
+    t.expect("True");
 
     // Ctrl-C at the prompt throws the line away.
     t.type_keys("this is not code");
@@ -343,7 +343,7 @@ fn saved_session_with_pictures_and_ctrl_c_verifies() {
     t.send("\x03");
     t.expect("error[interrupt]");
     t.type_keys("n >= 0\r");
-    t.expect("true");
+    t.expect("True");
     t.type_keys(&format!(":save {}\r", file.display()));
     t.expect("wrote");
     t.type_keys("\x04");

@@ -58,7 +58,7 @@ fn transcripts_match() {
             continue;
         }
         let want = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if got != want {
+        if !tsh::teach::transcript::same_output(&got, &want) {
             failures.push(format!(
                 "{name} on {device}\n--- want\n{want}--- got\n{got}"
             ));

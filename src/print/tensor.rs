@@ -218,20 +218,65 @@ fn summarized(t: &Tensor, opts: &PrintOptions) -> Tensor {
     view
 }
 
-/// The body PyTorch prints, e.g. `tensor([1., 2.])`, without dtype/device suffixes.
+/// A tensor as PyTorch's repr prints it: the body, then the suffixes it adds
+/// (`device=`, `size=` and `dtype=` where they are not the defaults, then
+/// `grad_fn=<...>` or `requires_grad=True`), wrapped as `_add_suffixes` does.
 pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
-    let prefix = "tensor(";
-    if t.numel() == 0 {
-        if t.ndim() == 1 {
-            return "tensor([])".to_string();
-        }
-        let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
-        return format!(
-            "tensor([], size=({}{}))",
-            dims.join(", "),
-            if dims.len() == 1 { "," } else { "" }
-        );
+    const PREFIX: &str = "tensor(";
+    let mut suffixes = Vec::new();
+    if t.device() != crate::tensor::device::default_device() {
+        suffixes.push(format!("device='{}'", t.device()));
     }
+    let body = if t.numel() == 0 {
+        if t.ndim() != 1 {
+            let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
+            let comma = if dims.len() == 1 { "," } else { "" };
+            suffixes.push(format!("size=({}{comma})", dims.join(", ")));
+        }
+        // No elements to tell int64 from float32 by: the dtype always shows.
+        if t.dtype() != DType::F32 {
+            suffixes.push(format!("dtype=torch.{}", t.dtype().name()));
+        }
+        "[]".to_string()
+    } else {
+        if !matches!(t.dtype(), DType::F32 | DType::I64 | DType::Bool) {
+            suffixes.push(format!("dtype=torch.{}", t.dtype().name()));
+        }
+        format_body(t, opts, PREFIX.len())
+    };
+    if let Some(node) = t.grad_fn() {
+        suffixes.push(format!("grad_fn=<{}>", node.name()));
+    } else if t.requires_grad() {
+        suffixes.push("requires_grad=True".to_string());
+    }
+    add_suffixes(
+        format!("{PREFIX}{body}"),
+        &suffixes,
+        PREFIX.len(),
+        opts.linewidth,
+    )
+}
+
+/// PyTorch's `_add_suffixes`: each suffix after ", " on the last line, or on a
+/// line of its own (indented) when it would pass the line width.
+fn add_suffixes(mut text: String, suffixes: &[String], indent: usize, linewidth: usize) -> String {
+    let mut last_line = text.len() - text.rfind('\n').map_or(0, |i| i + 1) + 1;
+    for s in suffixes {
+        if last_line + s.len() + 2 > linewidth {
+            text.push_str(&format!(",\n{}{s}", " ".repeat(indent)));
+            last_line = indent + s.len();
+        } else {
+            text.push_str(&format!(", {s}"));
+            last_line += s.len() + 2;
+        }
+    }
+    text.push(')');
+    text
+}
+
+/// The data part of a non-empty tensor's text (`[1., 2.]`), lines after the
+/// first indented by `indent`.
+fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
     let summarize = t.numel() > opts.threshold;
     let data = if summarize {
         summarized(t, opts)
@@ -240,7 +285,7 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     };
     let values = match values_of(&data) {
         Ok(v) => v,
-        Err(e) => return format!("tensor(<cannot be read: {}>)", e.message),
+        Err(e) => return format!("<cannot be read: {}>", e.message),
     };
     let grid = Grid {
         shape: data.shape().to_vec(),
@@ -249,17 +294,7 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     };
     let formatter = Formatter::new(&grid.values, opts);
     let strides = crate::tensor::layout::contiguous_strides(&grid.shape);
-    let body = format_dim(
-        &grid,
-        &strides,
-        0,
-        0,
-        prefix.len(),
-        summarize,
-        &formatter,
-        opts,
-    );
-    format!("{prefix}{body})")
+    format_dim(&grid, &strides, 0, 0, indent, summarize, &formatter, opts)
 }
 
 fn element(grid: &Grid, index: usize, f: &Formatter) -> String {

@@ -7,20 +7,19 @@ use std::rc::Rc;
 use super::number::py_float_repr;
 use super::tensor::{PrintOptions, format_tensor};
 use crate::interp::Value;
-use crate::tensor::Tensor;
 use crate::tensor::shape::fmt_shape;
+use crate::tensor::{Device, Tensor};
 
-/// The form `print` uses: strings bare, everything else as its repr.
+/// The form `print` uses (Python's `str`): strings bare, a device as `cpu`,
+/// everything else as its repr.
 pub fn plain(v: &Value) -> String {
-    match v {
-        Value::Str(s) => s.to_string(),
-        other => repr_with(other, &PrintOptions::default()),
-    }
+    plain_with(v, &PrintOptions::default())
 }
 
 pub fn plain_with(v: &Value, opts: &PrintOptions) -> String {
     match v {
         Value::Str(s) => s.to_string(),
+        Value::Device(d) => d.to_string(),
         other => repr_with(other, opts),
     }
 }
@@ -75,8 +74,8 @@ thread_local! {
 
 fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
     match v {
-        Value::None => "none".into(),
-        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
+        Value::None => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float_repr(*f),
         Value::Str(s) => quote(s),
@@ -105,14 +104,19 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         }
         Value::Ellipsis => "...".into(),
         Value::Tensor(t) => format_tensor(t, opts),
-        Value::DType(d) => d.name().into(),
-        Value::Device(d) => d.to_string(),
-        Value::Shape(s) => fmt_shape(s),
+        Value::DType(d) => format!("torch.{}", d.name()),
+        Value::Device(Device::Cpu) => "device(type='cpu')".into(),
+        Value::Device(Device::Cuda(i)) => format!("device(type='cuda', index={i})"),
+        Value::Shape(s) => format!("torch.Size({})", fmt_shape(s)),
         Value::Function(f) => format!("<fn {}>", f.name),
         Value::Builtin(b) => format!("<builtin {}>", b.name),
         Value::Method(m) => format!("<method {} of {}>", m.1.name, m.0.type_name()),
         Value::Module(m) => format!("<module {m}>"),
-        Value::GradFn(n) => format!("<{}>", n.name()),
+        Value::GradFn(n) => format!(
+            "<{} object at {:#x}>",
+            n.name(),
+            std::sync::Arc::as_ptr(n) as usize
+        ),
         Value::Optimizer(o) => o.borrow().describe(),
         Value::Progress(inner) => format!("progress({})", repr_with(inner, opts)),
         Value::Dict(d) => {
@@ -134,7 +138,7 @@ pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
     if let Some(node) = t.grad_fn() {
         s.push_str(&format!("  grad_fn={}", node.name()));
     } else if t.requires_grad() {
-        s.push_str("  requires_grad=true");
+        s.push_str("  requires_grad=True");
     }
     if let Some(base) = view_base(t, globals) {
         s.push_str(&format!("  view of {base}"));
