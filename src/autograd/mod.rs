@@ -33,8 +33,18 @@ pub struct NoGradGuard(bool);
 
 impl NoGradGuard {
     pub fn new() -> NoGradGuard {
-        NoGradGuard(GRAD_ENABLED.with(|g| g.replace(false)))
+        NoGradGuard::set(false)
     }
+
+    /// Grad mode `enabled` until dropped (`with torch.enable_grad():` passes true).
+    pub fn set(enabled: bool) -> NoGradGuard {
+        NoGradGuard(GRAD_ENABLED.with(|g| g.replace(enabled)))
+    }
+}
+
+/// `torch.set_grad_enabled(b)` called on its own: from now on.
+pub fn set_enabled(enabled: bool) {
+    GRAD_ENABLED.with(|g| g.set(enabled));
 }
 
 impl Default for NoGradGuard {

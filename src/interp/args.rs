@@ -53,6 +53,14 @@ impl Args {
         Some((v, s))
     }
 
+    /// Every keyword not taken yet (for `**kwargs`-style builtins).
+    pub fn keywords_left(&mut self) -> Vec<(String, Value)> {
+        std::mem::take(&mut self.keywords)
+            .into_iter()
+            .map(|(k, v, _)| (k, v))
+            .collect()
+    }
+
     pub fn has_more_positional(&self) -> bool {
         self.next < self.positional.len()
     }

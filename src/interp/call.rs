@@ -91,21 +91,68 @@ impl Interp {
             )
             .hint("check that the recursion has a base case that is reached"));
         }
-        if positional.len() > def.params.len() {
+        let scope = self.bind_params(def, positional, keywords, span)?;
+        let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
+        self.locals.push(scope);
+        self.global_names.push(Default::default());
+        self.depth += 1;
+        // Spans in the body point into the function's own text (:trace and the
+        // broadcast check quote it).
+        let caller_source = std::mem::replace(&mut self.source, def.source.clone());
+        let r = self.exec_block(&def.body);
+        self.source = caller_source;
+        self.depth -= 1;
+        self.locals.pop();
+        self.global_names.pop();
+        match r.map_err(through)? {
+            Exec::Return(v) => Ok(v),
+            _ => Ok(Value::None),
+        }
+    }
+}
+
+impl Interp {
+    /// A user function's scope: positionals in order, `*args` takes the rest,
+    /// keywords by name, `**kwargs` the unknown ones, then the defaults.
+    fn bind_params(
+        &mut self,
+        def: &Rc<FnDef>,
+        positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<HashMap<Rc<str>, Value>> {
+        let plain: Vec<&Param> = def.params.iter().filter(|p| p.star == Star::None).collect();
+        let star = def.params.iter().find(|p| p.star == Star::One);
+        let star_star = def.params.iter().find(|p| p.star == Star::Two);
+        if positional.len() > plain.len() && star.is_none() {
             return Err(type_err(format!(
                 "{}() takes {} argument{} but {} were given",
                 def.name,
-                def.params.len(),
-                if def.params.len() == 1 { "" } else { "s" },
+                plain.len(),
+                if plain.len() == 1 { "" } else { "s" },
                 positional.len()
             )));
         }
         let mut scope: HashMap<Rc<str>, Value> = HashMap::new();
-        for (p, (v, _)) in def.params.iter().zip(positional) {
-            scope.insert(p.name.clone(), v);
+        let mut extra = vec![];
+        for (i, (v, _)) in positional.into_iter().enumerate() {
+            match plain.get(i) {
+                Some(p) => {
+                    scope.insert(p.name.clone(), v);
+                }
+                None => extra.push(v),
+            }
         }
+        if let Some(p) = star {
+            scope.insert(p.name.clone(), Value::tuple(extra));
+        }
+        let mut unknown = super::value::Dict::default();
         for (k, v, s) in keywords {
-            let Some(p) = def.params.iter().find(|p| *p.name == *k) else {
+            let Some(p) = plain.iter().find(|p| *p.name == *k) else {
+                if star_star.is_some() {
+                    unknown.insert(Rc::from(k.as_str()), v);
+                    continue;
+                }
                 return Err(type_err(format!(
                     "{}() got an unexpected keyword argument '{k}'",
                     def.name
@@ -121,8 +168,14 @@ impl Interp {
             }
             scope.insert(p.name.clone(), v);
         }
+        if let Some(p) = star_star {
+            scope.insert(
+                p.name.clone(),
+                Value::Dict(Rc::new(std::cell::RefCell::new(unknown))),
+            );
+        }
         let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
-        for p in &def.params {
+        for p in plain {
             if !scope.contains_key(&p.name) {
                 match &p.default {
                     Some(d) => {
@@ -139,19 +192,7 @@ impl Interp {
                 }
             }
         }
-        self.locals.push(scope);
-        self.depth += 1;
-        // Spans in the body point into the function's own text (:trace and the
-        // broadcast check quote it).
-        let caller_source = std::mem::replace(&mut self.source, def.source.clone());
-        let r = self.exec_block(&def.body);
-        self.source = caller_source;
-        self.depth -= 1;
-        self.locals.pop();
-        match r.map_err(through)? {
-            Exec::Return(v) => Ok(v),
-            _ => Ok(Value::None),
-        }
+        Ok(scope)
     }
 }
 

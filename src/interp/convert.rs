@@ -316,6 +316,17 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
 }
 
 /// One element as a plain value (`item()`).
+/// The one element of a one-element tensor, as a Python number.
+pub fn tensor_item(t: &Tensor) -> Result<Value> {
+    let h = t.to_host()?;
+    let (f, n) = if t.dtype().is_float() {
+        (h.to_f64_vec(), vec![])
+    } else {
+        (vec![], h.to_i64_vec())
+    };
+    Ok(element_value(t, 0, &f, &n))
+}
+
 pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
     match t.dtype() {
         DType::Bool => Value::Bool(n[i] != 0),

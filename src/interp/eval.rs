@@ -93,26 +93,7 @@ impl Interp {
                     bar = Some(crate::teach::progress::Bar::new(total));
                     seq = inner.as_ref().clone();
                 }
-                // Ranges and tensors are walked lazily, so `for i in range(10**12)` and
-                // `for row in big` need no memory up front.
-                let items: Box<dyn Iterator<Item = Result<Value>>> = match seq {
-                    Value::Range(a, b, st) => Box::new(
-                        (0..super::value::range_len(a, b, st))
-                            .map(move |i| Ok(Value::Int(a.wrapping_add(i.wrapping_mul(st))))),
-                    ),
-                    Value::Tensor(t) if t.ndim() > 0 => {
-                        Box::new((0..t.shape()[0] as i64).map(move |i| {
-                            crate::tensor::ops::view::select(&t, 0, i).map(Value::Tensor)
-                        }))
-                    }
-                    other => Box::new(
-                        other
-                            .iter_items()
-                            .map_err(|e| e.at(iter.span))?
-                            .into_iter()
-                            .map(Ok),
-                    ),
-                };
+                let items = self.iterate(&seq).map_err(|e| e.at(iter.span))?;
                 for item in items {
                     crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
                     let item = item.map_err(|e| e.at(iter.span))?;
@@ -147,6 +128,14 @@ impl Interp {
                 let _off = crate::autograd::NoGradGuard::new();
                 return self.exec_block(body);
             }
+            StmtKind::With(..)
+            | StmtKind::Try { .. }
+            | StmtKind::Pass
+            | StmtKind::Import(_)
+            | StmtKind::FromImport(..)
+            | StmtKind::Raise(_)
+            | StmtKind::Del(_)
+            | StmtKind::Global(_) => return self.exec_python(stmt),
             StmtKind::Assert(cond, msg) => {
                 if !self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {
                     let text = match msg {
@@ -160,7 +149,60 @@ impl Interp {
         Ok(Exec::Normal)
     }
 
+    /// What a `for` walks. Ranges and tensors are walked lazily, so `for i in
+    /// range(10**12)` and `for row in big` need no memory up front.
+    pub(super) fn iterate(&self, seq: &Value) -> Result<Box<dyn Iterator<Item = Result<Value>>>> {
+        Ok(match seq {
+            &Value::Range(a, b, st) => Box::new(
+                (0..super::value::range_len(a, b, st))
+                    .map(move |i| Ok(Value::Int(a.wrapping_add(i.wrapping_mul(st))))),
+            ),
+            Value::Tensor(t) if t.ndim() > 0 => {
+                let t = t.clone();
+                Box::new(
+                    (0..t.shape()[0] as i64).map(move |i| {
+                        crate::tensor::ops::view::select(&t, 0, i).map(Value::Tensor)
+                    }),
+                )
+            }
+            other => Box::new(other.iter_items()?.into_iter().map(Ok)),
+        })
+    }
+
+    /// Every item of an iterable, at once.
+    pub fn iterate_items(&self, seq: &Value) -> Result<Vec<Value>> {
+        self.iterate(seq)?.collect()
+    }
+
+    /// A variable of the innermost scope (or a global at the top level).
+    pub(super) fn local_or_global(&self, name: &str) -> Option<Value> {
+        match self.locals.last() {
+            Some(scope) => scope.get(name).cloned(),
+            None => self.globals.get(name).cloned(),
+        }
+    }
+
+    /// Put back what `local_or_global` saw (removing the name if it had none).
+    pub(super) fn restore_var(&mut self, name: Rc<str>, v: Option<Value>) {
+        let scope = match self.locals.last_mut() {
+            Some(scope) => scope,
+            None => &mut self.globals,
+        };
+        match v {
+            Some(v) => {
+                scope.insert(name, v);
+            }
+            None => {
+                scope.remove(&name);
+            }
+        }
+    }
+
     pub fn set_var(&mut self, name: Rc<str>, v: Value) {
+        if self.global_names.last().is_some_and(|g| g.contains(&name)) {
+            self.globals.insert(name, v);
+            return;
+        }
         match self.locals.last_mut() {
             Some(scope) => {
                 scope.insert(name, v);
@@ -213,6 +255,9 @@ impl Interp {
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
                 builtins::set_attr(self, &o, name, v).map_err(|e| e.at(target.span))
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                self.assign_unpack(items, v, target.span)
             }
             _ => Err(
                 Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(target.span),

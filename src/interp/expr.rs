@@ -35,6 +35,10 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
+                if let (BinOp::Mod, Value::Str(template)) = (op, &lv) {
+                    return super::format::percent(self, template, &rv)
+                        .map(|s| Value::Str(s.into()));
+                }
                 let operands = [(&lv, Some(l.span)), (&rv, Some(r.span))];
                 if *op != BinOp::MatMul {
                     self.check_broadcast(op.symbol(), &operands)?;
@@ -88,17 +92,14 @@ impl Interp {
             }
             ExprKind::Call { func, args } => {
                 let f = self.eval(func)?;
-                let mut positional = Vec::new();
-                let mut keywords = Vec::new();
-                for a in args {
-                    let v = self.eval(&a.value)?;
-                    match &a.name {
-                        Some(n) => keywords.push((n.to_string(), v, a.value.span)),
-                        None => positional.push((v, a.value.span)),
-                    }
-                }
+                let (positional, keywords) = self.eval_args(args)?;
                 self.call(&f, positional, keywords, e.span)?
             }
+            ExprKind::Conditional { .. }
+            | ExprKind::Lambda(_)
+            | ExprKind::Dict(_)
+            | ExprKind::Comprehension { .. }
+            | ExprKind::FString(_) => self.eval_python(e)?,
         })
     }
 

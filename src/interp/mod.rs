@@ -7,8 +7,11 @@ mod call;
 pub mod convert;
 pub mod eval;
 mod expr;
+pub mod format;
 mod observe;
 mod ops;
+mod pyexpr;
+mod pystmt;
 pub mod session;
 mod subscript;
 pub mod value;
@@ -84,6 +87,10 @@ pub struct Interp {
     /// The source being run (trace lines quote it).
     pub source: Rc<str>,
     depth: usize,
+    /// Names each running function declared `global`.
+    global_names: Vec<std::collections::HashSet<Rc<str>>>,
+    /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
+    handling: Vec<crate::error::Error>,
 }
 
 impl Interp {
@@ -101,7 +108,19 @@ impl Interp {
             trace_log: None,
             source: Rc::from(""),
             depth: 0,
+            global_names: Vec::new(),
+            handling: Vec::new(),
         }
+    }
+
+    /// Python's `str(v)` with this session's print options.
+    pub fn str_text(&self, v: &Value) -> String {
+        crate::print::value::plain_with(v, &self.print_opts)
+    }
+
+    /// Python's `repr(v)` with this session's print options.
+    pub fn repr_text(&self, v: &Value) -> String {
+        crate::print::value::repr_with(v, &self.print_opts)
     }
 
     /// Parse and run `src`; with `echo`, expression statements' values are shown

@@ -268,6 +268,9 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
     {
         return true;
     }
+    if let Some(same) = super::builtins::same_class(a, b) {
+        return same;
+    }
     match (a, b) {
         (Value::None, Value::None) => true,
         (
@@ -393,6 +396,9 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
 }
 
 fn identical(a: &Value, b: &Value) -> bool {
+    if let Some(same) = super::builtins::same_class(a, b) {
+        return same;
+    }
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
@@ -400,6 +406,11 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+        (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => std::rc::Rc::ptr_eq(x, y),
         _ => false,
     }
 }

@@ -41,6 +41,43 @@ pub enum Value {
     Progress(Rc<Value>),
     /// A dict with string keys in insertion order (`load("d.npz")`, `dict(a=1)`).
     Dict(Rc<RefCell<Dict>>),
+    /// `torch.no_grad()` and the other grad-mode contexts, for `with`.
+    GradMode(GradMode),
+    /// `type(x)`: a class, by Python's name for it (`torch.Tensor`, `float`).
+    Type(&'static str),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GradMode {
+    NoGrad,
+    EnableGrad,
+    InferenceMode,
+    /// `set_grad_enabled(on)`, which already switched; `before` is put back after a `with`.
+    Set {
+        on: bool,
+        before: bool,
+    },
+}
+
+impl GradMode {
+    /// Grad mode inside the `with` block.
+    pub fn enabled(self) -> bool {
+        match self {
+            GradMode::NoGrad | GradMode::InferenceMode => false,
+            GradMode::EnableGrad => true,
+            GradMode::Set { on, .. } => on,
+        }
+    }
+
+    /// PyTorch's class for it.
+    pub fn class(self) -> &'static str {
+        match self {
+            GradMode::NoGrad => "torch.autograd.grad_mode.no_grad",
+            GradMode::EnableGrad => "torch.autograd.grad_mode.enable_grad",
+            GradMode::InferenceMode => "torch.autograd.grad_mode.inference_mode",
+            GradMode::Set { .. } => "torch.autograd.grad_mode.set_grad_enabled",
+        }
+    }
 }
 
 /// String keys in insertion order, as Python's dict keeps them.
@@ -122,6 +159,8 @@ impl Value {
             Value::Optimizer(_) => "optimizer",
             Value::Progress(_) => "progress",
             Value::Dict(_) => "dict",
+            Value::GradMode(_) => "grad mode",
+            Value::Type(_) => "type",
         }
     }
 

@@ -117,13 +117,20 @@ pub fn run(mut interp: Interp) -> ExitCode {
     if interactive {
         eprintln!("{BANNER}");
     }
-    let mut entry = Entry::default();
+    let fresh = || {
+        if interactive {
+            Entry::default()
+        } else {
+            Entry::piped()
+        }
+    };
+    let mut entry = fresh();
     'read: loop {
         let prompt = if entry.is_empty() { "tsh> " } else { "...  " };
         let (ready, at_end) = match editor.readline(prompt) {
             Ok(line) => (entry.push(&line), false),
             Err(ReadlineError::Interrupted) => {
-                entry = Entry::default();
+                entry = fresh();
                 continue;
             }
             // What is left of the last entry still runs.
@@ -161,15 +168,37 @@ pub fn run(mut interp: Interp) -> ExitCode {
 
 /// The entry being typed: lines join while brackets or braces are open, and an
 /// `if` that ends in `}` waits for one more line in case it is `else` (a blank
-/// line, or any other line, runs it).
+/// line, or any other line, runs it). A Python block (`for x in y:` and its
+/// indented body) continues until a blank line or a line back at the margin.
 #[derive(Default)]
 pub struct Entry {
     text: String,
     /// A complete `if` statement waiting to see whether an `else` follows.
     held: Option<String>,
+    /// Piped input: a blank line inside a Python block waits for the next line,
+    /// which ends the block only if it is back at the margin (pasted functions
+    /// have blank lines in their bodies). At a terminal a blank line runs it.
+    lookahead: bool,
+}
+
+/// Lines that continue a Python statement at its own indentation.
+fn continues_block(line: &str) -> bool {
+    let t = line.trim_start();
+    ["elif", "else", "except", "finally"].iter().any(|k| {
+        t.strip_prefix(k)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
 }
 
 impl Entry {
+    /// The entry reader for piped (not typed) input.
+    pub fn piped() -> Entry {
+        Entry {
+            lookahead: true,
+            ..Entry::default()
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.text.is_empty() && self.held.is_none()
     }
@@ -187,10 +216,27 @@ impl Entry {
                 }
             }
         }
+        if !self.text.is_empty() && crate::syntax::python_block_open(&self.text) {
+            let blank = line.trim().is_empty();
+            let at_margin = !blank && !line.starts_with([' ', '\t']) && !continues_block(line);
+            if (blank && !self.lookahead) || at_margin {
+                done.push(std::mem::take(&mut self.text));
+                if !blank {
+                    done.extend(self.push(line));
+                }
+                return done;
+            }
+            self.text.push('\n');
+            self.text.push_str(line);
+            return done;
+        }
         if !self.text.is_empty() {
             self.text.push('\n');
         }
         self.text.push_str(line);
+        if crate::syntax::python_block_open(&self.text) && !line.trim().is_empty() {
+            return done;
+        }
         // A blank line always submits, so a stray bracket cannot trap the user.
         if is_incomplete(&self.text) && !line.trim().is_empty() {
             return done;

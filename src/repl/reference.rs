@@ -45,6 +45,10 @@ Every example runs; `cargo test` checks them and that this file is current (`BLE
         (Reach::Method, "Tensor methods"),
         (Reach::Python, "Python builtins"),
         (Reach::Math, "Python's math module (math.NAME)"),
+        (
+            Reach::Module,
+            "Submodules (torch.cuda, torch.accelerator, torch.backends.mps)",
+        ),
     ];
     for (reach, title) in sections {
         out.push_str(&table(

@@ -139,12 +139,75 @@ pub enum ExprKind {
     },
     Attr(Box<Expr>, Rc<str>),
     Index(Box<Expr>, Vec<Subscript>),
+    /// `a if cond else b`
+    Conditional {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `lambda x: x * 2`: a function whose body returns one expression.
+    Lambda(Rc<FnDef>),
+    /// `{"a": 1}`
+    Dict(Vec<(Expr, Expr)>),
+    /// `[x * 2 for x in xs if x]`, `{k: v for ...}`, `(x for x in xs)`.
+    Comprehension {
+        kind: CompKind,
+        /// The item (list, generator) or the key (dict).
+        item: Box<Expr>,
+        /// The value of a dict comprehension.
+        value: Option<Box<Expr>>,
+        clauses: Vec<CompFor>,
+    },
+    /// `f"x = {x:.3f}"`
+    FString(Vec<FPart>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompKind {
+    List,
+    Dict,
+    /// Evaluated at once into a list (tsh has no lazy generators).
+    Generator,
+}
+
+/// `for targets in iter if cond ...` inside a comprehension.
+#[derive(Clone, Debug)]
+pub struct CompFor {
+    pub targets: Vec<Expr>,
+    pub iter: Expr,
+    pub conds: Vec<Expr>,
+}
+
+/// A piece of an f-string.
+#[derive(Clone, Debug)]
+pub enum FPart {
+    Text(Rc<str>),
+    Field {
+        expr: Expr,
+        /// `!r`, `!s` or `!a`.
+        conversion: Option<char>,
+        /// What follows `:`, with its own fields already substituted at run time.
+        spec: Vec<FPart>,
+        /// `{x=}` shows the expression's text before the value.
+        echo: Option<Rc<str>>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Star {
+    #[default]
+    None,
+    /// `*args`
+    One,
+    /// `**kwargs`
+    Two,
 }
 
 #[derive(Clone, Debug)]
 pub struct Arg {
     pub name: Option<Rc<str>>,
     pub value: Expr,
+    pub star: Star,
 }
 
 #[derive(Clone, Debug)]
@@ -179,6 +242,29 @@ pub enum StmtKind {
     Continue,
     NoGrad(Vec<Stmt>),
     Assert(Expr, Option<Expr>),
+    /// `with torch.no_grad(): ...`
+    With(Expr, Option<Rc<str>>, Vec<Stmt>),
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        finally: Option<Vec<Stmt>>,
+    },
+    Pass,
+    /// `import torch.nn as nn`: (dotted path, name bound).
+    Import(Vec<(Rc<str>, Option<Rc<str>>)>),
+    /// `from torch import nn, optim`: (module, [(name, bound as)]); no names means `*`.
+    FromImport(Rc<str>, Vec<(Rc<str>, Option<Rc<str>>)>),
+    Raise(Option<Expr>),
+    Del(Vec<Expr>),
+    Global(Vec<Rc<str>>),
+}
+
+/// `except ValueError as e: ...`
+#[derive(Clone, Debug)]
+pub struct Handler {
+    pub kinds: Option<Expr>,
+    pub name: Option<Rc<str>>,
+    pub body: Vec<Stmt>,
 }
 
 #[derive(Debug)]
@@ -195,4 +281,5 @@ pub struct FnDef {
 pub struct Param {
     pub name: Rc<str>,
     pub default: Option<Expr>,
+    pub star: Star,
 }

@@ -1,8 +1,12 @@
 //! Source text → AST: the pest grammar in `grammar/tsh.pest`, bracket-aware line
-//! joining, and the Pratt table of Python's operator precedence.
+//! joining, Python's indented blocks turned into braces, and the Pratt table of
+//! Python's operator precedence.
 
 pub mod ast;
+mod exprs;
+mod fstring;
+mod indent;
 pub mod lines;
 mod parser;
 
-pub use parser::parse_program;
+pub use parser::{parse_program, python_block_open};

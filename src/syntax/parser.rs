@@ -1,4 +1,5 @@
-//! pest pairs → AST. Operator precedence is Python's, declared once in `pratt()`.
+//! pest pairs → AST: the driver (line joining, Python's blocks, spans mapped back
+//! to the source) and the statements. Expressions are in exprs.rs.
 //!
 //! The `expect`s and `unreachable!`s below ask for children that the grammar
 //! requires of a rule (a `while_stmt` always holds its condition and body): pest
@@ -6,56 +7,21 @@
 //! grammar edit that forgets this builder could. The fuzz tests parse millions of
 //! random and damaged programs through here.
 
+use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::OnceLock;
 
 use pest::Parser;
 use pest::iterators::Pair;
-use pest::pratt_parser::{Assoc, Op, PrattParser};
 
 use super::ast::*;
+use super::exprs::{build_expr, build_expr_list, build_postfix, build_targets, check_target};
+use super::indent::{Offsets, python_blocks};
 use super::lines::join_bracketed_lines;
 use crate::error::{Error, ErrorKind, Result};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/tsh.pest"]
-struct TshParser;
-
-/// Deepest expression tree accepted (chains like `1+1+...+1` included).
-const MAX_EXPR_DEPTH: usize = 400;
-
-fn pratt() -> &'static PrattParser<Rule> {
-    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
-    PRATT.get_or_init(|| {
-        // Lowest precedence first, as in Python's grammar.
-        PrattParser::new()
-            .op(Op::infix(Rule::op_or, Assoc::Left))
-            .op(Op::infix(Rule::op_and, Assoc::Left))
-            .op(Op::prefix(Rule::op_not))
-            .op(Op::infix(Rule::op_eq, Assoc::Left)
-                | Op::infix(Rule::op_ne, Assoc::Left)
-                | Op::infix(Rule::op_lt, Assoc::Left)
-                | Op::infix(Rule::op_le, Assoc::Left)
-                | Op::infix(Rule::op_gt, Assoc::Left)
-                | Op::infix(Rule::op_ge, Assoc::Left)
-                | Op::infix(Rule::op_in, Assoc::Left)
-                | Op::infix(Rule::op_not_in, Assoc::Left)
-                | Op::infix(Rule::op_is, Assoc::Left)
-                | Op::infix(Rule::op_is_not, Assoc::Left))
-            .op(Op::infix(Rule::op_bitor, Assoc::Left))
-            .op(Op::infix(Rule::op_bitxor, Assoc::Left))
-            .op(Op::infix(Rule::op_bitand, Assoc::Left))
-            .op(Op::infix(Rule::op_lshift, Assoc::Left) | Op::infix(Rule::op_rshift, Assoc::Left))
-            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-            .op(Op::infix(Rule::op_mul, Assoc::Left)
-                | Op::infix(Rule::op_matmul, Assoc::Left)
-                | Op::infix(Rule::op_div, Assoc::Left)
-                | Op::infix(Rule::op_floordiv, Assoc::Left)
-                | Op::infix(Rule::op_mod, Assoc::Left))
-            .op(Op::prefix(Rule::op_neg) | Op::prefix(Rule::op_pos) | Op::prefix(Rule::op_inv))
-            .op(Op::infix(Rule::op_pow, Assoc::Right))
-    })
-}
+pub(super) struct TshParser;
 
 /// Parse a whole program (a script, a `-c` string or one REPL entry).
 pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
@@ -80,24 +46,122 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
     if let Some((span, c)) = joined.unmatched {
         return Err(Error::new(ErrorKind::Syntax, format!("unmatched '{c}'")).at(span));
     }
-    let mut pairs = TshParser::parse(Rule::program, &joined.text).map_err(|e| syntax_error(&e))?;
+    let indented = python_blocks(&joined)?;
+    if let Some(e) = indented.unfinished {
+        return Err(e);
+    }
+    let text = indented.text.as_str();
+    let _parsing = Parsing::begin(src, indented.offsets.clone());
+    let mut pairs = TshParser::parse(Rule::program, text).map_err(|e| syntax_error(&e, 0))?;
     let program = pairs
         .next()
         .expect("pest returns the program rule it was asked for");
     let stmts = program.into_inner().next().expect("program holds stmts");
-    SOURCE.with(|s| *s.borrow_mut() = Rc::from(src));
-    let built = build_stmts(stmts);
-    SOURCE.with(|s| *s.borrow_mut() = Rc::from(""));
-    built
+    build_stmts(stmts)
+}
+
+/// Is a Python block still open at the end of `src` (a header with no body yet,
+/// or an indented body)? The REPL keeps reading lines until a blank one.
+pub fn python_block_open(src: &str) -> bool {
+    python_blocks(&join_bracketed_lines(src)).is_ok_and(|i| i.open_block)
+}
+
+struct State {
+    /// The text being parsed: each function keeps it, so an error inside the
+    /// function, called from a later REPL entry, still shows the function's lines.
+    source: Rc<str>,
+    offsets: Offsets,
+    /// Where the text being parsed starts in the rewritten program (f-string
+    /// fields are parsed on their own).
+    base: usize,
 }
 
 thread_local! {
-    /// The text being parsed: each function keeps it, so an error inside the
-    /// function, called from a later REPL entry, still shows the function's lines.
-    static SOURCE: std::cell::RefCell<Rc<str>> = std::cell::RefCell::new(Rc::from(""));
+    static STATE: RefCell<State> = RefCell::new(State {
+        source: Rc::from(""),
+        offsets: Offsets::default(),
+        base: 0,
+    });
 }
 
-fn syntax_error(e: &pest::error::Error<Rule>) -> Error {
+/// The parse in progress; its state is cleared when it ends.
+struct Parsing;
+
+impl Parsing {
+    fn begin(src: &str, offsets: Offsets) -> Parsing {
+        STATE.with(|s| {
+            *s.borrow_mut() = State {
+                source: Rc::from(src),
+                offsets,
+                base: 0,
+            }
+        });
+        Parsing
+    }
+}
+
+impl Drop for Parsing {
+    fn drop(&mut self) {
+        STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            s.source = Rc::from("");
+            s.offsets = Offsets::default();
+        });
+    }
+}
+
+pub(super) fn source() -> Rc<str> {
+    STATE.with(|s| s.borrow().source.clone())
+}
+
+/// Parse a piece of the rewritten text on its own (an f-string field), with its
+/// spans still pointing into the source.
+pub(super) fn parse_piece<T>(
+    rule: Rule,
+    text: &str,
+    base: usize,
+    build: impl FnOnce(Pair<Rule>) -> Result<T>,
+) -> Result<T> {
+    let outer = STATE.with(|s| std::mem::replace(&mut s.borrow_mut().base, base));
+    let result = match TshParser::parse(rule, text) {
+        Ok(mut pairs) => build(
+            pairs
+                .next()
+                .expect("pest returns the rule it was asked for"),
+        ),
+        Err(e) => Err(syntax_error(&e, base)),
+    };
+    STATE.with(|s| s.borrow_mut().base = outer);
+    result
+}
+
+/// A position of the text pest is parsing → its position in the rewritten program.
+pub(super) fn absolute(pos: usize) -> usize {
+    STATE.with(|s| s.borrow().base + pos)
+}
+
+/// A position of the text pest parsed → a byte offset of the source.
+fn source_pos_rel(pos: usize, is_end: bool) -> usize {
+    STATE.with(|s| {
+        let s = s.borrow();
+        s.offsets.map(s.base + pos, is_end)
+    })
+}
+
+/// A position of the rewritten program → a byte offset of the source.
+pub(super) fn source_pos(absolute: usize) -> usize {
+    STATE.with(|s| s.borrow().offsets.map(absolute, false))
+}
+
+pub(super) fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(
+        source_pos_rel(s.start(), false),
+        source_pos_rel(s.end(), true),
+    )
+}
+
+fn syntax_error(e: &pest::error::Error<Rule>, base: usize) -> Error {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -106,21 +170,26 @@ fn syntax_error(e: &pest::error::Error<Rule>) -> Error {
         pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
-    Error::new(ErrorKind::Syntax, message).at(Span::new(pos, pos + 1))
+    let at = STATE.with(|s| s.borrow().offsets.map(base + pos, false));
+    Error::new(ErrorKind::Syntax, message).at(Span::new(at, at + 1))
 }
 
 fn describe_expected(positives: &[Rule]) -> String {
     let mut names: Vec<&str> = positives
         .iter()
         .filter_map(|r| match r {
-            Rule::expr | Rule::postfix_expr | Rule::expr_list => Some("an expression"),
-            Rule::block => Some("a `{ ... }` block"),
+            Rule::expr | Rule::arith | Rule::postfix_expr | Rule::expr_list => {
+                Some("an expression")
+            }
+            Rule::block => Some("a `{ ... }` block or `:` and an indented block"),
             Rule::ident => Some("a name"),
             Rule::call | Rule::index | Rule::attr => Some("an operator"),
             Rule::EOI => Some("the end of the statement"),
             Rule::stmts => Some("a statement"),
             r if format!("{r:?}").starts_with("op_") => Some("an operator"),
             Rule::kw_in => Some("`in`"),
+            Rule::kw_import => Some("`import`"),
+            Rule::kw_else => Some("`else`"),
             _ => None,
         })
         .collect();
@@ -138,18 +207,17 @@ fn describe_expected(positives: &[Rule]) -> String {
     }
 }
 
-fn span_of(pair: &Pair<Rule>) -> Span {
-    let s = pair.as_span();
-    Span::new(s.start(), s.end())
-}
-
 fn build_stmts(pair: Pair<Rule>) -> Result<Vec<Stmt>> {
     pair.into_inner().map(build_stmt).collect()
 }
 
-fn build_block(pair: Pair<Rule>) -> Result<Vec<Stmt>> {
+pub(super) fn build_block(pair: Pair<Rule>) -> Result<Vec<Stmt>> {
     let stmts = pair.into_inner().next().expect("block holds stmts");
     build_stmts(stmts)
+}
+
+fn name(pair: Pair<Rule>) -> Rc<str> {
+    pair.as_str().into()
 }
 
 fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
@@ -181,26 +249,7 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             };
             StmtKind::AugAssign(target, op, build_expr(inner.next().expect("value"))?)
         }
-        Rule::if_stmt => {
-            let mut branches = Vec::new();
-            let mut otherwise = None;
-            let parts: Vec<Pair<Rule>> = inner
-                .filter(|p| !matches!(p.as_rule(), Rule::kw_if | Rule::kw_else))
-                .collect();
-            let mut i = 0;
-            while i < parts.len() {
-                if parts[i].as_rule() == Rule::expr {
-                    let cond = build_expr(parts[i].clone())?;
-                    let body = build_block(parts[i + 1].clone())?;
-                    branches.push((cond, body));
-                    i += 2;
-                } else {
-                    otherwise = Some(build_block(parts[i].clone())?);
-                    i += 1;
-                }
-            }
-            StmtKind::If(branches, otherwise)
-        }
+        Rule::if_stmt => build_if(inner)?,
         Rule::while_stmt => {
             inner.next();
             let cond = build_expr(inner.next().expect("cond"))?;
@@ -210,34 +259,28 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             inner.next();
             let targets = build_targets(inner.next().expect("targets"))?;
             inner.next();
-            let iter = build_expr(inner.next().expect("iter"))?;
+            let iter = build_expr_list(inner.next().expect("iter"))?;
             StmtKind::For(targets, iter, build_block(inner.next().expect("body"))?)
         }
         Rule::fn_def => {
             inner.next();
-            let name: Rc<str> = inner.next().expect("name").as_str().into();
+            let fname = name(inner.next().expect("name"));
             let mut params = Vec::new();
             let mut body = Vec::new();
             for p in inner {
                 match p.as_rule() {
-                    Rule::param => {
-                        let mut pi = p.into_inner();
-                        let pname: Rc<str> = pi.next().expect("param name").as_str().into();
-                        let default = pi.next().map(build_expr).transpose()?;
-                        params.push(Param {
-                            name: pname,
-                            default,
-                        });
-                    }
-                    _ => body = build_block(p)?,
+                    Rule::param => params.push(build_param(p)?),
+                    Rule::block => body = build_block(p)?,
+                    // The return annotation is documentation only.
+                    _ => {}
                 }
             }
             StmtKind::FnDef(Rc::new(FnDef {
-                name,
+                name: fname,
                 params,
                 body,
                 span,
-                source: SOURCE.with(|s| s.borrow().clone()),
+                source: source(),
             }))
         }
         Rule::return_stmt => {
@@ -246,6 +289,7 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
         }
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
+        Rule::pass_stmt => StmtKind::Pass,
         Rule::no_grad_stmt => {
             inner.next();
             StmtKind::NoGrad(build_block(inner.next().expect("block"))?)
@@ -256,293 +300,147 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             let msg = inner.next().map(build_expr).transpose()?;
             StmtKind::Assert(cond, msg)
         }
+        Rule::with_stmt => {
+            inner.next();
+            let ctx = build_expr(inner.next().expect("context"))?;
+            let mut bound = None;
+            let mut body = vec![];
+            for p in inner {
+                match p.as_rule() {
+                    Rule::ident => bound = Some(name(p)),
+                    Rule::block => body = build_block(p)?,
+                    _ => {}
+                }
+            }
+            StmtKind::With(ctx, bound, body)
+        }
+        Rule::try_stmt => build_try(inner)?,
+        Rule::import_stmt => {
+            inner.next();
+            let mut items = vec![];
+            for item in inner {
+                let mut parts = item.into_inner();
+                let path = name(parts.next().expect("dotted"));
+                let alias = parts.find(|p| p.as_rule() == Rule::ident).map(name);
+                items.push((path, alias));
+            }
+            StmtKind::Import(items)
+        }
+        Rule::from_stmt => {
+            inner.next();
+            let module = name(inner.next().expect("module"));
+            let mut names = vec![];
+            for p in inner {
+                if p.as_rule() == Rule::name_as {
+                    let mut parts = p.into_inner();
+                    let n = name(parts.next().expect("name"));
+                    let alias = parts.find(|p| p.as_rule() == Rule::ident).map(name);
+                    names.push((n, alias));
+                }
+            }
+            StmtKind::FromImport(module, names)
+        }
+        Rule::raise_stmt => {
+            inner.next();
+            StmtKind::Raise(inner.next().map(build_expr).transpose()?)
+        }
+        Rule::del_stmt => {
+            inner.next();
+            StmtKind::Del(build_targets(inner.next().expect("targets"))?)
+        }
+        Rule::global_stmt => StmtKind::Global(
+            inner
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(name)
+                .collect(),
+        ),
         r => unreachable!("grammar has no statement rule {r:?}"),
     };
     Ok(Stmt { kind, span })
 }
 
-fn check_target(e: &Expr) -> Result<()> {
-    match e.kind {
-        ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Index(..) => Ok(()),
-        _ => Err(Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(e.span)),
+fn build_if(inner: pest::iterators::Pairs<Rule>) -> Result<StmtKind> {
+    let mut branches = Vec::new();
+    let mut otherwise = None;
+    let parts: Vec<Pair<Rule>> = inner
+        .filter(|p| !matches!(p.as_rule(), Rule::kw_if | Rule::kw_else | Rule::kw_elif))
+        .collect();
+    let mut i = 0;
+    while i < parts.len() {
+        if parts[i].as_rule() == Rule::expr {
+            let cond = build_expr(parts[i].clone())?;
+            let body = build_block(parts[i + 1].clone())?;
+            branches.push((cond, body));
+            i += 2;
+        } else {
+            otherwise = Some(build_block(parts[i].clone())?);
+            i += 1;
+        }
     }
+    Ok(StmtKind::If(branches, otherwise))
 }
 
-fn build_targets(pair: Pair<Rule>) -> Result<Vec<Expr>> {
-    let targets: Vec<Expr> = pair
-        .into_inner()
-        .map(build_postfix)
-        .collect::<Result<_>>()?;
-    for t in &targets {
-        check_target(t)?;
-    }
-    Ok(targets)
-}
-
-/// `a, b` at statement level is a tuple, as in Python.
-fn build_expr_list(pair: Pair<Rule>) -> Result<Expr> {
-    let span = span_of(&pair);
-    let mut items = Vec::new();
-    let mut trailing = false;
-    for p in pair.into_inner() {
+fn build_try(inner: pest::iterators::Pairs<Rule>) -> Result<StmtKind> {
+    let mut body = vec![];
+    let mut handlers = vec![];
+    let mut finally = None;
+    let mut after_finally = false;
+    for p in inner {
         match p.as_rule() {
-            Rule::trailing_comma => trailing = true,
-            _ => items.push(build_expr(p)?),
-        }
-    }
-    if items.len() == 1 && !trailing {
-        Ok(items.pop().expect("one item"))
-    } else {
-        Ok(Expr {
-            kind: ExprKind::Tuple(items),
-            span,
-        })
-    }
-}
-
-fn depth_error(span: Span) -> Error {
-    Error::new(
-        ErrorKind::Syntax,
-        format!("expression nested more than {MAX_EXPR_DEPTH} deep"),
-    )
-    .at(span)
-}
-
-fn build_expr(pair: Pair<Rule>) -> Result<Expr> {
-    // Each partial result carries its depth so that absurdly deep trees are refused
-    // before they can overflow the evaluator's stack.
-    let out: Result<(Expr, usize)> = pratt()
-        .map_primary(|p| Ok((build_postfix(p)?, 1)))
-        .map_prefix(|op, rhs| {
-            let (rhs, d) = rhs?;
-            if d > MAX_EXPR_DEPTH {
-                return Err(depth_error(rhs.span));
-            }
-            let uop = match op.as_rule() {
-                Rule::op_neg => UnaryOp::Neg,
-                Rule::op_pos => UnaryOp::Pos,
-                Rule::op_inv => UnaryOp::Invert,
-                _ => UnaryOp::Not,
-            };
-            let span = span_of(&op).to(rhs.span);
-            Ok((
-                Expr {
-                    kind: ExprKind::Unary(uop, Box::new(rhs)),
-                    span,
-                },
-                d + 1,
-            ))
-        })
-        .map_infix(|lhs, op, rhs| {
-            let (lhs, dl) = lhs?;
-            let (rhs, dr) = rhs?;
-            let d = dl.max(dr) + 1;
-            let span = lhs.span.to(rhs.span);
-            if d > MAX_EXPR_DEPTH {
-                return Err(depth_error(span));
-            }
-            let bin =
-                |b: BinOp, lhs: Expr, rhs: Expr| ExprKind::Binary(b, Box::new(lhs), Box::new(rhs));
-            let cmp = |c: CmpOp, lhs: Expr, rhs: Expr| match lhs.kind {
-                ExprKind::Compare {
-                    first,
-                    mut rest,
-                    closed: false,
-                } => {
-                    rest.push((c, rhs));
-                    ExprKind::Compare {
-                        first,
-                        rest,
-                        closed: false,
+            Rule::block if after_finally => finally = Some(build_block(p)?),
+            Rule::block => body = build_block(p)?,
+            Rule::kw_finally => after_finally = true,
+            Rule::except_clause => {
+                let mut kinds = None;
+                let mut bound = None;
+                let mut block = vec![];
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::arith => kinds = Some(build_expr(q)?),
+                        Rule::ident => bound = Some(name(q)),
+                        Rule::block => block = build_block(q)?,
+                        _ => {}
                     }
                 }
-                _ => ExprKind::Compare {
-                    first: Box::new(lhs),
-                    rest: vec![(c, rhs)],
-                    closed: false,
-                },
-            };
-            let kind = match op.as_rule() {
-                Rule::op_or => ExprKind::Or(Box::new(lhs), Box::new(rhs)),
-                Rule::op_and => ExprKind::And(Box::new(lhs), Box::new(rhs)),
-                Rule::op_eq => cmp(CmpOp::Eq, lhs, rhs),
-                Rule::op_ne => cmp(CmpOp::Ne, lhs, rhs),
-                Rule::op_lt => cmp(CmpOp::Lt, lhs, rhs),
-                Rule::op_le => cmp(CmpOp::Le, lhs, rhs),
-                Rule::op_gt => cmp(CmpOp::Gt, lhs, rhs),
-                Rule::op_ge => cmp(CmpOp::Ge, lhs, rhs),
-                Rule::op_in => cmp(CmpOp::In, lhs, rhs),
-                Rule::op_not_in => cmp(CmpOp::NotIn, lhs, rhs),
-                Rule::op_is => cmp(CmpOp::Is, lhs, rhs),
-                Rule::op_is_not => cmp(CmpOp::IsNot, lhs, rhs),
-                Rule::op_bitor => bin(BinOp::BitOr, lhs, rhs),
-                Rule::op_bitxor => bin(BinOp::BitXor, lhs, rhs),
-                Rule::op_bitand => bin(BinOp::BitAnd, lhs, rhs),
-                Rule::op_lshift => bin(BinOp::LShift, lhs, rhs),
-                Rule::op_rshift => bin(BinOp::RShift, lhs, rhs),
-                Rule::op_add => bin(BinOp::Add, lhs, rhs),
-                Rule::op_sub => bin(BinOp::Sub, lhs, rhs),
-                Rule::op_mul => bin(BinOp::Mul, lhs, rhs),
-                Rule::op_matmul => bin(BinOp::MatMul, lhs, rhs),
-                Rule::op_div => bin(BinOp::Div, lhs, rhs),
-                Rule::op_floordiv => bin(BinOp::FloorDiv, lhs, rhs),
-                Rule::op_mod => bin(BinOp::Mod, lhs, rhs),
-                _ => bin(BinOp::Pow, lhs, rhs),
-            };
-            Ok((Expr { kind, span }, d))
-        })
-        .parse(pair.into_inner());
-    out.map(|(e, _)| e)
-}
-
-fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
-    let mut inner = pair.into_inner();
-    let mut expr = build_atom(inner.next().expect("postfix_expr starts with an atom"))?;
-    for post in inner {
-        let pspan = span_of(&post);
-        let span = expr.span.to(pspan);
-        let kind = match post.as_rule() {
-            Rule::call => {
-                let mut args = Vec::new();
-                for a in post.into_inner() {
-                    match a.as_rule() {
-                        Rule::kwarg => {
-                            let mut ki = a.into_inner();
-                            let name: Rc<str> = ki.next().expect("kw name").as_str().into();
-                            args.push(Arg {
-                                name: Some(name),
-                                value: build_expr(ki.next().expect("kw value"))?,
-                            });
-                        }
-                        _ => args.push(Arg {
-                            name: None,
-                            value: build_expr(a)?,
-                        }),
-                    }
-                }
-                ExprKind::Call {
-                    func: Box::new(expr),
-                    args,
-                }
+                handlers.push(Handler {
+                    kinds,
+                    name: bound,
+                    body: block,
+                });
             }
-            Rule::index => {
-                let subs = post
-                    .into_inner()
-                    .map(build_subscript)
-                    .collect::<Result<_>>()?;
-                ExprKind::Index(Box::new(expr), subs)
-            }
-            _ => {
-                let name: Rc<str> = post.into_inner().next().expect("attr name").as_str().into();
-                ExprKind::Attr(Box::new(expr), name)
-            }
-        };
-        expr = Expr { kind, span };
-    }
-    Ok(expr)
-}
-
-fn build_subscript(pair: Pair<Rule>) -> Result<Subscript> {
-    let span = span_of(&pair);
-    match pair.as_rule() {
-        Rule::ellipsis => Ok(Subscript::Ellipsis(span)),
-        Rule::slice => {
-            let mut parts = pair
-                .into_inner()
-                .map(|p| p.into_inner().next().map(build_expr).transpose());
-            let start = parts.next().transpose()?.flatten();
-            let stop = parts.next().transpose()?.flatten();
-            let step = parts.next().transpose()?.flatten();
-            Ok(Subscript::Slice {
-                start,
-                stop,
-                step,
-                span,
-            })
+            _ => {}
         }
-        _ => Ok(Subscript::Expr(build_expr(pair)?)),
     }
-}
-
-fn parse_int(text: &str, span: Span) -> Result<i64> {
-    let t = text.replace('_', "");
-    let parsed = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16)
-    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-        i64::from_str_radix(b, 2)
-    } else {
-        t.parse::<i64>()
-    };
-    parsed.map_err(|_| {
-        Error::new(
-            ErrorKind::Value,
-            format!("integer literal {text} does not fit in 64 bits"),
-        )
-        .at(span)
-        .hint("tsh integers are 64-bit, like int64 tensors; write it as a float (e.g. 1e20)")
+    Ok(StmtKind::Try {
+        body,
+        handlers,
+        finally,
     })
 }
 
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('0') => out.push('\0'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
+/// A parameter of `def` or `lambda`: `x`, `x=1`, `x: int = 1`, `*args`, `**kw`.
+pub(super) fn build_param(p: Pair<Rule>) -> Result<Param> {
+    let mut star = Star::None;
+    let mut pname: Rc<str> = Rc::from("");
+    let mut default = None;
+    for q in p.into_inner() {
+        match q.as_rule() {
+            Rule::star_marker => {
+                star = if q.as_str() == "**" {
+                    Star::Two
+                } else {
+                    Star::One
+                }
+            }
+            Rule::ident => pname = name(q),
+            Rule::expr => default = Some(build_expr(q)?),
+            // An annotation (`x: int`) is documentation only.
+            _ => {}
         }
     }
-    out
-}
-
-fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
-    let span = span_of(&pair);
-    let kind = match pair.as_rule() {
-        Rule::int => ExprKind::Int(parse_int(pair.as_str(), span)?),
-        Rule::float => ExprKind::Float(
-            pair.as_str()
-                .replace('_', "")
-                .parse::<f64>()
-                .unwrap_or(f64::NAN),
-        ),
-        Rule::string => {
-            let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
-            ExprKind::Str(unescape(inner).into())
-        }
-        Rule::kw_true => ExprKind::Bool(true),
-        Rule::kw_false => ExprKind::Bool(false),
-        Rule::kw_none => ExprKind::None,
-        Rule::ellipsis => ExprKind::Ellipsis,
-        Rule::ident => ExprKind::Name(pair.as_str().into()),
-        Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
-        Rule::paren => {
-            let mut items = Vec::new();
-            let mut commas = 0;
-            for p in pair.into_inner() {
-                match p.as_rule() {
-                    Rule::tuple_comma => commas += 1,
-                    _ => items.push(build_expr(p)?),
-                }
-            }
-            if items.len() == 1 && commas == 0 {
-                let mut e = items.pop().expect("one item");
-                if let ExprKind::Compare { closed, .. } = &mut e.kind {
-                    *closed = true;
-                }
-                e.span = span;
-                return Ok(e);
-            }
-            ExprKind::Tuple(items)
-        }
-        r => unreachable!("grammar has no atom rule {r:?}"),
-    };
-    Ok(Expr { kind, span })
+    Ok(Param {
+        name: pname,
+        default,
+        star,
+    })
 }

@@ -53,6 +53,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Clone)]
 pub struct Tensor(Arc<Inner>);
 
+impl Tensor {
+    /// What `id(t)` shows: one number per tensor object (views are other objects).
+    pub fn identity(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+}
+
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Tensor({} {})", fmt_shape(self.shape()), self.dtype())
@@ -323,6 +330,11 @@ impl Tensor {
     /// Do the two tensors share a storage buffer (one is a view of the other)?
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.0.storage, &other.0.storage)
+    }
+    /// What `t.data_ptr()` shows: where the first element sits (views of one
+    /// storage differ by their offset).
+    pub fn data_ptr(&self) -> usize {
+        Arc::as_ptr(&self.0.storage) as usize + self.offset() * self.dtype().size()
     }
     pub fn same_tensor(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.0, &other.0)

@@ -103,7 +103,7 @@ fn script(src: &str) -> Result<(), &'static str> {
 fn repl(src: &str, color: bool) -> Result<(), &'static str> {
     let mut interp = Interp::new(Box::new(Sink));
     interp.color = color;
-    let mut entry = tsh::repl::Entry::default();
+    let mut entry = tsh::repl::Entry::piped();
     let mut last = Ok(());
     let mut entries = vec![];
     for line in src.lines() {

@@ -287,6 +287,18 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             .find(|b| b.name == name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, LIST_ROWS.iter().map(|b| b.name).collect())),
+        Value::Str(_) => super::pytypes::STR_ROWS
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+            .ok_or_else(|| {
+                no_attr(
+                    obj,
+                    name,
+                    super::pytypes::STR_ROWS.iter().map(|b| b.name).collect(),
+                )
+            }),
+        Value::Type(c) if name == "__name__" => Ok(Value::str(c.rsplit('.').next().unwrap_or(c))),
         _ => Err(no_attr(obj, name, vec![])),
     }
 }
@@ -431,5 +443,6 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
     LIST_ROWS
         .iter()
         .chain(DICT_ROWS)
+        .chain(super::pytypes::STR_ROWS)
         .chain([&SHAPE_NUMEL, &GRAD_FN_NAME])
 }

@@ -40,7 +40,71 @@ pub const ROWS: &[Builtin] = &[
         "is_grad_enabled()",
         is_grad_enabled
     ),
+    row!(
+        Function,
+        "no_grad",
+        "no_grad()",
+        "A context for `with`: ops inside record no autograd graph.",
+        "with torch.no_grad(): print((ones(2, requires_grad=True) * 2).requires_grad)",
+        no_grad
+    ),
+    row!(
+        Function,
+        "enable_grad",
+        "enable_grad()",
+        "A context for `with`: ops inside record the graph, even within no_grad.",
+        "with torch.enable_grad(): print(is_grad_enabled())",
+        enable_grad
+    ),
+    row!(
+        Function,
+        "inference_mode",
+        "inference_mode(mode=True)",
+        "A context for `with`: like no_grad (tsh records no graph inside).",
+        "with torch.inference_mode(): print(is_grad_enabled())",
+        inference_mode
+    ),
+    row!(
+        Function,
+        "set_grad_enabled",
+        "set_grad_enabled(mode)",
+        "Switch grad mode on or off: from now on, or for a `with` block.",
+        "with torch.set_grad_enabled(False): print(is_grad_enabled())",
+        set_grad_enabled
+    ),
 ];
+
+fn no_grad(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::GradMode(crate::interp::value::GradMode::NoGrad))
+}
+
+fn enable_grad(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::GradMode(crate::interp::value::GradMode::EnableGrad))
+}
+
+fn inference_mode(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let on = a.flag("mode", true)?;
+    a.finish()?;
+    Ok(Value::GradMode(if on {
+        crate::interp::value::GradMode::InferenceMode
+    } else {
+        crate::interp::value::GradMode::EnableGrad
+    }))
+}
+
+/// Takes effect at once (as in PyTorch); as a `with` context it is undone at the end.
+fn set_grad_enabled(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let on = a.value("mode")?.truthy()?;
+    a.finish()?;
+    let before = crate::autograd::is_enabled();
+    crate::autograd::set_enabled(on);
+    Ok(Value::GradMode(crate::interp::value::GradMode::Set {
+        on,
+        before,
+    }))
+}
 
 fn backward(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;

@@ -2,6 +2,7 @@
 //! (name, signature, one-line help, implementation). The same rows drive calls,
 //! `:help` and completion.
 
+mod accel;
 mod attrs;
 mod autograd;
 mod convert_methods;
@@ -21,6 +22,7 @@ mod pyinteger;
 mod pymath;
 mod pyspecial;
 mod python;
+mod pytypes;
 mod reduce;
 mod shape;
 mod teach;
@@ -36,6 +38,7 @@ use crate::error::Result;
 use crate::tensor::DType;
 
 pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
+pub use pytypes::same_class;
 
 /// Where a builtin can be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +53,8 @@ pub enum Reach {
     Python,
     /// Python's `math` module: `math.NAME(...)` only.
     Math,
+    /// Only through its module: the row `cuda.is_available` is `torch.cuda.is_available`.
+    Module,
 }
 
 pub type BuiltinFn = fn(&mut Interp, Args) -> Result<Value>;
@@ -79,8 +84,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 17] {
+fn tables() -> [&'static [Builtin]; 19] {
     [
+        accel::ROWS,
+        pytypes::ROWS,
         io::ROWS,
         teach::ROWS,
         autograd::ROWS,
@@ -121,6 +128,8 @@ struct Index {
     methods: HashMap<&'static str, &'static Builtin>,
     python: HashMap<&'static str, &'static Builtin>,
     math: HashMap<&'static str, &'static Builtin>,
+    /// Rows reached through a submodule, by `submodule.name`.
+    module: HashMap<&'static str, &'static Builtin>,
 }
 
 fn index() -> &'static Index {
@@ -131,6 +140,7 @@ fn index() -> &'static Index {
             methods: HashMap::new(),
             python: HashMap::new(),
             math: HashMap::new(),
+            module: HashMap::new(),
         };
         for b in all() {
             match b.reach {
@@ -149,6 +159,9 @@ fn index() -> &'static Index {
                 }
                 Reach::Math => {
                     ix.math.insert(b.name, b);
+                }
+                Reach::Module => {
+                    ix.module.insert(b.name, b);
                 }
             }
         }
@@ -232,6 +245,14 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
+        (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
+        ("torch.cuda" | "torch.accelerator" | "torch.backends.mps", n) => {
+            let short = module.rsplit('.').next().unwrap_or(module);
+            index()
+                .module
+                .get(format!("{short}.{n}").as_str())
+                .map(|b| Value::Builtin(b))
+        }
         ("torch", n) if modules::NOT_IN_TORCH.contains(&n) => None,
         ("torch", n) => {
             if let Some(d) = DType::from_name(n) {

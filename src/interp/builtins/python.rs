@@ -156,14 +156,6 @@ pub const ROWS: &[Builtin] = &[
         sorted
     ),
     row!(
-        Python,
-        "type",
-        "type(x)",
-        "The name of a value's type.",
-        "type(zeros(2))",
-        type_
-    ),
-    row!(
         Function,
         "is_tensor",
         "is_tensor(obj)",
@@ -478,12 +470,6 @@ fn sorted(_: &mut Interp, mut a: Args) -> Result<Value> {
         items.reverse();
     }
     Ok(Value::list(items))
-}
-
-fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let v = a.value("x")?;
-    a.finish()?;
-    Ok(Value::str(v.type_name()))
 }
 
 fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -86,6 +86,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Method,
+        "data_ptr",
+        "data_ptr()",
+        "Where the first element sits in memory: equal for views that start at the same place.",
+        "a = zeros(4); a.data_ptr() == a.view(2, 2).data_ptr()",
+        data_ptr
+    ),
+    row!(
+        Method,
         "is_contiguous",
         "is_contiguous()",
         "Is the layout row-major without gaps?",
@@ -138,6 +146,12 @@ pub(super) fn receiver(a: &mut Args) -> Result<Tensor> {
     a.tensor("self")
 }
 
+fn data_ptr(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(t.data_ptr() as i64))
+}
+
 fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     a.finish()?;
@@ -149,13 +163,7 @@ fn item(_: &mut Interp, mut a: Args) -> Result<Value> {
         ))
         .hint("index one element first (t[0, 1].item()) or reduce it (t.sum().item())"));
     }
-    let h = t.to_host()?;
-    let (f, n) = if t.dtype().is_float() {
-        (h.to_f64_vec(), vec![])
-    } else {
-        (vec![], h.to_i64_vec())
-    };
-    Ok(convert::element_value(&t, 0, &f, &n))
+    convert::tensor_item(&t)
 }
 
 fn tolist(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -75,6 +75,7 @@ pub fn help(interp: &mut Interp, arg: &str) -> Result<Outcome> {
             builtins::Reach::Both => format!("torch.{n}(t, …) and t.{n}(…)", n = b.name),
             builtins::Reach::Python => format!("{}(…)", b.name),
             builtins::Reach::Math => format!("math.{}(…)", b.name),
+            builtins::Reach::Module => format!("torch.{}(…)", b.name),
         };
         say(
             interp,
