@@ -24,6 +24,15 @@ impl Args {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Args {
+        // PyTorch takes NumPy's `axis=` for `dim=` and `keepdims=` for `keepdim=`.
+        let mut keywords = keywords;
+        for (k, _, _) in keywords.iter_mut() {
+            match k.as_str() {
+                "axis" => *k = "dim".into(),
+                "keepdims" => *k = "keepdim".into(),
+                _ => {}
+            }
+        }
         Args {
             name,
             positional,

@@ -25,8 +25,24 @@ impl Interp {
             Value::Builtin(b) => self.call_builtin(b, positional, keywords, span),
             Value::Method(m) => {
                 let (recv, b) = (&m.0, m.1);
-                positional.insert(0, (recv.clone(), span));
-                self.call_builtin(b, positional, keywords, span)
+                let receiver = match recv {
+                    // NumPy's mean/std/var of integers are float64.
+                    Value::Array(t)
+                        if !t.dtype().is_float() && matches!(b.name, "mean" | "std" | "var") =>
+                    {
+                        Value::Array(t.to_dtype(crate::tensor::DType::F64)?)
+                    }
+                    other => other.clone(),
+                };
+                positional.insert(0, (receiver, span));
+                let out = self.call_builtin(b, positional, keywords, span)?;
+                // A method of an array gives an array back.
+                match recv {
+                    Value::Array(_) if b.name != "tolist" && b.name != "item" => {
+                        super::numpy::wrap(out)
+                    }
+                    _ => Ok(out),
+                }
             }
             Value::Function(def) => self.call_user(def, positional, keywords, span),
             Value::DType(d) => {
@@ -42,9 +58,16 @@ impl Interp {
         &mut self,
         b: &'static Builtin,
         positional: Vec<(Value, Span)>,
-        keywords: Vec<(String, Value, Span)>,
+        mut keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<Value> {
+        // `out=`: the result is written into the given tensor (or array), as
+        // PyTorch's and NumPy's functions do, and that is what the call returns.
+        if let Some(i) = keywords.iter().position(|(k, _, _)| k == "out") {
+            let (_, out, out_span) = keywords.remove(i);
+            let result = self.call_builtin(b, positional, keywords, span)?;
+            return super::ops::write_out(&out, &result).map_err(|e| e.at(out_span));
+        }
         // What the call was given (reference counts only): its tensors are
         // unpacked for :trace, or for :why when the call fails, not on every call.
         let given: Vec<(Value, Span)> = positional

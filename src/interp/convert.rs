@@ -99,13 +99,39 @@ pub fn to_shape(sizes: &[i64]) -> Result<Vec<usize>> {
         .collect()
 }
 
+/// `torch.DoubleTensor` (or its name) as a dtype: `t.type(torch.DoubleTensor)`.
+fn legacy_dtype(name: &str) -> Option<DType> {
+    Some(match name {
+        "FloatTensor" => DType::F32,
+        "DoubleTensor" => DType::F64,
+        "HalfTensor" => DType::F16,
+        "BFloat16Tensor" => DType::BF16,
+        "LongTensor" => DType::I64,
+        "IntTensor" => DType::I32,
+        "ShortTensor" => DType::I16,
+        "CharTensor" => DType::I8,
+        "ByteTensor" => DType::U8,
+        "BoolTensor" => DType::Bool,
+        _ => return None,
+    })
+}
+
 pub fn to_dtype(v: &Value) -> Result<DType> {
     match v {
         Value::DType(d) => Ok(*d),
         // Bare `int`, `float`, `bool` are Python's conversions, but as a dtype they
         // mean torch.int, torch.float, torch.bool ("everything reachable bare").
+        // Python's own `float` and `int` are float64 and int64, as in PyTorch.
+        Value::Builtin(b) if b.name == "float" => Ok(DType::F64),
+        Value::Builtin(b) if b.name == "int" => Ok(DType::I64),
         Value::Builtin(b) if DType::from_name(b.name).is_some() => {
             Ok(DType::from_name(b.name).unwrap_or(DType::F32))
+        }
+        Value::Builtin(b) if legacy_dtype(b.name).is_some() => {
+            Ok(legacy_dtype(b.name).unwrap_or(DType::F32))
+        }
+        Value::Str(s) if legacy_dtype(s.trim_start_matches("torch.")).is_some() => {
+            Ok(legacy_dtype(s.trim_start_matches("torch.")).unwrap_or(DType::F32))
         }
         Value::Str(s) => DType::from_name(s.trim_start_matches("torch.")).ok_or_else(|| {
             type_err(format!("unknown dtype '{s}'"))
@@ -145,7 +171,7 @@ pub fn scalar_tensor(v: &Value) -> Option<Tensor> {
 /// (nested) lists converted as `tensor(...)` would.
 pub fn to_tensor_arg(v: &Value, func: &str, param: &str) -> Result<Tensor> {
     match v {
-        Value::Tensor(t) => Ok(t.clone()),
+        Value::Tensor(t) | Value::Array(t) => Ok(t.clone()),
         Value::List(_) | Value::Tuple(_) => tensor_from_data(v, None),
         v => scalar_tensor(v).ok_or_else(|| {
             type_err(format!(
@@ -283,7 +309,7 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
 
 /// `tensor(data, dtype=...)`: dtype inferred as PyTorch does (bool, int64, float32).
 pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
-    if let Value::Tensor(t) = v {
+    if let Value::Tensor(t) | Value::Array(t) = v {
         return t.to_dtype(dtype.unwrap_or(t.dtype()))?.deep_clone();
     }
     let shape = data_shape(v)?;
@@ -297,10 +323,10 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     };
     fill(v, &shape, 0, &mut flat)?;
     let inferred = match flat.kind {
-        None => DType::F32,
+        None => crate::tensor::dtype::default_float(),
         Some(Kind::Bool) => DType::Bool,
         Some(Kind::Int) => DType::I64,
-        Some(Kind::Float) => DType::F32,
+        Some(Kind::Float) => crate::tensor::dtype::default_float(),
     };
     let inferred = match flat.inner_dtype {
         Some(d) if d.category() >= inferred.category() => d,
@@ -315,8 +341,7 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     t.to_dtype(dtype)
 }
 
-/// One element as a plain value (`item()`).
-/// The one element of a one-element tensor, as a Python number.
+/// The one element of a one-element tensor, as a Python number (`item()`).
 pub fn tensor_item(t: &Tensor) -> Result<Value> {
     let h = t.to_host()?;
     let (f, n) = if t.dtype().is_float() {
@@ -327,6 +352,7 @@ pub fn tensor_item(t: &Tensor) -> Result<Value> {
     Ok(element_value(t, 0, &f, &n))
 }
 
+/// One element as a plain value.
 pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
     match t.dtype() {
         DType::Bool => Value::Bool(n[i] != 0),

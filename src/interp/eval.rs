@@ -269,7 +269,7 @@ impl Interp {
         let current = self.eval(target)?;
         let rhs = self.eval(value)?;
         let span = target.span.to(value.span);
-        if let Value::Tensor(t) = &current {
+        if let Value::Tensor(t) | Value::Array(t) = &current {
             // `t += x` updates the tensor in place (every name for it sees the change).
             return super::ops::inplace(t, op, &rhs).map_err(|e| {
                 let operands = [(&current, Some(target.span)), (&rhs, Some(value.span))];

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod eval;
 mod expr;
 pub mod format;
+pub mod numpy;
 mod observe;
 mod ops;
 mod pyexpr;

@@ -57,6 +57,9 @@ pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `a op b` for any values.
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
+    if let Some(r) = super::numpy::binary(op, a, b) {
+        return r;
+    }
     if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
         let (Some(ta), Some(tb)) = (as_tensor(a), as_tensor(b)) else {
             return Err(
@@ -237,6 +240,9 @@ fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
 }
 
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
+    if let Some(r) = super::numpy::unary(op, v) {
+        return r;
+    }
     if op == UnaryOp::Not {
         return Ok(Value::Bool(!v.truthy()?));
     }
@@ -354,6 +360,9 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
 
 pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
     use std::cmp::Ordering::*;
+    if let Some(r) = super::numpy::compare(op, a, b) {
+        return r;
+    }
     match op {
         CmpOp::Is => return Ok(Value::Bool(identical(a, b))),
         CmpOp::IsNot => return Ok(Value::Bool(!identical(a, b))),
@@ -439,6 +448,7 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
 /// `t op= x`: computed out of place, then written into `t`'s storage, as long as
 /// the result's dtype and shape fit `t` (PyTorch's rules for in-place ops).
 pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
+    let rhs = &super::numpy::unwrap(rhs);
     let r = as_tensor(rhs).ok_or_else(|| {
         type_err(format!(
             "cannot apply {}= with a {}",
@@ -458,6 +468,36 @@ pub fn inplace_source(t: &Tensor) -> Result<Tensor> {
     } else {
         Ok(t.clone())
     }
+}
+
+/// `f(..., out=o)`: the result copied into `o` (resized when it is empty or of
+/// another shape, as PyTorch does), which is returned.
+pub fn write_out(out: &Value, result: &Value) -> Result<Value> {
+    let (Value::Tensor(o) | Value::Array(o)) = out else {
+        return Err(type_err(format!(
+            "out= takes a tensor, not {}",
+            out.a_type_name()
+        )));
+    };
+    let r = match super::numpy::unwrap(result) {
+        Value::Tensor(t) => t,
+        other => scalar_tensor(&other).ok_or_else(|| type_err("this function has no out="))?,
+    };
+    if o.shape() != r.shape() {
+        return Err(crate::error::shape_err(format!(
+            "out= has shape {} but the result has shape {}",
+            crate::tensor::shape::fmt_shape(o.shape()),
+            crate::tensor::shape::fmt_shape(r.shape())
+        ))
+        .hint("give an out tensor of the result's shape"));
+    }
+    if crate::autograd::needs_grad(&[o]) || crate::autograd::needs_grad(&[&r]) {
+        return Err(type_err(
+            "out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
+        ));
+    }
+    write_into(o, &r, "out=")?;
+    Ok(out.clone())
 }
 
 /// Write a computed result into `t` in place, checking dtype and shape.

@@ -17,6 +17,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.nn.init",
     "torch.optim",
     "math",
+    "numpy",
 ];
 
 /// Imports that change nothing in tsh.

@@ -22,7 +22,7 @@ impl Interp {
                 d.borrow_mut().insert(key.into(), v);
                 Ok(())
             }
-            Value::Tensor(t) => {
+            Value::Tensor(t) | Value::Array(t) => {
                 let idx = self.eval_indices(subs)?;
                 let value = convert::to_tensor_arg(&v, "index assignment", "value")?;
                 index_put(t, &idx, &value)
@@ -132,6 +132,10 @@ impl Interp {
             Value::Tensor(t) => {
                 let idx = self.eval_indices(subs)?;
                 Ok(Value::Tensor(index(t, &idx)?))
+            }
+            Value::Array(t) => {
+                let idx = self.eval_indices(subs)?;
+                super::numpy::wrap(Value::Tensor(index(t, &idx)?))
             }
             Value::List(_)
             | Value::Tuple(_)

@@ -45,6 +45,8 @@ pub enum Value {
     GradMode(GradMode),
     /// `type(x)`: a class, by Python's name for it (`torch.Tensor`, `float`).
     Type(&'static str),
+    /// A NumPy ndarray: a tensor with NumPy's face (interp/numpy.rs).
+    Array(Tensor),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +163,7 @@ impl Value {
             Value::Dict(_) => "dict",
             Value::GradMode(_) => "grad mode",
             Value::Type(_) => "type",
+            Value::Array(_) => "ndarray",
         }
     }
 
@@ -226,6 +229,11 @@ impl Value {
                     .map(Value::Tensor)
                     .collect()
             }
+            Value::Array(t) => crate::interp::numpy::wrap(Value::Tensor(t.clone()))
+                .and_then(|_| Value::Tensor(t.clone()).iter_items())?
+                .into_iter()
+                .map(crate::interp::numpy::wrap)
+                .collect::<Result<_>>()?,
             v => return Err(type_err(format!("{} is not iterable", v.a_type_name()))),
         })
     }

@@ -2,6 +2,7 @@
 
 pub mod error;
 pub mod number;
+pub mod numpy;
 pub mod suggest;
 pub mod tensor;
 pub mod value;

@@ -234,12 +234,14 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
             suffixes.push(format!("size=({}{comma})", dims.join(", ")));
         }
         // No elements to tell int64 from float32 by: the dtype always shows.
-        if t.dtype() != DType::F32 {
+        if t.dtype() != crate::tensor::dtype::default_float() {
             suffixes.push(format!("dtype=torch.{}", t.dtype().name()));
         }
         "[]".to_string()
     } else {
-        if !matches!(t.dtype(), DType::F32 | DType::I64 | DType::Bool) {
+        let shown = t.dtype() != crate::tensor::dtype::default_float()
+            && !matches!(t.dtype(), DType::I64 | DType::Bool);
+        if shown {
             suffixes.push(format!("dtype=torch.{}", t.dtype().name()));
         }
         format_body(t, opts, PREFIX.len())

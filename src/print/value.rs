@@ -20,6 +20,9 @@ pub fn plain_with(v: &Value, opts: &PrintOptions) -> String {
     match v {
         Value::Str(s) => s.to_string(),
         Value::Device(d) => d.to_string(),
+        Value::Array(t) => {
+            super::numpy::str_of(t).unwrap_or_else(|e| format!("<array: {}>", e.message))
+        }
         other => repr_with(other, opts),
     }
 }
@@ -113,6 +116,9 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Method(m) => format!("<method {} of {}>", m.1.name, m.0.type_name()),
         Value::Module(m) => format!("<module '{m}'>"),
         Value::Type(c) => format!("<class '{c}'>"),
+        Value::Array(t) => {
+            super::numpy::repr_of(t).unwrap_or_else(|e| format!("<array: {}>", e.message))
+        }
         Value::GradMode(g) => format!("<{} object at {:#x}>", g.class(), g as *const _ as usize),
         Value::GradFn(n) => format!(
             "<{} object at {:#x}>",

@@ -469,7 +469,9 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
             ExprKind::Str(text.into())
         }
         Rule::fstring => {
-            let raw = pair.as_str().contains(['r', 'R']);
+            let text = pair.as_str();
+            let prefix = &text[..text.find(['"', '\'']).unwrap_or(0)];
+            let raw = prefix.contains(['r', 'R']);
             let body = pair.into_inner().next().expect("an f-string has a body");
             let start = super::parser::absolute(body.as_span().start());
             ExprKind::FString(super::fstring::parts(body.as_str(), start, raw)?)

@@ -158,3 +158,17 @@ impl std::fmt::Display for DType {
         f.write_str(self.name())
     }
 }
+
+thread_local! {
+    /// `torch.set_default_dtype`: the dtype of float data and of creation
+    /// functions without `dtype=` (one per interpreter thread).
+    static DEFAULT_FLOAT: std::cell::Cell<DType> = const { std::cell::Cell::new(DType::F32) };
+}
+
+pub fn default_float() -> DType {
+    DEFAULT_FLOAT.with(|d| d.get())
+}
+
+pub fn set_default_float(d: DType) {
+    DEFAULT_FLOAT.with(|c| c.set(d));
+}

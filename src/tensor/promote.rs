@@ -82,17 +82,26 @@ pub fn result_type(operands: &[Operand]) -> DType {
                 zero_dim: true,
             } => zero = fold(zero, dtype),
             Operand::Scalar(d) => {
-                let d = if d.is_float() { DType::F32 } else { d };
+                let d = if d.is_float() {
+                    super::dtype::default_float()
+                } else {
+                    d
+                };
                 scalar = fold(scalar, d)
             }
         }
     }
-    combine_categories(dim, combine_categories(zero, scalar)).unwrap_or(DType::F32)
+    combine_categories(dim, combine_categories(zero, scalar))
+        .unwrap_or(super::dtype::default_float())
 }
 
 /// True division and other float-only ops turn integer results into the default float.
 pub fn to_float(d: DType) -> DType {
-    if d.is_float() { d } else { DType::F32 }
+    if d.is_float() {
+        d
+    } else {
+        super::dtype::default_float()
+    }
 }
 
 /// PyTorch's `canCast`: may a result of `from` be written into a tensor of `to`?

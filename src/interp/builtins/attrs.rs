@@ -50,7 +50,7 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
             Some(n) => n.retained_grad().map(Value::Tensor).unwrap_or(Value::None),
         },
         "grad_fn" => t.grad_fn().map(Value::GradFn).unwrap_or(Value::None),
-        "layout" => Value::str("strided"),
+        "layout" => Value::str("torch.strided"),
         "data" => Value::Tensor(t.view_with(t.layout().clone())),
         "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
         "itemsize" => Value::Int(t.dtype().size() as i64),
@@ -228,6 +228,32 @@ pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                     .map(|b| b.name),
             );
             Err(no_attr(obj, name, names))
+        }
+        Value::Array(t) => {
+            if let Some(v) = crate::interp::numpy::attr(t, name) {
+                return Ok(v);
+            }
+            match name {
+                "astype" | "copy" | "tolist" | "item" | "reshape" | "sum" | "mean" | "max"
+                | "min" | "argmax" | "argmin" | "flatten" | "transpose" | "fill" | "std" => {}
+                _ => {
+                    return Err(no_attr(
+                        obj,
+                        name,
+                        vec!["shape", "dtype", "sum", "reshape", "astype"],
+                    ));
+                }
+            }
+            let b = match name {
+                "astype" => method("to"),
+                "copy" => method("clone"),
+                "max" => method("amax"),
+                "min" => method("amin"),
+                "fill" => method("fill_"),
+                _ => method(name),
+            }
+            .ok_or_else(|| no_attr(obj, name, vec![]))?;
+            Ok(Value::Method(Rc::new((obj.clone(), b))))
         }
         Value::Module(m) => module_attr(m, name).ok_or_else(|| {
             let mut e = crate::error::name_err(format!("{m} has no attribute '{name}'"));

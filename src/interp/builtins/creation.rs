@@ -7,6 +7,7 @@ use crate::interp::args::Args;
 use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::row;
+use crate::tensor::dtype::default_float;
 use crate::tensor::ops::creation as c;
 use crate::tensor::ops::scalar;
 use crate::tensor::{DType, Device, Tensor};
@@ -265,7 +266,9 @@ fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
         .ok_or_else(|| type_err("as_tensor() missing required argument 'data'").at(a.span))?;
     let dtype = a.dtype_kw()?;
     let (t, like) = match &data {
-        Value::Tensor(t) => (t.to_dtype(dtype.unwrap_or(t.dtype()))?, Some(t.device())),
+        Value::Tensor(t) | Value::Array(t) => {
+            (t.to_dtype(dtype.unwrap_or(t.dtype()))?, Some(t.device()))
+        }
         _ => (
             convert::tensor_from_data(&data, dtype).map_err(|e| e.at(span))?,
             None,
@@ -278,16 +281,19 @@ fn as_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn tensor_ctor(_: &mut Interp, mut a: Args) -> Result<Value> {
     let data_form = matches!(
         a.positional.first(),
-        Some((Value::List(_) | Value::Tuple(_) | Value::Tensor(_), _))
+        Some((
+            Value::List(_) | Value::Tuple(_) | Value::Tensor(_) | Value::Array(_),
+            _
+        ))
     );
     let t = if data_form {
         let (data, span) = a
             .take("data")
             .ok_or_else(|| type_err("Tensor() needs data or a size"))?;
-        convert::tensor_from_data(&data, Some(DType::F32)).map_err(|e| e.at(span))?
+        convert::tensor_from_data(&data, Some(default_float())).map_err(|e| e.at(span))?
     } else {
         let shape = a.shape("size")?;
-        c::zeros(&shape, DType::F32).map_err(|e| e.at(a.span))?
+        c::zeros(&shape, default_float()).map_err(|e| e.at(a.span))?
     };
     let device = place(&mut a, None)?;
     finish(t, &mut a, device)
@@ -295,7 +301,7 @@ fn tensor_ctor(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn filled(mut a: Args, value: f64) -> Result<Value> {
     let shape = a.shape("size")?;
-    let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
+    let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let device = place(&mut a, None)?;
     let t = c::full(&shape, value, value as i64, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
@@ -314,7 +320,7 @@ fn fill_value(v: &Value) -> Result<(f64, i64, DType)> {
     Ok(match v {
         Value::Bool(b) => (*b as i64 as f64, *b as i64, DType::Bool),
         Value::Int(i) => (*i as f64, *i, DType::I64),
-        Value::Float(f) => (*f, *f as i64, DType::F32),
+        Value::Float(f) => (*f, *f as i64, default_float()),
         Value::Tensor(t) if t.numel() == 1 => {
             let (f, i) = (scalar::item_f64(t)?, scalar::item_i64(t)?);
             (f, i, t.dtype())
@@ -351,7 +357,7 @@ fn eye(_: &mut Interp, mut a: Args) -> Result<Value> {
         Some(m) => crate::interp::args::check_positive(m, "m").map_err(|e| e.at(a.span))?,
         None => n,
     };
-    let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
+    let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let device = place(&mut a, None)?;
     let t = c::eye(n, m, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
@@ -387,9 +393,11 @@ fn arange(_: &mut Interp, mut a: Args) -> Result<Value> {
         [(s, _), (e, _), (st, _)] => (*s, *e, *st),
         _ => return Err(type_err("arange() needs end, or start and end (and step)").at(a.span)),
     };
-    let dtype = a
-        .dtype_kw()?
-        .unwrap_or(if any_float { DType::F32 } else { DType::I64 });
+    let dtype = a.dtype_kw()?.unwrap_or(if any_float {
+        default_float()
+    } else {
+        DType::I64
+    });
     let device = place(&mut a, None)?;
     let t = c::arange(start, end, step, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
@@ -399,7 +407,7 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
     let start = a.float("start")?;
     let end = a.float("end")?;
     let steps = a.int("steps")?;
-    let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
+    let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let device = place(&mut a, None)?;
     let t = c::linspace(start, end, steps, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
@@ -407,7 +415,7 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn random(mut a: Args, normal: bool) -> Result<Value> {
     let shape = a.shape("size")?;
-    let dtype = a.dtype_kw()?.unwrap_or(DType::F32);
+    let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let t = if normal {
         c::randn(&shape, dtype)
     } else {

@@ -14,10 +14,12 @@ mod join;
 mod math;
 pub mod modules;
 mod nn;
+mod numpy;
 mod ops;
 mod optim;
 mod order;
 mod products;
+mod pycompat;
 mod pyinteger;
 mod pymath;
 mod pyspecial;
@@ -84,8 +86,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 19] {
+fn tables() -> [&'static [Builtin]; 21] {
     [
+        numpy::ROWS,
+        pycompat::ROWS,
         accel::ROWS,
         pytypes::ROWS,
         io::ROWS,
@@ -187,7 +191,8 @@ pub fn find(name: &str) -> Option<&'static Builtin> {
 }
 
 /// Names of namespaces and what they hold.
-pub const MODULES: [(&str, &str); 7] = [
+pub const MODULES: [(&str, &str); 8] = [
+    ("np", "numpy"),
     ("optim", "torch.optim"),
     ("init", "torch.nn.init"),
     ("torch", "torch"),
@@ -246,6 +251,12 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
+        ("numpy", n) => numpy::attr(n).or_else(|| {
+            index()
+                .module
+                .get(format!("np.{n}").as_str())
+                .map(|b| Value::Builtin(b))
+        }),
         ("torch.cuda" | "torch.accelerator" | "torch.backends.mps", n) => {
             let short = module.rsplit('.').next().unwrap_or(module);
             index()

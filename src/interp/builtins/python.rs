@@ -194,7 +194,7 @@ pub fn len_of(v: &Value) -> Result<i64> {
         Value::Named(n) => n.fields.len() as i64,
         Value::Shape(s) => s.len() as i64,
         Value::Range(a, b, s) => range_len(*a, *b, *s),
-        Value::Tensor(t) => {
+        Value::Tensor(t) | Value::Array(t) => {
             if t.ndim() == 0 {
                 return Err(type_err("len() of a 0-d tensor")
                     .hint("a 0-d tensor has no length; use .item() or .numel()"));

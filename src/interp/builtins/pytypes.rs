@@ -95,6 +95,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Dict(_) => "dict",
         Value::GradMode(g) => g.class(),
         Value::Type(_) => "type",
+        Value::Array(_) => "numpy.ndarray",
     }
 }
 
