@@ -307,3 +307,38 @@ fn an_error_in_a_function_shows_its_line_and_the_calls() {
     assert!(err.contains(&format!("--> {path}:7:1\n")), "{err}");
     assert!(err.contains(&format!("--> {path}:2:12, in f\n")), "{err}");
 }
+
+/// The first lesson's Python twin runs unchanged and prints what PyTorch printed
+/// for it (tests/fixtures/lesson1_python.out, from `python3 scripts/lesson1_tensors.py`).
+#[test]
+fn lesson_one_in_python_prints_what_pytorch_prints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (code, out, err) = tsh(&[&format!("{root}/scripts/lesson1_tensors.py")]);
+    assert_eq!(code, 0, "{err}");
+    let want = std::fs::read_to_string(format!("{root}/tests/fixtures/lesson1_python.out"))
+        .expect("fixture");
+    assert_eq!(out, want);
+}
+
+/// A Python block piped into the prompt: a blank line inside a function's body
+/// does not end it, and a line back at the margin does.
+#[test]
+fn piped_python_blocks_keep_their_blank_lines() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsh"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .env("XDG_DATA_HOME", std::env::temp_dir())
+        .spawn()
+        .expect("tsh runs");
+    let input = "def f(x):\n    y = x * 2\n\n    return y + 1\nprint(f(3))\nfor i in range(2):\n    print(i)\nprint('done')\n";
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("tsh exits");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n0\n1\ndone\n");
+}

@@ -247,6 +247,22 @@ pub(super) fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
         let pspan = span_of(&post);
         let span = expr.span.to(pspan);
         let kind = match post.as_rule() {
+            Rule::call
+                if post
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::comp_for) =>
+            {
+                let value = build_comprehension(post, CompKind::Generator)?;
+                ExprKind::Call {
+                    func: Box::new(expr),
+                    args: vec![Arg {
+                        name: None,
+                        value,
+                        star: Star::None,
+                    }],
+                }
+            }
             Rule::call => {
                 let mut args = Vec::new();
                 for a in post.into_inner() {
@@ -273,11 +289,6 @@ pub(super) fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
                                 value: build_expr(si.next().expect("value"))?,
                             });
                         }
-                        Rule::generator => args.push(Arg {
-                            name: None,
-                            value: build_comprehension(a, CompKind::Generator)?,
-                            star: Star::None,
-                        }),
                         _ => args.push(Arg {
                             name: None,
                             value: build_expr(a)?,
@@ -346,6 +357,12 @@ fn parse_int(text: &str, span: Span) -> Result<i64> {
         .at(span)
         .hint("tsh integers are 64-bit, like int64 tensors; write it as a float (e.g. 1e20)")
     })
+}
+
+fn has_comp_for(pair: &Pair<Rule>) -> bool {
+    pair.clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::comp_for)
 }
 
 /// `[item for ...]`, `{key: value for ...}`, `(item for ...)`.
@@ -445,6 +462,14 @@ pub(super) fn unescape(s: &str) -> String {
 }
 
 fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
+    if matches!(pair.as_rule(), Rule::list | Rule::dict | Rule::paren) && has_comp_for(&pair) {
+        let kind = match pair.as_rule() {
+            Rule::list => CompKind::List,
+            Rule::dict => CompKind::Dict,
+            _ => CompKind::Generator,
+        };
+        return build_comprehension(pair, kind);
+    }
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
         Rule::int => ExprKind::Int(parse_int(pair.as_str(), span)?),
@@ -486,9 +511,7 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
             }
             ExprKind::Dict(entries)
         }
-        Rule::list_comp => return build_comprehension(pair, CompKind::List),
-        Rule::dict_comp => return build_comprehension(pair, CompKind::Dict),
-        Rule::generator_paren => return build_comprehension(pair, CompKind::Generator),
+
         Rule::kw_true => ExprKind::Bool(true),
         Rule::kw_false => ExprKind::Bool(false),
         Rule::kw_none => ExprKind::None,
