@@ -18,6 +18,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.optim",
     "math",
     "numpy",
+    "torch.distributions",
 ];
 
 /// Imports that change nothing in tsh.

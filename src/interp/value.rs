@@ -47,6 +47,8 @@ pub enum Value {
     Type(&'static str),
     /// A NumPy ndarray: a tensor with NumPy's face (interp/numpy.rs).
     Array(Tensor),
+    /// `torch.distributions.Normal(0., 1.)` and the others.
+    Distribution(Rc<crate::interp::builtins::distributions::Dist>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +166,7 @@ impl Value {
             Value::GradMode(_) => "grad mode",
             Value::Type(_) => "type",
             Value::Array(_) => "ndarray",
+            Value::Distribution(_) => "distribution",
         }
     }
 

@@ -116,6 +116,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Method(m) => format!("<method {} of {}>", m.1.name, m.0.type_name()),
         Value::Module(m) => format!("<module '{m}'>"),
         Value::Type(c) => format!("<class '{c}'>"),
+        Value::Distribution(d) => d.repr(),
         Value::Array(t) => {
             super::numpy::repr_of(t).unwrap_or_else(|e| format!("<array: {}>", e.message))
         }

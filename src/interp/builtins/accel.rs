@@ -67,6 +67,7 @@ pub fn submodule(module: &str, name: &str) -> Option<&'static str> {
         ("torch", "cuda") => "torch.cuda",
         ("torch", "accelerator") => "torch.accelerator",
         ("torch", "backends") => "torch.backends",
+        ("torch", "distributions") => "torch.distributions",
         ("torch.backends", "mps") => "torch.backends.mps",
         _ => return None,
     })

@@ -212,8 +212,17 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
     e
 }
 
-pub fn get_attr(_: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
+pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     match obj {
+        Value::Distribution(d) => {
+            super::distributions::attr(it, obj, d, name).unwrap_or_else(|| {
+                Err(no_attr(
+                    obj,
+                    name,
+                    vec!["sample", "log_prob", "entropy", "mean", "variance"],
+                ))
+            })
+        }
         Value::Tensor(t) => {
             if let Some(v) = tensor_attr(t, name) {
                 return Ok(v);

@@ -7,6 +7,7 @@ mod attrs;
 mod autograd;
 mod convert_methods;
 mod creation;
+pub mod distributions;
 mod init;
 mod inplace;
 mod io;
@@ -86,8 +87,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 21] {
+fn tables() -> [&'static [Builtin]; 22] {
     [
+        distributions::ROWS,
         numpy::ROWS,
         pycompat::ROWS,
         accel::ROWS,
@@ -115,7 +117,9 @@ fn tables() -> [&'static [Builtin]; 21] {
 /// Methods of lists, dicts, shapes, grad_fn nodes and optimizers (reached only
 /// through a value of that kind, so not in the tensor method index).
 pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
-    attrs::value_methods().chain(optim::optimizer_methods())
+    attrs::value_methods()
+        .chain(optim::optimizer_methods())
+        .chain(distributions::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -257,7 +261,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
                 .get(format!("np.{n}").as_str())
                 .map(|b| Value::Builtin(b))
         }),
-        ("torch.cuda" | "torch.accelerator" | "torch.backends.mps", n) => {
+        ("torch.cuda" | "torch.accelerator" | "torch.backends.mps" | "torch.distributions", n) => {
             let short = module.rsplit('.').next().unwrap_or(module);
             index()
                 .module

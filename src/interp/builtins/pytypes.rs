@@ -96,6 +96,17 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::GradMode(g) => g.class(),
         Value::Type(_) => "type",
         Value::Array(_) => "numpy.ndarray",
+        Value::Distribution(d) => match d.kind {
+            super::distributions::Kind::Normal => "torch.distributions.normal.Normal",
+            super::distributions::Kind::Bernoulli => "torch.distributions.bernoulli.Bernoulli",
+            super::distributions::Kind::Categorical => {
+                "torch.distributions.categorical.Categorical"
+            }
+            super::distributions::Kind::Multinomial => {
+                "torch.distributions.multinomial.Multinomial"
+            }
+            super::distributions::Kind::Uniform => "torch.distributions.uniform.Uniform",
+        },
     }
 }
 
