@@ -271,6 +271,31 @@ fn lines_typed_together_all_run() {
     assert!(t.wait_exit().success());
 }
 
+/// A Python block continues under `...` until a blank line, as in IPython; a
+/// header that does not parse is an error and its body never runs.
+#[test]
+fn python_blocks_continue_until_a_blank_line() {
+    let home = data_home("pyblock");
+    let mut t = Term::spawn(&home);
+    t.banner();
+    t.type_keys("def twice(v):\r");
+    t.expect("...");
+    t.type_keys("    return v * 2\r");
+    t.expect("...");
+    t.type_keys("\r");
+    t.type_keys("print(twice(21))\r");
+    t.expect("42");
+    t.type_keys("for i in range(2):\r");
+    t.type_keys("    print(f\"row {i:03d}\")\r");
+    t.type_keys("\r");
+    t.expect("row 001");
+    t.type_keys("with torch.no_grad():\r    y = torch.ones(1, requires_grad=True) * 2\r\r");
+    t.type_keys("y.requires_grad\r");
+    t.expect("False");
+    t.type_keys("\x04");
+    assert!(t.wait_exit().success());
+}
+
 /// A string left open at the end of a line is a syntax error at once (as in
 /// Python), not a `...` prompt that traps every later line.
 #[test]

@@ -182,12 +182,22 @@ pub struct Entry {
 }
 
 /// Lines that continue a Python statement at its own indentation.
-fn continues_block(line: &str) -> bool {
+pub fn continues_block(line: &str) -> bool {
     let t = line.trim_start();
     ["elif", "else", "except", "finally"].iter().any(|k| {
         t.strip_prefix(k)
             .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
     })
+}
+
+/// Does `line` start a new statement after the Python block open in `text`
+/// (it is back at the margin and is not `elif`/`else`/`except`/`finally`)?
+pub fn block_ends_before(text: &str, line: &str) -> bool {
+    !line.trim().is_empty()
+        && !line.starts_with([' ', '\t'])
+        && !line.trim_start().starts_with('#')
+        && !continues_block(line)
+        && crate::syntax::python_block_open(text)
 }
 
 impl Entry {
@@ -206,6 +216,11 @@ impl Entry {
     /// Add a line; the entries it completes, in order (none while one is open).
     pub fn push(&mut self, line: &str) -> Vec<String> {
         let mut done = vec![];
+        if !self.text.is_empty() && block_ends_before(&self.text, line) && self.held.is_none() {
+            done.push(std::mem::take(&mut self.text));
+            done.extend(self.push(line));
+            return done;
+        }
         if let Some(held) = self.held.take() {
             if starts_with_else(line) {
                 self.text = held;
@@ -217,13 +232,8 @@ impl Entry {
             }
         }
         if !self.text.is_empty() && crate::syntax::python_block_open(&self.text) {
-            let blank = line.trim().is_empty();
-            let at_margin = !blank && !line.starts_with([' ', '\t']) && !continues_block(line);
-            if (blank && !self.lookahead) || at_margin {
+            if line.trim().is_empty() && !self.lookahead {
                 done.push(std::mem::take(&mut self.text));
-                if !blank {
-                    done.extend(self.push(line));
-                }
                 return done;
             }
             self.text.push('\n');

@@ -89,7 +89,9 @@ pub fn parse(src: &str) -> Vec<Check> {
         }
         // `else` on the line after an `if`'s `}` continues that entry, as at the prompt.
         let continues = complete && expected.is_empty() && crate::repl::starts_with_else(line);
-        if (complete && !continues) || !expected.is_empty() {
+        // A line back at the margin ends a Python block.
+        let block_ends = !code.trim().is_empty() && crate::repl::block_ends_before(&code, line);
+        if (complete && !continues) || !expected.is_empty() || block_ends {
             flush(&mut code, &mut expected, first, &mut checks);
             complete = false;
         }
@@ -106,7 +108,10 @@ pub fn parse(src: &str) -> Vec<Check> {
         let has_code = code
             .lines()
             .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-        complete = has_code && !is_comment && !crate::repl::is_incomplete(&code);
+        complete = has_code
+            && !is_comment
+            && !crate::repl::is_incomplete(&code)
+            && !crate::syntax::python_block_open(&code);
     }
     flush(&mut code, &mut expected, first, &mut checks);
     checks
