@@ -35,7 +35,7 @@ fn every_dtype_round_trips_through_npy_npz_and_safetensors() {
         let npz = tmp(&format!("{dtype}.npz"));
         let st = tmp(&format!("{dtype}.safetensors"));
         let code = format!(
-            "manual_seed(1)\nt = (randn(3, 4) * 5).to({dtype})[:, 1:]\n\
+            "_ = manual_seed(1)\nt = (randn(3, 4) * 5).to({dtype})[:, 1:]\n\
              save(t, '{npy}')\nsavez('{npz}', t, named=t.T)\n\
              save(dict(w=t, v=t[0]), '{st}')\n\
              a = load('{npy}'); z = load('{npz}'); s = load('{st}')\n\

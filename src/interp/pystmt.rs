@@ -19,6 +19,7 @@ const IMPORTABLE: &[&str] = &[
     "math",
     "numpy",
     "torch.distributions",
+    "random",
 ];
 
 /// Imports that change nothing in tsh.
@@ -228,6 +229,19 @@ impl Interp {
 
 /// The module a dotted path names.
 pub(super) fn import(path: &str) -> Result<Value> {
+    // `torch.distributions.normal` and its siblings hold one distribution each.
+    if let Some(sub) = path.strip_prefix("torch.distributions.")
+        && [
+            "normal",
+            "bernoulli",
+            "categorical",
+            "multinomial",
+            "uniform",
+        ]
+        .contains(&sub)
+    {
+        return Ok(Value::Module("torch.distributions"));
+    }
     match IMPORTABLE.iter().find(|p| **p == path) {
         Some(p) => Ok(Value::Module(p)),
         None => Err(name_err(format!("No module named '{path}'"))

@@ -47,6 +47,8 @@ pub enum Value {
     Type(&'static str),
     /// A NumPy ndarray: a tensor with NumPy's face (interp/numpy.rs).
     Array(Tensor),
+    /// An object tsh only names: `torch.manual_seed` returns the generator.
+    Opaque(&'static str),
     /// `torch.distributions.Normal(0., 1.)` and the others.
     Distribution(Rc<crate::interp::builtins::distributions::Dist>),
 }
@@ -167,6 +169,7 @@ impl Value {
             Value::Type(_) => "type",
             Value::Array(_) => "ndarray",
             Value::Distribution(_) => "distribution",
+            Value::Opaque(_) => "object",
         }
     }
 

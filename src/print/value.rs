@@ -117,6 +117,10 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Module(m) => format!("<module '{m}'>"),
         Value::Type(c) => format!("<class '{c}'>"),
         Value::Distribution(d) => d.repr(),
+        Value::Opaque(name) => format!(
+            "<{name} object at {:#x}>",
+            *name as *const str as *const u8 as usize
+        ),
         Value::Array(t) => {
             super::numpy::repr_of(t).unwrap_or_else(|e| format!("<array: {}>", e.message))
         }

@@ -527,5 +527,6 @@ fn manual_seed(_: &mut Interp, mut a: Args) -> Result<Value> {
     let seed = a.int("seed")?;
     a.finish()?;
     c::manual_seed(seed as u64);
-    Ok(Value::None)
+    // PyTorch returns its default generator (the REPL echoes it).
+    Ok(Value::Opaque("torch._C.Generator"))
 }

@@ -455,6 +455,33 @@ fn categorical_draw(it: &mut Interp, probs: &Tensor, sample_shape: &[usize]) -> 
     let batch: Vec<usize> = probs.shape()[..probs.ndim() - 1].to_vec();
     let rows: usize = batch.iter().product();
     let n: usize = sample_shape.iter().product();
+    let mut shape: Vec<Value> = sample_shape.iter().map(|&s| Value::Int(s as i64)).collect();
+    shape.extend(batch.iter().map(|&s| Value::Int(s as i64)));
+    if n == 1 {
+        // PyTorch's one-sample path: argmax of probs / Exp(1), the exponentials
+        // drawn in float64 as -log1p(-u).
+        let p2 = call(
+            it,
+            "reshape",
+            vec![tv(probs), Value::Int(rows as i64), Value::Int(k as i64)],
+            vec![],
+        )?;
+        let u = crate::tensor::ops::creation::rand(&[rows, k], DType::F64)?
+            .to_device(probs.device())?;
+        let neg = bin(BinOp::Mul, &u, &num(-1.0, &u)?)?;
+        let log = call(it, "log1p", vec![tv(&neg)], vec![])?;
+        let q = bin(BinOp::Mul, &log, &num(-1.0, &log)?)?.to_dtype(probs.dtype())?;
+        let ratio = bin(BinOp::Div, &p2, &q)?;
+        let idx = call(
+            it,
+            "argmax",
+            vec![tv(&ratio)],
+            vec![("dim", Value::Int(-1))],
+        )?;
+        let mut args = vec![tv(&idx)];
+        args.extend(shape);
+        return call(it, "reshape", args, vec![]);
+    }
     let p2 = call(
         it,
         "reshape",
@@ -485,8 +512,6 @@ fn categorical_draw(it: &mut Interp, probs: &Tensor, sample_shape: &[usize]) -> 
     let idx = call(it, "sum", vec![tv(&below)], vec![("dim", Value::Int(-1))])?;
     // (rows, n) → sample_shape + batch_shape.
     let idx = call(it, "t", vec![tv(&idx)], vec![])?;
-    let mut shape: Vec<Value> = sample_shape.iter().map(|&s| Value::Int(s as i64)).collect();
-    shape.extend(batch.iter().map(|&s| Value::Int(s as i64)));
     let mut args = vec![tv(&idx)];
     args.extend(shape);
     call(it, "reshape", args, vec![])

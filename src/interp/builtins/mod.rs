@@ -23,6 +23,7 @@ mod products;
 mod pycompat;
 mod pyinteger;
 mod pymath;
+mod pyrandom;
 mod pyspecial;
 mod python;
 mod pytypes;
@@ -87,8 +88,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 22] {
+fn tables() -> [&'static [Builtin]; 23] {
     [
+        pyrandom::ROWS,
         distributions::ROWS,
         numpy::ROWS,
         pycompat::ROWS,
@@ -261,7 +263,14 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
                 .get(format!("np.{n}").as_str())
                 .map(|b| Value::Builtin(b))
         }),
-        ("torch.cuda" | "torch.accelerator" | "torch.backends.mps" | "torch.distributions", n) => {
+        (
+            "torch.cuda"
+            | "torch.accelerator"
+            | "torch.backends.mps"
+            | "torch.distributions"
+            | "random",
+            n,
+        ) => {
             let short = module.rsplit('.').next().unwrap_or(module);
             index()
                 .module

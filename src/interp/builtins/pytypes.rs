@@ -96,6 +96,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::GradMode(g) => g.class(),
         Value::Type(_) => "type",
         Value::Array(_) => "numpy.ndarray",
+        Value::Opaque(name) => name,
         Value::Distribution(d) => match d.kind {
             super::distributions::Kind::Normal => "torch.distributions.normal.Normal",
             super::distributions::Kind::Bernoulli => "torch.distributions.bernoulli.Bernoulli",
