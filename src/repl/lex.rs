@@ -23,8 +23,10 @@ pub struct Tok {
 }
 
 pub const KEYWORDS: &[&str] = &[
-    "if", "else", "while", "for", "in", "fn", "return", "break", "continue", "no_grad", "assert",
-    "and", "or", "not", "true", "false", "none", "True", "False", "None",
+    "if", "else", "elif", "while", "for", "in", "fn", "def", "return", "break", "continue",
+    "no_grad", "assert", "and", "or", "not", "is", "true", "false", "none", "True", "False",
+    "None", "with", "as", "try", "except", "finally", "pass", "lambda", "import", "from", "raise",
+    "del", "global", "nonlocal",
 ];
 
 pub fn is_ident_char(c: char) -> bool {

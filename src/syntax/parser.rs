@@ -52,7 +52,8 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
     }
     let text = indented.text.as_str();
     let _parsing = Parsing::begin(src, indented.offsets.clone());
-    let mut pairs = TshParser::parse(Rule::program, text).map_err(|e| syntax_error(&e, 0))?;
+    let mut pairs = TshParser::parse(Rule::program, text)
+        .map_err(|e| unsupported_python(src, syntax_error(&e, 0)))?;
     let program = pairs
         .next()
         .expect("pest returns the program rule it was asked for");
@@ -172,6 +173,44 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize) -> Error {
     };
     let at = STATE.with(|s| s.borrow().offsets.map(base + pos, false));
     Error::new(ErrorKind::Syntax, message).at(Span::new(at, at + 1))
+}
+
+/// Python that tsh does not have says so, rather than "invalid syntax".
+fn unsupported_python(src: &str, e: Error) -> Error {
+    let Some(span) = e.span else {
+        return e;
+    };
+    let line_start = src[..span.start.min(src.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = src[line_start..].trim_start();
+    let word: String = line
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let (what, hint) = match word.as_str() {
+        "class" => (
+            "class definitions are not supported by tsh",
+            "write the model as functions of tensors (def forward(x, w): ...), or use F.* and optim.*",
+        ),
+        "async" | "await" => (
+            "async code is not supported by tsh",
+            "run the code without async",
+        ),
+        "yield" => (
+            "generators (yield) are not supported by tsh",
+            "build a list and return it",
+        ),
+        "match" if line.trim_end().ends_with(':') => (
+            "match statements are not supported by tsh",
+            "use if/elif/else",
+        ),
+        _ => return e,
+    };
+    let start = line_start + (src[line_start..].len() - line.len());
+    Error::new(ErrorKind::Syntax, what)
+        .at(Span::new(start, start + word.len()))
+        .hint(hint)
 }
 
 fn describe_expected(positives: &[Rule]) -> String {
