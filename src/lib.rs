@@ -7,6 +7,7 @@ pub mod error;
 pub mod interp;
 pub mod interrupt;
 pub mod io;
+pub mod mt19937;
 pub mod nn;
 pub mod print;
 pub mod repl;

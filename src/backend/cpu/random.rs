@@ -11,51 +11,23 @@ use crate::backend::Distribution;
 use crate::error::Result;
 use crate::tensor::DType;
 
-const N: usize = 624;
-
+/// PyTorch's CPU generator: MT19937 words, and the cached second normal.
 struct Mt19937 {
-    state: [u32; N],
-    index: usize,
+    mt: crate::mt19937::Mt19937,
     /// The second value of the last Box–Muller pair (PyTorch caches it).
     next_normal: Option<f64>,
 }
 
 impl Mt19937 {
     fn new(seed: u64) -> Mt19937 {
-        let mut state = [0u32; N];
-        state[0] = seed as u32;
-        for i in 1..N {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
-        }
         Mt19937 {
-            state,
-            index: N,
+            mt: crate::mt19937::Mt19937::new(seed as u32),
             next_normal: None,
         }
     }
 
-    fn twist(&mut self) {
-        for k in 0..N {
-            let y = (self.state[k] & 0x8000_0000) | (self.state[(k + 1) % N] & 0x7fff_ffff);
-            let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
-            self.state[k] = self.state[(k + 397) % N] ^ (y >> 1) ^ mag;
-        }
-        self.index = 0;
-    }
-
     fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
-        }
-        let mut y = self.state[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.mt.next_u32()
     }
 
     fn next_u64(&mut self) -> u64 {

@@ -12,92 +12,26 @@ use crate::interp::args::Args;
 use crate::interp::value::Value;
 use crate::row;
 
-const N: usize = 624;
-const M: usize = 397;
-
 struct Twister {
-    mt: [u32; N],
-    index: usize,
+    mt: crate::mt19937::Mt19937,
     /// The second value of the last Box-Muller pair (`random.gauss`).
     gauss_next: Option<f64>,
 }
 
 impl Twister {
-    fn init_genrand(s: u32) -> Twister {
-        let mut mt = [0u32; N];
-        mt[0] = s;
-        for i in 1..N {
-            mt[i] = 1812433253u32
-                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
-        }
+    /// CPython's seeding: `init_by_array` over the seed's 32-bit words.
+    fn seeded(seed: u64) -> Twister {
+        let lo = seed as u32;
+        let hi = (seed >> 32) as u32;
+        let key: &[u32] = if hi == 0 { &[lo] } else { &[lo, hi] };
         Twister {
-            mt,
-            index: N,
+            mt: crate::mt19937::Mt19937::from_key(key),
             gauss_next: None,
         }
     }
 
-    /// CPython's `init_by_array`.
-    fn from_key(key: &[u32]) -> Twister {
-        let mut t = Twister::init_genrand(19650218);
-        let mt = &mut t.mt;
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1664525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1566083941))
-                .wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        mt[0] = 0x8000_0000;
-        t
-    }
-
-    fn seeded(seed: u64) -> Twister {
-        let lo = seed as u32;
-        let hi = (seed >> 32) as u32;
-        if hi == 0 {
-            Twister::from_key(&[lo])
-        } else {
-            Twister::from_key(&[lo, hi])
-        }
-    }
-
     fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            for k in 0..N {
-                let y = (self.mt[k] & 0x8000_0000) | (self.mt[(k + 1) % N] & 0x7fff_ffff);
-                let mut v = self.mt[(k + M) % N] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_b0df;
-                }
-                self.mt[k] = v;
-            }
-            self.index = 0;
-        }
-        let mut y = self.mt[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.mt.next_u32()
     }
 
     fn random(&mut self) -> f64 {
