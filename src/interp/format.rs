@@ -8,6 +8,9 @@ use crate::interp::value::Value;
 use crate::print::number::py_float_repr;
 use crate::print::value::{plain_with, repr_with};
 
+/// The widest field and longest precision a format spec may ask for.
+const MAX_FIELD: usize = 1 << 20;
+
 /// A parsed format spec: `[[fill]align][sign][z][#][0][width][,|_][.precision][type]`.
 #[derive(Default, Debug)]
 struct Spec {
@@ -88,6 +91,10 @@ fn parse_spec(spec: &str) -> Result<Spec> {
     }
     if i != chars.len() {
         return Err(bad());
+    }
+    // Beyond this the text would not fit tsh's string limit anyway.
+    if s.width > MAX_FIELD || s.precision.is_some_and(|p| p > MAX_FIELD) {
+        return Err(value_err("Too many decimal digits in format string"));
     }
     Ok(s)
 }

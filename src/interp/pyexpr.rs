@@ -63,6 +63,10 @@ impl Interp {
             .collect();
         let mut out = vec![];
         let result = self.comprehend(clauses, &mut |it| {
+            // Checked a block ahead (the check reads the memory left; per item it is slow).
+            if out.len().is_multiple_of(1 << 16) {
+                super::value::check_items(out.len() as u128 + (1 << 16))?;
+            }
             let k = it.eval(item)?;
             match value {
                 Some(v) => {

@@ -28,6 +28,7 @@ mod pyspecial;
 mod python;
 mod pytypes;
 mod reduce;
+mod select;
 mod shape;
 mod teach;
 mod tensor_methods;
@@ -88,8 +89,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 23] {
+fn tables() -> [&'static [Builtin]; 24] {
     [
+        select::ROWS,
         pyrandom::ROWS,
         distributions::ROWS,
         numpy::ROWS,
