@@ -568,3 +568,50 @@ fn nan_to_num_passes_gradients_through_kept_elements() {
     check("nan_to_num(x)", &[("x", "a,b", S)], "");
     check("x.nan_to_num(nan=1.0, posinf=2.0)", &[("x", "a", S)], "");
 }
+
+#[test]
+fn picking_and_masking_ops() {
+    check("x.masked_fill(x > 0, 0.5)", &[("x", "a,b", S)], "");
+    check("tril(x)", &[("x", "a,b", S)], "");
+    check("triu(x, diagonal=1)", &[("x", "a,b,c", S)], "");
+    check("diag(x)", &[("x", "a", S)], "");
+    check("diag(x, 1)", &[("x", "a", S)], "");
+    check("diag(x)", &[("x", "a,b", S)], "");
+    check(
+        "x.index_select(0, tensor([1, 0, 1]))",
+        &[("x", "2,b", S)],
+        "",
+    );
+    check(
+        "x.gather(1, tensor([[0, 0], [1, 0]]))",
+        &[("x", "2,2", S)],
+        "",
+    );
+    check("roll(x, 1, 0)", &[("x", "a,b", S)], "");
+    check("roll(x, -2)", &[("x", "a,b", S)], "");
+    check("x.trace()", &[("x", "a,b", S)], "");
+}
+
+#[test]
+fn distribution_densities() {
+    check(
+        "torch.distributions.Normal(x, y).log_prob(tensor(0.3))",
+        &[("x", "a", S), ("y", "a", P)],
+        "",
+    );
+    check(
+        "torch.distributions.Normal(x, 1.).entropy() + torch.distributions.Normal(0., y).entropy()",
+        &[("x", "a", S), ("y", "a", P)],
+        "",
+    );
+    check(
+        "torch.distributions.Categorical(logits=x).log_prob(tensor(1))",
+        &[("x", "3", S)],
+        "",
+    );
+    check(
+        "torch.distributions.Bernoulli(logits=x).log_prob(tensor([1., 0., 1.]))",
+        &[("x", "3", S)],
+        "",
+    );
+}

@@ -236,13 +236,13 @@ fn trace(_: &mut Interp, mut a: Args) -> Result<Value> {
         t.dtype()
     };
     let eye = crate::tensor::ops::creation::eye(n, m, dtype, t.device())?;
-    let picked = crate::tensor::ops::elementwise::binary(
-        crate::tensor::op::BinaryOp::Mul,
-        &t.to_dtype(dtype)?,
-        &eye,
-    )?;
-    crate::tensor::ops::reduce::reduce(&picked, crate::tensor::op::ReduceOp::Sum, None, false)
-        .map(Value::Tensor)
+    let t = t.to_dtype(dtype)?;
+    crate::autograd::composite::composite("TraceBackward0", &[&t], |x| {
+        let picked =
+            crate::tensor::ops::elementwise::binary(crate::tensor::op::BinaryOp::Mul, &x[0], &eye)?;
+        crate::tensor::ops::reduce::reduce(&picked, crate::tensor::op::ReduceOp::Sum, None, false)
+    })
+    .map(Value::Tensor)
 }
 
 fn set_default_dtype(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -3,6 +3,7 @@
 //! index_select, gather, roll.
 
 use super::Builtin;
+use crate::autograd::composite::composite;
 use crate::error::{Result, index_err, shape_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
@@ -122,7 +123,10 @@ fn masked_fill(_: &mut Interp, mut a: Args) -> Result<Value> {
     let mask = bool_mask(&mut a)?;
     let fill = fill_of(&mut a, &t)?;
     a.finish()?;
-    where_(&mask, &fill, &t).map(Value::Tensor)
+    composite("MaskedFillBackward0", &[&t], |x| {
+        where_(&mask, &fill, &x[0])
+    })
+    .map(Value::Tensor)
 }
 
 fn masked_fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -131,7 +135,9 @@ fn masked_fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let fill = fill_of(&mut a, &t)?;
     a.finish()?;
     let source = crate::interp::ops::inplace_source(&t)?;
-    let result = where_(&mask, &fill, &source)?;
+    let result = composite("MaskedFillBackward0", &[&source], |x| {
+        where_(&mask, &fill, &x[0])
+    })?;
     crate::interp::ops::write_into(&t, &result, "masked_fill_")?;
     Ok(Value::Tensor(t))
 }
@@ -154,7 +160,12 @@ fn triangle(mut a: Args, lower: bool) -> Result<Value> {
     let k = crate::tensor::ops::creation::full(&[], k as f64, k, DType::I64, t.device())?;
     let keep = cmp(if lower { CmpOp::Le } else { CmpOp::Ge }, &offset, &k)?;
     let zero = zeros_on(&[], t.dtype(), t.device())?;
-    where_(&keep, &t, &zero).map(Value::Tensor)
+    let name = if lower {
+        "TrilBackward0"
+    } else {
+        "TriuBackward0"
+    };
+    composite(name, &[&t], |x| where_(&keep, &x[0], &zero)).map(Value::Tensor)
 }
 
 fn tril(_: &mut Interp, a: Args) -> Result<Value> {
@@ -182,13 +193,21 @@ fn diag(_: &mut Interp, mut a: Args) -> Result<Value> {
         1 => {
             let n = t.shape()[0];
             let size = n + k.unsigned_abs() as usize;
-            let out = zeros_on(&[size, size], t.dtype(), t.device())?;
             let idx = [
                 Idx::Tensor(range_from(n, row0, &t)?),
                 Idx::Tensor(range_from(n, col0, &t)?),
             ];
-            index_put(&out, &idx, &t)?;
-            Ok(Value::Tensor(out))
+            // The diagonal's values land in zeros: as a sum of picked ones, so
+            // gradients flow back to the vector.
+            composite("DiagEmbedBackward0", &[&t], |x| {
+                let out = zeros_on(&[size, size], t.dtype(), t.device())?;
+                let picked = index(&out, &idx)?;
+                let placed = crate::interp::ops::tensor_binary(BinOp::Add, &picked, &x[0])?;
+                let result = out.deep_clone()?;
+                index_put(&result, &idx, &placed)?;
+                Ok(result)
+            })
+            .map(Value::Tensor)
         }
         2 => {
             let (n, m) = (t.shape()[0], t.shape()[1]);
@@ -197,7 +216,7 @@ fn diag(_: &mut Interp, mut a: Args) -> Result<Value> {
                 Idx::Tensor(range_from(len, row0, &t)?),
                 Idx::Tensor(range_from(len, col0, &t)?),
             ];
-            index(&t, &idx).map(Value::Tensor)
+            composite("DiagonalBackward0_copy", &[&t], |x| index(&x[0], &idx)).map(Value::Tensor)
         }
         d => Err(shape_err(format!(
             "diag(): Supports 1D or 2D tensors. Got {d}D"
@@ -230,7 +249,7 @@ fn index_select(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
     let mut picks = vec![Idx::Slice(None, None, None); dim];
     picks.push(Idx::Tensor(idx.to_dtype(DType::I64)?));
-    index(&t, &picks).map(Value::Tensor)
+    composite("IndexSelectBackward0", &[&t], |x| index(&x[0], &picks)).map(Value::Tensor)
 }
 
 fn gather(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -257,7 +276,7 @@ fn gather(_: &mut Interp, mut a: Args) -> Result<Value> {
             &shape,
         )?));
     }
-    index(&t, &picks).map(Value::Tensor)
+    composite("GatherBackward0", &[&t], |x| index(&x[0], &picks)).map(Value::Tensor)
 }
 
 fn roll(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -265,11 +284,19 @@ fn roll(_: &mut Interp, mut a: Args) -> Result<Value> {
     let shifts = crate::interp::convert::to_int_list(&a.value("shifts")?, "roll", "shifts")?;
     let dims = a.dims("dims")?;
     a.finish()?;
+    composite("RollBackward0", &[&t], |x| {
+        roll_all(&x[0], &shifts, dims.as_deref())
+    })
+    .map(Value::Tensor)
+}
+
+fn roll_all(t: &Tensor, shifts: &[i64], dims: Option<&[i64]>) -> Result<Tensor> {
+    let t = t.clone();
     let Some(dims) = dims else {
         let flat = reshape(&t, &[-1])?;
         let rolled = roll_dim(&flat, shifts.first().copied().unwrap_or(0), 0)?;
         let shape: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
-        return reshape(&rolled, &shape).map(Value::Tensor);
+        return reshape(&rolled, &shape);
     };
     if dims.len() != shifts.len() {
         return Err(shape_err(format!(
@@ -279,10 +306,10 @@ fn roll(_: &mut Interp, mut a: Args) -> Result<Value> {
         )));
     }
     let mut out = t;
-    for (s, d) in shifts.into_iter().zip(dims) {
+    for (&s, &d) in shifts.iter().zip(dims) {
         out = roll_dim(&out, s, dim_of(d, out.ndim())?)?;
     }
-    Ok(Value::Tensor(out))
+    Ok(out)
 }
 
 fn roll_dim(t: &Tensor, shift: i64, dim: usize) -> Result<Tensor> {
