@@ -615,3 +615,23 @@ fn distribution_densities() {
         "",
     );
 }
+
+#[test]
+fn einsum_contractions() {
+    check(
+        "einsum('ij,jk->ik', x, y)",
+        &[("x", "a,b", S), ("y", "b,c", S)],
+        "",
+    );
+    check(
+        "einsum('bij,bkj->bik', x, y)",
+        &[("x", "a,b,c", S), ("y", "a,2,c", S)],
+        "",
+    );
+    check(
+        "einsum('i,j->ij', x, y)",
+        &[("x", "a", S), ("y", "b", S)],
+        "",
+    );
+    check("einsum('ij->j', x)", &[("x", "a,b", S)], "");
+}

@@ -87,6 +87,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Function,
+        "logspace",
+        "logspace(start, end, steps, base=10.0, *, dtype=None, device=None)",
+        "`steps` values from base**start to base**end, evenly spaced in the exponent.",
+        "logspace(0, 2, 3)",
+        logspace
+    ),
+    row!(
+        Function,
         "linspace",
         "linspace(start, end, steps, *, dtype=None, device=None)",
         "`steps` evenly spaced values from start to end inclusive.",
@@ -410,6 +418,22 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
     let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let device = place(&mut a, None)?;
     let t = c::linspace(start, end, steps, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
+}
+
+fn logspace(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let start = a.float("start")?;
+    let end = a.float("end")?;
+    let steps = a.int("steps")?;
+    let base = a.float_or("base", 10.0)?;
+    let dtype = a.dtype_kw()?.unwrap_or(default_float());
+    let device = place(&mut a, None)?;
+    // As PyTorch: the exponents by linspace, then the powers, both in the dtype.
+    let work = if dtype.is_float() { dtype } else { DType::F64 };
+    let exps = c::linspace(start, end, steps, work, device).map_err(|e| e.at(a.span))?;
+    let base = c::full(&[], base, base as i64, work, device)?;
+    let t = crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Pow, &base, &exps)?
+        .to_dtype(dtype)?;
     finish(t, &mut a, device)
 }
 

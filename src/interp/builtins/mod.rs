@@ -8,6 +8,7 @@ mod autograd;
 mod convert_methods;
 mod creation;
 pub mod distributions;
+mod einsum;
 mod init;
 mod inplace;
 mod io;
@@ -89,8 +90,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 24] {
+fn tables() -> [&'static [Builtin]; 25] {
     [
+        einsum::ROWS,
         select::ROWS,
         pyrandom::ROWS,
         distributions::ROWS,
@@ -258,6 +260,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
+        // The PyTorch whose behaviour tsh follows.
+        ("torch", "__version__") => Some(Value::str("2.15.0")),
         (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
         ("numpy", n) => numpy::attr(n).or_else(|| {
             index()

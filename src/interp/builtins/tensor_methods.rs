@@ -133,7 +133,7 @@ pub const ROWS: &[Builtin] = &[
         element_size
     ),
     row!(
-        Method,
+        Both,
         "is_floating_point",
         "is_floating_point()",
         "Is the dtype a float type?",
@@ -249,7 +249,7 @@ fn element_size(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn is_floating_point(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = receiver(&mut a)?;
+    let t = a.tensor("input")?;
     a.finish()?;
     Ok(Value::Bool(t.dtype().is_float()))
 }
