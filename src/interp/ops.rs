@@ -314,6 +314,19 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             kinds_ok && x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| values_equal(p, q))
         }
         (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
+        (Value::Dict(x), Value::Dict(y)) => {
+            if std::rc::Rc::ptr_eq(x, y) {
+                return true;
+            }
+            let Some(_level) = super::value::Nested::enter() else {
+                return false;
+            };
+            let (x, y) = (x.borrow(), y.borrow());
+            x.items.len() == y.items.len()
+                && x.items
+                    .iter()
+                    .all(|(k, v)| y.get_key(k).is_some_and(|w| values_equal(v, w)))
+        }
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::Module(x), Value::Module(y)) => x == y,

@@ -26,9 +26,10 @@ impl Interp {
             ExprKind::Dict(entries) => {
                 let mut d = Dict::default();
                 for (k, v) in entries {
-                    let key = dict_key(self.eval(k)?).map_err(|err| err.at(k.span))?;
+                    let key = self.eval(k)?;
+                    super::value::check_hashable(&key).map_err(|err| err.at(k.span))?;
                     let value = self.eval(v)?;
-                    d.insert(key, value);
+                    d.insert_key(key, value);
                 }
                 Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
             }
@@ -90,7 +91,8 @@ impl Interp {
                     let (Some(k), Some(v)) = (kv.next(), kv.next()) else {
                         continue;
                     };
-                    d.insert(dict_key(k)?, v);
+                    super::value::check_hashable(&k)?;
+                    d.insert_key(k, v);
                 }
                 Value::Dict(Rc::new(std::cell::RefCell::new(d)))
             }
@@ -179,6 +181,9 @@ impl Interp {
                         .at(span));
                     };
                     for (k, item) in d.borrow().items.iter() {
+                        let Value::Str(k) = k else {
+                            return Err(type_err("keywords must be strings").at(span));
+                        };
                         keywords.push((k.to_string(), item.clone(), span));
                     }
                 }
@@ -190,18 +195,6 @@ impl Interp {
 
 /// A call's positional and keyword arguments, each with its span.
 pub(super) type CallArgs = (Vec<(Value, Span)>, Vec<(String, Value, Span)>);
-
-/// tsh's dicts have string keys (what the tutorials use them for).
-pub(super) fn dict_key(k: Value) -> Result<Rc<str>> {
-    match k {
-        Value::Str(s) => Ok(s),
-        other => Err(type_err(format!(
-            "tsh dicts have string keys, not {}",
-            other.a_type_name()
-        ))
-        .hint("use a string key, e.g. d[\"1\"], or a list indexed by position")),
-    }
-}
 
 /// The names a `for` target binds (`x`, `(i, x)`).
 fn target_names(t: &Expr) -> Vec<Rc<str>> {

@@ -197,12 +197,12 @@ impl Interp {
         };
         let k = self.eval(key)?;
         match (container, &k) {
-            (Value::Dict(d), Value::Str(s)) => {
-                let mut d = d.borrow_mut();
-                let before = d.items.len();
-                d.items.retain(|(key, _)| key != s);
-                if d.items.len() == before {
-                    return Err(Error::new(ErrorKind::Index, format!("KeyError: '{s}'")));
+            (Value::Dict(d), key) => {
+                if !d.borrow_mut().remove_key(key) {
+                    return Err(Error::new(
+                        ErrorKind::Index,
+                        format!("KeyError: {}", self.repr_text(key)),
+                    ));
                 }
                 Ok(())
             }

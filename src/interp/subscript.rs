@@ -19,7 +19,7 @@ impl Interp {
         match container {
             Value::Dict(d) => {
                 let key = self.dict_key(subs)?;
-                d.borrow_mut().insert(key.into(), v);
+                d.borrow_mut().insert_key(key, v);
                 Ok(())
             }
             Value::Tensor(t) | Value::Array(t) => {
@@ -106,16 +106,25 @@ impl Interp {
     }
 
     /// `d["key"]`: one string subscript.
-    pub(super) fn dict_key(&mut self, subs: &[Subscript]) -> Result<String> {
+    pub(super) fn dict_key(&mut self, subs: &[Subscript]) -> Result<Value> {
         match subs {
-            [Subscript::Expr(e)] => match self.eval(e)? {
-                Value::Str(s) => Ok(s.to_string()),
-                other => Err(type_err(format!(
-                    "dict keys are strings, not {}",
-                    other.a_type_name()
-                ))
-                .at(e.span)),
-            },
+            [Subscript::Expr(e)] => {
+                let k = self.eval(e)?;
+                super::value::check_hashable(&k).map_err(|err| err.at(e.span))?;
+                Ok(k)
+            }
+            // `d[1, 2]` is the tuple key (1, 2), as in Python.
+            many if many.iter().all(|s| matches!(s, Subscript::Expr(_))) => {
+                let mut items = vec![];
+                for s in many {
+                    if let Subscript::Expr(e) = s {
+                        items.push(self.eval(e)?);
+                    }
+                }
+                let k = Value::tuple(items);
+                super::value::check_hashable(&k)?;
+                Ok(k)
+            }
             _ => Err(type_err("a dict takes one key: d[\"name\"]")),
         }
     }
@@ -125,9 +134,9 @@ impl Interp {
             Value::Dict(d) => {
                 let key = self.dict_key(subs)?;
                 let d = d.borrow();
-                d.get(&key)
+                d.get_key(&key)
                     .cloned()
-                    .ok_or_else(|| missing_key(&key, &d.keys()))
+                    .ok_or_else(|| missing_key(&crate::print::value::plain(&key), &d.keys()))
             }
             Value::Tensor(t) => {
                 let idx = self.eval_indices(subs)?;

@@ -86,27 +86,64 @@ impl GradMode {
     }
 }
 
-/// String keys in insertion order, as Python's dict keeps them.
+/// Keys (strings, numbers, None, tuples of them) in insertion order, as Python's
+/// dict keeps them. Few keys are expected, so lookups are a scan.
 #[derive(Clone, Default)]
 pub struct Dict {
-    pub items: Vec<(Rc<str>, Value)>,
+    pub items: Vec<(Value, Value)>,
 }
 
 impl Dict {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.items
             .iter()
-            .find(|(k, _)| k.as_ref() == key)
+            .find(|(k, _)| matches!(k, Value::Str(s) if s.as_ref() == key))
+            .map(|(_, v)| v)
+    }
+    pub fn get_key(&self, key: &Value) -> Option<&Value> {
+        self.items
+            .iter()
+            .find(|(k, _)| crate::interp::ops::values_equal(k, key))
             .map(|(_, v)| v)
     }
     pub fn insert(&mut self, key: Rc<str>, v: Value) {
-        match self.items.iter_mut().find(|(k, _)| *k == key) {
+        self.insert_key(Value::Str(key), v)
+    }
+    pub fn insert_key(&mut self, key: Value, v: Value) {
+        match self
+            .items
+            .iter_mut()
+            .find(|(k, _)| crate::interp::ops::values_equal(k, &key))
+        {
             Some(slot) => slot.1 = v,
             None => self.items.push((key, v)),
         }
     }
+    /// Remove a key; false when it was not there.
+    pub fn remove_key(&mut self, key: &Value) -> bool {
+        let before = self.items.len();
+        self.items
+            .retain(|(k, _)| !crate::interp::ops::values_equal(k, key));
+        self.items.len() != before
+    }
+    /// The keys as printed (for suggestions in messages).
     pub fn keys(&self) -> Vec<String> {
-        self.items.iter().map(|(k, _)| k.to_string()).collect()
+        self.items
+            .iter()
+            .map(|(k, _)| crate::print::value::repr_with(k, &Default::default()))
+            .collect()
+    }
+}
+
+/// Python's hashable values: what a dict key may be.
+pub fn check_hashable(k: &Value) -> Result<()> {
+    match k {
+        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None => Ok(()),
+        Value::Tuple(items) => items.iter().try_for_each(check_hashable),
+        other => Err(type_err(format!(
+            "unhashable type: '{}'",
+            crate::interp::builtins::class_of(other)
+        ))),
     }
 }
 
@@ -123,6 +160,7 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
     pub fn dict(items: Vec<(Rc<str>, Value)>) -> Value {
+        let items = items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect();
         Value::Dict(Rc::new(RefCell::new(Dict { items })))
     }
     pub fn str(s: &str) -> Value {
@@ -214,12 +252,7 @@ impl Value {
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Progress(inner) => inner.iter_items()?,
-            Value::Dict(d) => d
-                .borrow()
-                .items
-                .iter()
-                .map(|(k, _)| Value::Str(k.clone()))
-                .collect(),
+            Value::Dict(d) => d.borrow().items.iter().map(|(k, _)| k.clone()).collect(),
             Value::Str(s) => s
                 .chars()
                 .map(|c| Value::Str(c.to_string().into()))

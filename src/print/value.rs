@@ -137,7 +137,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
                 .borrow()
                 .items
                 .iter()
-                .map(|(k, v)| format!("{}: {}", quote(k), repr_with(v, opts)))
+                .map(|(k, v)| format!("{}: {}", repr_with(k, opts), repr_with(v, opts)))
                 .collect();
             format!("{{{}}}", items.join(", "))
         }

@@ -131,12 +131,7 @@ fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::interp::value::D
 fn dict_keys(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
     a.finish()?;
-    let keys = d
-        .borrow()
-        .items
-        .iter()
-        .map(|(k, _)| Value::Str(k.clone()))
-        .collect();
+    let keys = d.borrow().items.iter().map(|(k, _)| k.clone()).collect();
     Ok(Value::list(keys))
 }
 
@@ -154,17 +149,17 @@ fn dict_items(_: &mut Interp, mut a: Args) -> Result<Value> {
         .borrow()
         .items
         .iter()
-        .map(|(k, v)| Value::tuple(vec![Value::Str(k.clone()), v.clone()]))
+        .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
         .collect();
     Ok(Value::list(items))
 }
 
 fn dict_get(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
-    let key = a.string("key")?;
+    let key = a.value("key")?;
     let default = a.take("default").map(|(v, _)| v).unwrap_or(Value::None);
     a.finish()?;
-    let found = d.borrow().get(&key).cloned();
+    let found = d.borrow().get_key(&key).cloned();
     Ok(found.unwrap_or(default))
 }
 

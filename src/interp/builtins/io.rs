@@ -69,10 +69,15 @@ fn named_tensors(v: &Value, what: &str) -> Result<Vec<(String, Tensor)>> {
             .borrow()
             .items
             .iter()
-            .map(|(k, v)| match v {
-                Value::Tensor(t) => Ok((k.to_string(), t.clone())),
-                other => Err(type_err(format!(
-                    "{what} holds tensors only, but {k:?} is {}",
+            .map(|(k, v)| match (k, v) {
+                (Value::Str(k), Value::Tensor(t)) => Ok((k.to_string(), t.clone())),
+                (k, Value::Tensor(_)) => Err(type_err(format!(
+                    "{what} names its tensors by string keys, not {}",
+                    k.a_type_name()
+                ))),
+                (k, other) => Err(type_err(format!(
+                    "{what} holds tensors only, but {} is {}",
+                    crate::print::value::plain(k),
                     other.a_type_name()
                 ))),
             })

@@ -44,7 +44,7 @@ use crate::error::Result;
 use crate::tensor::DType;
 
 pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
-pub use pytypes::same_class;
+pub use pytypes::{class_of, same_class};
 
 /// Where a builtin can be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -495,5 +495,5 @@ fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
         d.insert(k.into(), v);
     }
     a.finish()?;
-    Ok(Value::dict(d.items))
+    Ok(Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(d))))
 }
