@@ -99,11 +99,12 @@ impl Interp {
 
     pub(super) fn call_user(
         &mut self,
-        def: &Rc<FnDef>,
+        func: &Rc<super::value::Func>,
         positional: Vec<(Value, Span)>,
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<Value> {
+        let def: &FnDef = &func.def;
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Error::new(
                 ErrorKind::Recursion,
@@ -114,9 +115,12 @@ impl Interp {
             )
             .hint("check that the recursion has a base case that is reached"));
         }
-        let scope = self.bind_params(def, positional, keywords, span)?;
+        let scope = self.bind_params(def, &func.defaults, positional, keywords, span)?;
         let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
-        self.locals.push(scope);
+        self.locals.push(Rc::new(super::value::Scope {
+            vars: std::cell::RefCell::new(scope),
+            parent: func.env.clone(),
+        }));
         self.global_names.push(Default::default());
         self.depth += 1;
         // Spans in the body point into the function's own text (:trace and the
@@ -139,7 +143,8 @@ impl Interp {
     /// keywords by name, `**kwargs` the unknown ones, then the defaults.
     fn bind_params(
         &mut self,
-        def: &Rc<FnDef>,
+        def: &FnDef,
+        defaults: &[Option<Value>],
         positional: Vec<(Value, Span)>,
         keywords: Vec<(String, Value, Span)>,
         span: Span,
@@ -197,12 +202,15 @@ impl Interp {
                 Value::Dict(Rc::new(std::cell::RefCell::new(unknown))),
             );
         }
-        let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
         for p in plain {
             if !scope.contains_key(&p.name) {
-                match &p.default {
-                    Some(d) => {
-                        let v = self.eval(d).map_err(through)?;
+                let i = def
+                    .params
+                    .iter()
+                    .position(|q| std::ptr::eq(q, p))
+                    .unwrap_or(0);
+                match defaults.get(i).cloned().flatten() {
+                    Some(v) => {
                         scope.insert(p.name.clone(), v);
                     }
                     None => {

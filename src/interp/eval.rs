@@ -114,7 +114,10 @@ impl Interp {
                 }
                 drop(bar);
             }
-            StmtKind::FnDef(def) => self.set_var(def.name.clone(), Value::Function(def.clone())),
+            StmtKind::FnDef(def) => {
+                let f = self.make_function(def)?;
+                self.set_var(def.name.clone(), f)
+            }
             StmtKind::Return(e) => {
                 let v = match e {
                     Some(e) => self.eval(e)?,
@@ -177,15 +180,19 @@ impl Interp {
     /// A variable of the innermost scope (or a global at the top level).
     pub(super) fn local_or_global(&self, name: &str) -> Option<Value> {
         match self.locals.last() {
-            Some(scope) => scope.get(name).cloned(),
+            Some(scope) => scope.vars.borrow().get(name).cloned(),
             None => self.globals.get(name).cloned(),
         }
     }
 
     /// Put back what `local_or_global` saw (removing the name if it had none).
     pub(super) fn restore_var(&mut self, name: Rc<str>, v: Option<Value>) {
-        let scope = match self.locals.last_mut() {
-            Some(scope) => scope,
+        let mut local;
+        let scope = match self.locals.last() {
+            Some(scope) => {
+                local = scope.vars.borrow_mut();
+                &mut *local
+            }
             None => &mut self.globals,
         };
         match v {
@@ -198,14 +205,34 @@ impl Interp {
         }
     }
 
+    /// A function value for a definition: its defaults evaluated now, closing
+    /// over the scope it is made in.
+    pub(super) fn make_function(&mut self, def: &Rc<FnDef>) -> Result<Value> {
+        let defaults = def
+            .params
+            .iter()
+            .map(|p| p.default.as_ref().map(|d| self.eval(d)).transpose())
+            .collect::<Result<_>>()?;
+        Ok(Value::Function(Rc::new(super::value::Func {
+            def: def.clone(),
+            env: self.capture(),
+            defaults,
+        })))
+    }
+
+    /// The scope a function made now closes over (none at the top level).
+    pub(super) fn capture(&self) -> Option<Rc<super::value::Scope>> {
+        self.locals.last().cloned()
+    }
+
     pub fn set_var(&mut self, name: Rc<str>, v: Value) {
         if self.global_names.last().is_some_and(|g| g.contains(&name)) {
             self.globals.insert(name, v);
             return;
         }
-        match self.locals.last_mut() {
+        match self.locals.last() {
             Some(scope) => {
-                scope.insert(name, v);
+                scope.vars.borrow_mut().insert(name, v);
             }
             None => {
                 self.globals.insert(name, v);
@@ -214,10 +241,8 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        if let Some(scope) = self.locals.last()
-            && let Some(v) = scope.get(name)
-        {
-            return Some(v.clone());
+        if let Some(v) = self.locals.last().and_then(|scope| scope.find(name)) {
+            return Some(v);
         }
         self.globals
             .get(name)

@@ -107,7 +107,7 @@ impl Interp {
         let mut e = name_err(format!("name '{n}' is not defined"));
         let mut names: Vec<String> = self.globals.keys().map(|k| k.to_string()).collect();
         if let Some(scope) = self.locals.last() {
-            names.extend(scope.keys().map(|k| k.to_string()));
+            names.extend(scope.vars.borrow().keys().map(|k| k.to_string()));
         }
         names.extend(builtins::global_names().map(|s| s.to_string()));
         if let Some(best) = crate::print::suggest::closest(n, names.iter().map(|s| s.as_str())) {

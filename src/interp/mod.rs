@@ -72,7 +72,7 @@ impl Output for Buffer {
 
 pub struct Interp {
     pub globals: HashMap<Rc<str>, Value>,
-    locals: Vec<HashMap<Rc<str>, Value>>,
+    locals: Vec<Rc<value::Scope>>,
     pub out: Box<dyn Output>,
     pub print_opts: PrintOptions,
     /// Colour the footer (only on a terminal, never with NO_COLOR).

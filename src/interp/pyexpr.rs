@@ -22,7 +22,7 @@ impl Interp {
                     self.eval(otherwise)
                 }
             }
-            ExprKind::Lambda(def) => Ok(Value::Function(def.clone())),
+            ExprKind::Lambda(def) => self.make_function(def),
             ExprKind::Dict(entries) => {
                 let mut d = Dict::default();
                 for (k, v) in entries {

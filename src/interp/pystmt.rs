@@ -174,11 +174,11 @@ impl Interp {
     fn delete(&mut self, t: &Expr) -> Result<()> {
         match &t.kind {
             ExprKind::Name(n) => {
-                let scope = match self.locals.last_mut() {
-                    Some(scope) => scope,
-                    None => &mut self.globals,
+                let removed = match self.locals.last() {
+                    Some(scope) => scope.vars.borrow_mut().remove(n),
+                    None => self.globals.remove(n),
                 };
-                if scope.remove(n).is_none() {
+                if removed.is_none() {
                     return Err(name_err(format!("name '{n}' is not defined")).at(t.span));
                 }
                 Ok(())

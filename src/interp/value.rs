@@ -27,7 +27,7 @@ pub enum Value {
     DType(DType),
     Device(Device),
     Shape(Rc<Vec<usize>>),
-    Function(Rc<FnDef>),
+    Function(Rc<Func>),
     Builtin(&'static Builtin),
     /// A method bound to its receiver: `t.sum` before it is called.
     Method(Rc<(Value, &'static Builtin)>),
@@ -83,6 +83,41 @@ impl GradMode {
             GradMode::InferenceMode => "torch.autograd.grad_mode.inference_mode",
             GradMode::Set { .. } => "torch.autograd.grad_mode.set_grad_enabled",
         }
+    }
+}
+
+/// A user function: its definition and, when it was made inside another
+/// function's call, that call's scope (a closure: names resolve there, live).
+pub struct Func {
+    pub def: Rc<FnDef>,
+    pub env: Option<Rc<Scope>>,
+    /// Parameter defaults, evaluated once when the function was made (as Python does).
+    pub defaults: Vec<Option<Value>>,
+}
+
+impl std::ops::Deref for Func {
+    type Target = FnDef;
+    fn deref(&self) -> &FnDef {
+        &self.def
+    }
+}
+
+/// One function call's variables, and the scope its function was made in.
+/// (A function stored in the scope it closes over makes a cycle that is never
+/// freed; such functions are small.)
+#[derive(Default)]
+pub struct Scope {
+    pub vars: RefCell<std::collections::HashMap<Rc<str>, Value>>,
+    pub parent: Option<Rc<Scope>>,
+}
+
+impl Scope {
+    /// The innermost binding of `name` along the chain.
+    pub fn find(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.vars.borrow().get(name) {
+            return Some(v.clone());
+        }
+        self.parent.as_ref().and_then(|p| p.find(name))
     }
 }
 
