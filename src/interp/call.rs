@@ -126,7 +126,9 @@ impl Interp {
         // Spans in the body point into the function's own text (:trace and the
         // broadcast check quote it).
         let caller_source = std::mem::replace(&mut self.source, def.source.clone());
+        let mode = func.grad_mode.map(crate::autograd::NoGradGuard::set);
         let r = self.exec_block(&def.body);
+        drop(mode);
         self.source = caller_source;
         self.depth -= 1;
         self.locals.pop();

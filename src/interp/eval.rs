@@ -213,11 +213,34 @@ impl Interp {
             .iter()
             .map(|p| p.default.as_ref().map(|d| self.eval(d)).transpose())
             .collect::<Result<_>>()?;
-        Ok(Value::Function(Rc::new(super::value::Func {
+        let mut f = Value::Function(Rc::new(super::value::Func {
             def: def.clone(),
             env: self.capture(),
             defaults,
-        })))
+            grad_mode: None,
+        }));
+        // `@d def f` is `f = d(f)`, innermost decorator first.
+        for d in def.decorators.iter().rev() {
+            let dv = self.eval(d)?;
+            f = match (&dv, &f) {
+                (Value::GradMode(mode), Value::Function(func)) => {
+                    Value::Function(Rc::new(super::value::Func {
+                        def: func.def.clone(),
+                        env: func.env.clone(),
+                        defaults: func.defaults.clone(),
+                        grad_mode: Some(mode.enabled()),
+                    }))
+                }
+                (Value::GradMode(_), _) => {
+                    return Err(crate::error::type_err(
+                        "a grad-mode decorator applies to a function",
+                    )
+                    .at(d.span));
+                }
+                _ => self.call(&dv, vec![(f.clone(), d.span)], vec![], d.span)?,
+            };
+        }
+        Ok(f)
     }
 
     /// The scope a function made now closes over (none at the top level).

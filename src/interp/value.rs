@@ -93,6 +93,8 @@ pub struct Func {
     pub env: Option<Rc<Scope>>,
     /// Parameter defaults, evaluated once when the function was made (as Python does).
     pub defaults: Vec<Option<Value>>,
+    /// Grad mode while it runs (`@torch.no_grad()` above the def).
+    pub grad_mode: Option<bool>,
 }
 
 impl std::ops::Deref for Func {

@@ -197,6 +197,7 @@ pub fn block_ends_before(text: &str, line: &str) -> bool {
         && !line.starts_with([' ', '\t'])
         && !line.trim_start().starts_with('#')
         && !continues_block(line)
+        && !crate::syntax::ends_with_decorator(text)
         && crate::syntax::python_block_open(text)
 }
 

@@ -270,6 +270,8 @@ pub struct Handler {
 #[derive(Debug)]
 pub struct FnDef {
     pub name: Rc<str>,
+    /// `@torch.no_grad()` and other decorators, outermost first.
+    pub decorators: Vec<Expr>,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     pub span: Span,

@@ -144,6 +144,7 @@ fn build_lambda(pair: Pair<Rule>) -> Result<Expr> {
     Ok(Expr {
         kind: ExprKind::Lambda(Rc::new(FnDef {
             name: Rc::from("<lambda>"),
+            decorators: vec![],
             params,
             body: vec![ret],
             span,

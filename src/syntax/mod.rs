@@ -9,4 +9,4 @@ mod indent;
 pub mod lines;
 mod parser;
 
-pub use parser::{parse_program, python_block_open};
+pub use parser::{ends_with_decorator, parse_program, python_block_open};

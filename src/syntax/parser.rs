@@ -64,7 +64,17 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>> {
 /// Is a Python block still open at the end of `src` (a header with no body yet,
 /// or an indented body)? The REPL keeps reading lines until a blank one.
 pub fn python_block_open(src: &str) -> bool {
-    python_blocks(&join_bracketed_lines(src)).is_ok_and(|i| i.open_block)
+    // A decorator waits for the `def` it decorates.
+    ends_with_decorator(src)
+        || python_blocks(&join_bracketed_lines(src)).is_ok_and(|i| i.open_block)
+}
+
+/// Is the last line of code a decorator (`@torch.no_grad()`)?
+pub fn ends_with_decorator(src: &str) -> bool {
+    src.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim_start().starts_with('@'))
 }
 
 struct State {
@@ -301,6 +311,28 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             let iter = build_expr_list(inner.next().expect("iter"))?;
             StmtKind::For(targets, iter, build_block(inner.next().expect("body"))?)
         }
+        Rule::decorated => {
+            let mut decorators = vec![];
+            let mut def = None;
+            for p in inner {
+                match p.as_rule() {
+                    Rule::decorator => {
+                        let e = p
+                            .into_inner()
+                            .next()
+                            .expect("a decorator holds an expression");
+                        decorators.push(build_expr(e)?);
+                    }
+                    _ => def = Some(build_stmt(p)?),
+                }
+            }
+            let def = def.expect("a decorated statement holds a def");
+            let StmtKind::FnDef(f) = def.kind else {
+                unreachable!("decorated holds fn_def")
+            };
+            let f = Rc::try_unwrap(f).unwrap_or_else(|_| unreachable!("just built"));
+            StmtKind::FnDef(Rc::new(FnDef { decorators, ..f }))
+        }
         Rule::fn_def => {
             inner.next();
             let fname = name(inner.next().expect("name"));
@@ -316,6 +348,7 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             }
             StmtKind::FnDef(Rc::new(FnDef {
                 name: fname,
+                decorators: vec![],
                 params,
                 body,
                 span,
