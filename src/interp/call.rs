@@ -127,13 +127,28 @@ impl Interp {
         // broadcast check quote it).
         let caller_source = std::mem::replace(&mut self.source, def.source.clone());
         let mode = func.grad_mode.map(crate::autograd::NoGradGuard::set);
+        if def.is_generator {
+            self.yielded.push(vec![]);
+        }
         let r = self.exec_block(&def.body);
+        let yielded = if def.is_generator {
+            self.yielded.pop()
+        } else {
+            None
+        };
         drop(mode);
         self.source = caller_source;
         self.depth -= 1;
         self.locals.pop();
         self.global_names.pop();
-        match r.map_err(through)? {
+        let r = r.map_err(through)?;
+        if let Some(items) = yielded {
+            return Ok(super::value::Iter::value(
+                format!("generator object {}", def.name),
+                items,
+            ));
+        }
+        match r {
             Exec::Return(v) => Ok(v),
             _ => Ok(Value::None),
         }

@@ -118,6 +118,25 @@ impl Interp {
                 let f = self.make_function(def)?;
                 self.set_var(def.name.clone(), f)
             }
+            StmtKind::Yield(e, from) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                let items = if *from {
+                    self.iterate_items(&v).map_err(|err| err.at(stmt.span))?
+                } else {
+                    vec![v]
+                };
+                let Some(out) = self.yielded.last_mut() else {
+                    return Err(
+                        Error::new(ErrorKind::Syntax, "'yield' outside function").at(stmt.span)
+                    );
+                };
+                super::value::check_items(out.len() as u128 + items.len() as u128)
+                    .map_err(|err| err.at(stmt.span))?;
+                out.extend(items);
+            }
             StmtKind::Return(e) => {
                 let v = match e {
                     Some(e) => self.eval(e)?,

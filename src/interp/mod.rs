@@ -90,6 +90,8 @@ pub struct Interp {
     depth: usize,
     /// Names each running function declared `global`.
     global_names: Vec<std::collections::HashSet<Rc<str>>>,
+    /// What the running generator calls have yielded so far, innermost last.
+    yielded: Vec<Vec<Value>>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
     handling: Vec<crate::error::Error>,
 }
@@ -110,6 +112,7 @@ impl Interp {
             source: Rc::from(""),
             depth: 0,
             global_names: Vec::new(),
+            yielded: Vec::new(),
             handling: Vec::new(),
         }
     }

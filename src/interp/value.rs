@@ -47,6 +47,8 @@ pub enum Value {
     Type(&'static str),
     /// A NumPy ndarray: a tensor with NumPy's face (interp/numpy.rs).
     Array(Tensor),
+    /// `iter(xs)`, or what calling a generator function gave.
+    Iter(Rc<RefCell<Iter>>),
     /// An object tsh only names: `torch.manual_seed` returns the generator.
     Opaque(&'static str),
     /// `torch.distributions.Normal(0., 1.)` and the others.
@@ -101,6 +103,31 @@ impl std::ops::Deref for Func {
     type Target = FnDef;
     fn deref(&self) -> &FnDef {
         &self.def
+    }
+}
+
+/// Items handed out one at a time by `next`; `for` takes the rest.
+pub struct Iter {
+    /// What its repr calls it: `list_iterator`, `generator object f`.
+    pub label: String,
+    pub items: Vec<Value>,
+    pub pos: usize,
+}
+
+impl Iter {
+    pub fn value(label: String, items: Vec<Value>) -> Value {
+        Value::Iter(Rc::new(RefCell::new(Iter {
+            label,
+            items,
+            pos: 0,
+        })))
+    }
+
+    /// Everything not handed out yet (the iterator is then exhausted).
+    pub fn rest(&mut self) -> Vec<Value> {
+        let rest = self.items[self.pos..].to_vec();
+        self.pos = self.items.len();
+        rest
     }
 }
 
@@ -245,6 +272,7 @@ impl Value {
             Value::Array(_) => "ndarray",
             Value::Distribution(_) => "distribution",
             Value::Opaque(_) => "object",
+            Value::Iter(_) => "iterator",
         }
     }
 
@@ -289,6 +317,7 @@ impl Value {
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Progress(inner) => inner.iter_items()?,
+            Value::Iter(it) => it.borrow_mut().rest(),
             Value::Dict(d) => d.borrow().items.iter().map(|(k, _)| k.clone()).collect(),
             Value::Str(s) => s
                 .chars()

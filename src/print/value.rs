@@ -117,6 +117,10 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Module(m) => format!("<module '{m}'>"),
         Value::Type(c) => format!("<class '{c}'>"),
         Value::Distribution(d) => d.repr(),
+        Value::Iter(it) => {
+            let label = it.borrow().label.clone();
+            format!("<{label} at {:#x}>", Rc::as_ptr(it) as *const u8 as usize)
+        }
         Value::Opaque(name) => format!(
             "<{name} object at {:#x}>",
             *name as *const str as *const u8 as usize

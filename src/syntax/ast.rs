@@ -238,6 +238,8 @@ pub enum StmtKind {
     For(Vec<Expr>, Expr, Vec<Stmt>),
     FnDef(Rc<FnDef>),
     Return(Option<Expr>),
+    /// `yield x` (false) or `yield from xs` (true).
+    Yield(Option<Expr>, bool),
     Break,
     Continue,
     NoGrad(Vec<Stmt>),
@@ -272,6 +274,8 @@ pub struct FnDef {
     pub name: Rc<str>,
     /// `@torch.no_grad()` and other decorators, outermost first.
     pub decorators: Vec<Expr>,
+    /// Its body yields: a call collects what it yields.
+    pub is_generator: bool,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     pub span: Span,

@@ -145,6 +145,7 @@ fn build_lambda(pair: Pair<Rule>) -> Result<Expr> {
         kind: ExprKind::Lambda(Rc::new(FnDef {
             name: Rc::from("<lambda>"),
             decorators: vec![],
+            is_generator: false,
             params,
             body: vec![ret],
             span,

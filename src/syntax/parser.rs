@@ -207,10 +207,6 @@ fn unsupported_python(src: &str, e: Error) -> Error {
             "async code is not supported by tsh",
             "run the code without async",
         ),
-        "yield" => (
-            "generators (yield) are not supported by tsh",
-            "build a list and return it",
-        ),
         "match" if line.trim_end().ends_with(':') => (
             "match statements are not supported by tsh",
             "use if/elif/else",
@@ -346,9 +342,11 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
                     _ => {}
                 }
             }
+            let is_generator = yields(&body);
             StmtKind::FnDef(Rc::new(FnDef {
                 name: fname,
                 decorators: vec![],
+                is_generator,
                 params,
                 body,
                 span,
@@ -358,6 +356,20 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::return_stmt => {
             inner.next();
             StmtKind::Return(inner.next().map(build_expr_list).transpose()?)
+        }
+        Rule::yield_stmt => {
+            inner.next();
+            match inner.next() {
+                None => StmtKind::Yield(None, false),
+                Some(p) if p.as_rule() == Rule::yield_from => {
+                    let e = p
+                        .into_inner()
+                        .nth(1)
+                        .expect("yield from holds an expression");
+                    StmtKind::Yield(Some(build_expr(e)?), true)
+                }
+                Some(p) => StmtKind::Yield(Some(build_expr_list(p)?), false),
+            }
         }
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
@@ -429,6 +441,30 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
         r => unreachable!("grammar has no statement rule {r:?}"),
     };
     Ok(Stmt { kind, span })
+}
+
+/// Does a body yield (outside the functions defined inside it)?
+fn yields(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match &s.kind {
+        StmtKind::Yield(..) => true,
+        StmtKind::If(branches, otherwise) => {
+            branches.iter().any(|(_, b)| yields(b)) || otherwise.as_deref().is_some_and(yields)
+        }
+        StmtKind::While(_, b)
+        | StmtKind::For(_, _, b)
+        | StmtKind::NoGrad(b)
+        | StmtKind::With(_, _, b) => yields(b),
+        StmtKind::Try {
+            body,
+            handlers,
+            finally,
+        } => {
+            yields(body)
+                || handlers.iter().any(|h| yields(&h.body))
+                || finally.as_deref().is_some_and(yields)
+        }
+        _ => false,
+    })
 }
 
 fn build_if(inner: pest::iterators::Pairs<Rule>) -> Result<StmtKind> {

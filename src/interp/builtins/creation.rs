@@ -111,6 +111,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Function,
+        "normal",
+        "normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False)",
+        "Normal random values: numbers and a size, or tensors of means and stds.",
+        "manual_seed(0); normal(0, 0.01, (2, 3))",
+        normal
+    ),
+    row!(
+        Function,
         "randn",
         "randn(*size, *, dtype=None, device=None, requires_grad=False)",
         "Standard normal random values.",
@@ -418,6 +426,51 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
     let dtype = a.dtype_kw()?.unwrap_or(default_float());
     let device = place(&mut a, None)?;
     let t = c::linspace(start, end, steps, dtype, device).map_err(|e| e.at(a.span))?;
+    finish(t, &mut a, device)
+}
+
+fn normal(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let mean = a.value("mean")?;
+    let std = a.value("std")?;
+    let size = match a.take("size") {
+        None | Some((Value::None, _)) => None,
+        Some((v, s)) => {
+            let sizes = convert::to_int_list(&v, "normal", "size").map_err(|e| e.at(s))?;
+            Some(convert::to_shape(&sizes).map_err(|e| e.at(s))?)
+        }
+    };
+    let dtype = a.dtype_kw()?;
+    let device = place(&mut a, None)?;
+    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_));
+    let t = if number(&mean) && number(&std) {
+        let (m, s) = (
+            convert::to_float(&mean, "normal", "mean")?,
+            convert::to_float(&std, "normal", "std")?,
+        );
+        if s < 0.0 {
+            return Err(crate::error::value_err(format!(
+                "normal expects std >= 0.0, but found std {s}"
+            )));
+        }
+        let shape = size.ok_or_else(|| {
+            type_err("normal() with a number mean and std needs a size").at(a.span)
+        })?;
+        c::normal(&shape, m, s, dtype.unwrap_or(default_float())).map_err(|e| e.at(a.span))?
+    } else {
+        // Tensors of means and stds: standard normals scaled and shifted, as
+        // PyTorch's normal does.
+        let m = convert::to_tensor_arg(&mean, "normal", "mean")?;
+        let s = convert::to_tensor_arg(&std, "normal", "std")?;
+        let spread = crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Mul, &m, &s)?;
+        let dtype = dtype.unwrap_or(if spread.dtype().is_float() {
+            spread.dtype()
+        } else {
+            default_float()
+        });
+        let z = c::randn(spread.shape(), dtype).map_err(|e| e.at(a.span))?;
+        let scaled = crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Mul, &z, &s)?;
+        crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Add, &scaled, &m)?
+    };
     finish(t, &mut a, device)
 }
 

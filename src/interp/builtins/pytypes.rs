@@ -61,6 +61,22 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Python,
+        "iter",
+        "iter(iterable)",
+        "An iterator over the items: next() hands them out one at a time.",
+        "it = iter([1, 2]); next(it), next(it)",
+        iter
+    ),
+    row!(
+        Python,
+        "next",
+        "next(iterator, default)",
+        "The iterator's next item (or default when it is exhausted).",
+        "next(iter(['a', 'b']))",
+        next
+    ),
+    row!(
+        Python,
         "callable",
         "callable(x)",
         "Can the value be called?",
@@ -97,6 +113,8 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Type(_) => "type",
         Value::Array(_) => "numpy.ndarray",
         Value::Opaque(name) => name,
+        Value::Iter(it) if it.borrow().label.starts_with("generator") => "generator",
+        Value::Iter(_) => "list_iterator",
         Value::Distribution(d) => match d.kind {
             super::distributions::Kind::Normal => "torch.distributions.normal.Normal",
             super::distributions::Kind::Bernoulli => "torch.distributions.bernoulli.Bernoulli",
@@ -227,6 +245,40 @@ fn getattr(it: &mut Interp, mut a: Args) -> Result<Value> {
         (Err(_), Some((d, _))) => Ok(d),
         (Err(e), None) => Err(e),
     }
+}
+
+fn iter(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("iterable")?;
+    a.finish()?;
+    if let Value::Iter(_) = v {
+        return Ok(v);
+    }
+    let label = format!(
+        "{}_iterator",
+        class_of(&v).rsplit('.').next().unwrap_or("list")
+    );
+    Ok(crate::interp::value::Iter::value(
+        label,
+        it.iterate_items(&v)?,
+    ))
+}
+
+fn next(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("iterator")?;
+    let default = a.take("default").map(|(d, _)| d);
+    a.finish()?;
+    let Value::Iter(it) = v else {
+        return Err(
+            type_err(format!("'{}' object is not an iterator", class_of(&v)))
+                .hint("make one with iter(x)"),
+        );
+    };
+    let mut it = it.borrow_mut();
+    if it.pos < it.items.len() {
+        it.pos += 1;
+        return Ok(it.items[it.pos - 1].clone());
+    }
+    default.ok_or_else(|| value_err("StopIteration: the iterator is exhausted"))
 }
 
 fn callable(_: &mut Interp, mut a: Args) -> Result<Value> {
