@@ -10,7 +10,7 @@ use super::strided::PAR_MIN;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::ScanOp;
-use crate::tensor::op::math::exp_f32;
+use crate::tensor::op::math::exp_f32_fast as exp_f32;
 use crate::with_storage;
 
 /// Where each line starts in the input and in the contiguous output, and the

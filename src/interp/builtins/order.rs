@@ -1,4 +1,4 @@
-//! Order-based ops: sort, argsort, topk, unique, nonzero.
+//! Order-based ops: sort, argsort, topk, median, kthvalue, unique, nonzero.
 
 use super::Builtin;
 use crate::error::{Result, value_err};
@@ -36,6 +36,22 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Both,
+        "median",
+        "median(input, dim=None, keepdim=False)",
+        "The lower median (of all elements, or values and indices along dim).",
+        "median(tensor([[1., 5., 3.], [4., 2., 6.]]), dim=1)",
+        median
+    ),
+    row!(
+        Both,
+        "kthvalue",
+        "kthvalue(input, k, dim=-1, keepdim=False)",
+        "The k-th smallest value along dim, and its index.",
+        "kthvalue(tensor([3., 1., 2.]), 2)",
+        kthvalue
+    ),
+    row!(
+        Both,
         "unique",
         "unique(input, sorted=True, return_inverse=False, return_counts=False)",
         "Sorted unique elements.",
@@ -65,6 +81,78 @@ fn sort(_: &mut Interp, mut a: Args) -> Result<Value> {
             ("values", Value::Tensor(values)),
             ("indices", Value::Tensor(indices)),
         ],
+    ))
+}
+
+/// The k-th smallest (1-based) along `dim`, by a stable sort: values as
+/// PyTorch's; among equal values PyTorch may report another index.
+fn kth(t: &crate::tensor::Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Value, Value)> {
+    let (values, indices) = so::sort(t, dim, false)?;
+    let n = if t.ndim() == 0 {
+        1
+    } else {
+        values.shape()[crate::tensor::shape::normalize_dim(dim, t.ndim())?] as i64
+    };
+    if k < 1 || k > n {
+        return Err(crate::error::index_err(format!(
+            "kthvalue(): selected number k out of range for dimension {dim}"
+        )));
+    }
+    let pick = |x: &crate::tensor::Tensor| -> Result<Value> {
+        let x = if t.ndim() == 0 {
+            x.clone()
+        } else {
+            v::narrow(x, dim, k - 1, 1)?
+        };
+        let x = if keepdim || t.ndim() == 0 {
+            x
+        } else {
+            v::squeeze(&x, Some(&[dim]))?
+        };
+        Ok(Value::Tensor(x))
+    };
+    Ok((pick(&values)?, pick(&indices)?))
+}
+
+fn median(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let dim = a.opt_int("dim")?;
+    let keepdim = a.flag("keepdim", false)?;
+    a.finish()?;
+    match dim {
+        None => {
+            if t.numel() == 0 {
+                return Err(value_err("median() input tensor cannot be empty"));
+            }
+            let flat = v::reshape(&t, &[-1])?;
+            let (value, _) = kth(&flat, (t.numel() as i64 + 1) / 2, 0, false)?;
+            Ok(value)
+        }
+        Some(d) => {
+            let n = if t.ndim() == 0 {
+                1
+            } else {
+                t.shape()[crate::tensor::shape::normalize_dim(d, t.ndim())?] as i64
+            };
+            let (values, indices) = kth(&t, (n + 1) / 2, d, keepdim)?;
+            Ok(named(
+                "median",
+                vec![("values", values), ("indices", indices)],
+            ))
+        }
+    }
+}
+
+fn kthvalue(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("input")?;
+    let k = a.int("k")?;
+    let d = a.int_or("dim", -1)?;
+    let keepdim = a.flag("keepdim", false)?;
+    a.finish()?;
+    let (values, indices) = kth(&t, k, d, keepdim)?;
+    Ok(named(
+        "kthvalue",
+        vec![("values", values), ("indices", indices)],
     ))
 }
 

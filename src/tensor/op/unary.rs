@@ -4,7 +4,7 @@
 //! written in tensor ops, and the help line. Everything else (the enum, the
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
-use super::math::{erf, exp_f32, libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
+use super::math::{erf, exp_f32, libm, ln_f32, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use crate::error::Result;
 use crate::tensor::Tensor;
 use crate::tensor::ops::arith::{add, cmp, div, mul, neg, num, scale, sub, un, where_};
@@ -159,7 +159,7 @@ unary_ops! {
         f32 |x| x.exp_m1(), f64 |x| x.exp_m1(), i64 |x| x,
         d Some(|_, y, g| mul(g, &add(y, &num(1.0))?)), "exp(x) - 1, accurate near 0.", "expm1(tensor([1e-10, 1.]))";
     Log "log" "LogBackward0" FloatPromote Input,
-        f32 |x| x.ln(), f64 |x| x.ln(), i64 |x| x,
+        f32 |x| ln_f32(x), f64 |x| x.ln(), i64 |x| x,
         d Some(|x, _, g| div(g, x)), "Natural logarithm.", "log(tensor([1., 2.718281828]))";
     Log2 "log2" "Log2Backward0" FloatPromote Input,
         f32 |x| x.log2(), f64 |x| x.log2(), i64 |x| x,
