@@ -75,12 +75,42 @@ pub(super) fn log_prob(it: &mut Interp, mut a: Args) -> Result<Value> {
             call(it, "sum", vec![tv(&picked)], vec![("dim", Value::Int(-1))])?
         }
         Kind::Multinomial => {
-            return Err(type_err(
-                "Multinomial.log_prob is not in tsh yet (it needs torch.lgamma)",
-            ));
+            // log n! - sum log x_i! + sum x_i log p_i, as PyTorch's (a zero count
+            // of an impossible category adds nothing).
+            let logits = d.param("logits");
+            let x = x.to_dtype(logits.dtype())?;
+            let n = call(it, "sum", vec![tv(&x)], vec![("dim", Value::Int(-1))])?;
+            let log_n = log_factorial(it, &n, d.total_count)?;
+            let log_xs = log_factorial(it, &x, d.total_count)?;
+            let log_xs = call(it, "sum", vec![tv(&log_xs)], vec![("dim", Value::Int(-1))])?;
+            let zero = cmp(CmpOp::Eq, &x, &num(0.0, &x)?)?;
+            let safe = call(
+                it,
+                "masked_fill",
+                vec![tv(&logits), tv(&zero), Value::Float(0.0)],
+                vec![],
+            )?;
+            let powers = bin(BinOp::Mul, &safe, &x)?;
+            let powers = call(it, "sum", vec![tv(&powers)], vec![("dim", Value::Int(-1))])?;
+            bin(BinOp::Add, &bin(BinOp::Sub, &log_n, &log_xs)?, &powers)?
         }
     };
     Ok(Value::Tensor(out))
+}
+
+/// log(x!) of whole-number counts up to `most`: the sum of log k for k <= x.
+fn log_factorial(it: &mut Interp, x: &Tensor, most: i64) -> Result<Tensor> {
+    let most = most.max(1) as usize;
+    let ks =
+        crate::tensor::ops::creation::arange(1.0, most as f64 + 1.0, 1.0, x.dtype(), x.device())?;
+    let logs = call(it, "log", vec![tv(&ks)], vec![])?;
+    let upto = cmp(
+        CmpOp::Le,
+        &ks,
+        &call(it, "unsqueeze", vec![tv(x), Value::Int(-1)], vec![])?,
+    )?;
+    let picked = bin(BinOp::Mul, &upto.to_dtype(x.dtype())?, &logs)?;
+    call(it, "sum", vec![tv(&picked)], vec![("dim", Value::Int(-1))])
 }
 
 fn broadcast_like(it: &mut Interp, p: &Tensor, x: &Tensor) -> Result<Tensor> {
