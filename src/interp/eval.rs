@@ -294,6 +294,34 @@ impl Interp {
 
     pub(super) fn assign_unpack(&mut self, targets: &[Expr], v: Value, span: Span) -> Result<()> {
         let items = v.iter_items().map_err(|e| e.at(span))?;
+        // `a, *rest, z = xs`: the starred name takes what the others leave, as a list.
+        if let Some(star) = targets
+            .iter()
+            .position(|t| matches!(t.kind, ExprKind::Starred(_)))
+        {
+            let after = targets.len() - star - 1;
+            if items.len() < targets.len() - 1 {
+                return Err(crate::error::value_err(format!(
+                    "not enough values to unpack (expected at least {}, got {})",
+                    targets.len() - 1,
+                    items.len()
+                ))
+                .at(span));
+            }
+            let mut items = items;
+            let tail = items.split_off(items.len() - after);
+            let middle = items.split_off(star);
+            for (t, item) in targets[..star].iter().zip(items) {
+                self.assign(t, item)?;
+            }
+            if let ExprKind::Starred(inner) = &targets[star].kind {
+                self.assign(inner, Value::list(middle))?;
+            }
+            for (t, item) in targets[star + 1..].iter().zip(tail) {
+                self.assign(t, item)?;
+            }
+            return Ok(());
+        }
         if items.len() != targets.len() {
             return Err(crate::error::value_err(format!(
                 "cannot unpack {} values into {} names",

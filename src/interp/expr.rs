@@ -100,6 +100,12 @@ impl Interp {
             | ExprKind::Dict(_)
             | ExprKind::Comprehension { .. }
             | ExprKind::FString(_) => self.eval_python(e)?,
+            ExprKind::Starred(_) => {
+                return Err(Error::new(
+                    crate::error::ErrorKind::Syntax,
+                    "can't use starred expression here",
+                ));
+            }
         })
     }
 

@@ -160,6 +160,8 @@ pub enum ExprKind {
     },
     /// `f"x = {x:.3f}"`
     FString(Vec<FPart>),
+    /// `*rest` in an assignment target: `a, *rest = xs`.
+    Starred(Box<Expr>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

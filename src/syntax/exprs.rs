@@ -49,6 +49,7 @@ fn pratt() -> &'static PrattParser<Rule> {
 
 pub(super) fn check_target(e: &Expr) -> Result<()> {
     match &e.kind {
+        ExprKind::Starred(inner) => check_target(inner),
         ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Index(..) => Ok(()),
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().try_for_each(check_target),
         _ => Err(Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(e.span)),
@@ -58,8 +59,30 @@ pub(super) fn check_target(e: &Expr) -> Result<()> {
 pub(super) fn build_targets(pair: Pair<Rule>) -> Result<Vec<Expr>> {
     let targets: Vec<Expr> = pair
         .into_inner()
-        .map(build_postfix)
+        .map(|p| {
+            if p.as_rule() == Rule::star_target {
+                let span = span_of(&p);
+                let inner = build_postfix(p.into_inner().next().expect("a starred target"))?;
+                Ok(Expr {
+                    kind: ExprKind::Starred(Box::new(inner)),
+                    span,
+                })
+            } else {
+                build_postfix(p)
+            }
+        })
         .collect::<Result<_>>()?;
+    if targets
+        .iter()
+        .filter(|t| matches!(t.kind, ExprKind::Starred(_)))
+        .count()
+        > 1
+    {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            "multiple starred expressions in assignment",
+        ));
+    }
     for t in &targets {
         check_target(t)?;
     }

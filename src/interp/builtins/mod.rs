@@ -23,6 +23,7 @@ mod order;
 mod products;
 mod pycompat;
 mod pyinteger;
+mod pyiter;
 mod pymath;
 mod pyrandom;
 mod pyspecial;
@@ -90,8 +91,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 25] {
+fn tables() -> [&'static [Builtin]; 26] {
     [
+        pyiter::ROWS,
         einsum::ROWS,
         select::ROWS,
         pyrandom::ROWS,

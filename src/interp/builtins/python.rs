@@ -227,12 +227,12 @@ fn range(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 /// Call the torch builtin of this name with the same arguments.
-fn torch(it: &mut Interp, name: &str, a: Args) -> Result<Value> {
+pub(super) fn torch(it: &mut Interp, name: &str, a: Args) -> Result<Value> {
     let b = torch_function(name).ok_or_else(|| type_err(format!("no torch function {name}")))?;
     (b.func)(it, a)
 }
 
-fn first_is_tensor(a: &Args) -> bool {
+pub(super) fn first_is_tensor(a: &Args) -> bool {
     matches!(a.positional.first(), Some((Value::Tensor(_), _)))
         || a.keywords
             .iter()
@@ -264,32 +264,38 @@ fn extreme(it: &mut Interp, a: Args, name: &str, want: std::cmp::Ordering) -> Re
         return torch(it, name, a);
     }
     let mut a = a;
+    let key = a.take_kw("key").map(|(v, _)| v);
+    let default = a.take_kw("default").map(|(v, _)| v);
     let values = a.rest();
     a.finish()?;
     let items: Vec<Value> = if values.len() == 1 {
-        values[0].0.iter_items()?
+        it.iterate_items(&values[0].0)?
     } else {
         values.into_iter().map(|(v, _)| v).collect()
     };
-    let mut best: Option<Value> = None;
+    // The first of the best, by key (max and min keep the earliest on ties).
+    let mut best: Option<(Value, Value)> = None;
     for v in items {
+        let k = match &key {
+            Some(f) if !matches!(f, Value::None) => super::pyiter::apply(it, f, v.clone())?,
+            _ => v.clone(),
+        };
         best = Some(match best {
-            None => v,
-            Some(b) => {
-                let better = crate::interp::ops::compare(
-                    if want == std::cmp::Ordering::Greater {
-                        crate::syntax::ast::CmpOp::Gt
-                    } else {
-                        crate::syntax::ast::CmpOp::Lt
-                    },
-                    &v,
-                    &b,
-                )?;
-                if better.truthy()? { v } else { b }
+            None => (k, v),
+            Some((bk, bv)) => {
+                if super::pyiter::order(&k, &bk)? == want {
+                    (k, v)
+                } else {
+                    (bk, bv)
+                }
             }
         });
     }
-    best.ok_or_else(|| value_err(format!("{name}() of an empty sequence")))
+    match (best, default) {
+        (Some((_, v)), _) => Ok(v),
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(value_err(format!("{name}() of an empty sequence"))),
+    }
 }
 
 fn min(it: &mut Interp, a: Args) -> Result<Value> {
@@ -441,35 +447,12 @@ fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
     ))
 }
 
-fn sorted(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let mut items = a.value("iterable")?.iter_items()?;
+fn sorted(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let items = it.iterate_items(&a.value("iterable")?)?;
+    let key = a.take_kw("key").map(|(v, _)| v);
     let reverse = a.kw_flag("reverse", false)?;
     a.finish()?;
-    let mut err = None;
-    items.sort_by(|x, y| {
-        match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Lt, x, y)
-            .and_then(|v| v.truthy())
-        {
-            Ok(true) => std::cmp::Ordering::Less,
-            Ok(false) => match crate::interp::ops::compare(crate::syntax::ast::CmpOp::Gt, x, y)
-                .and_then(|v| v.truthy())
-            {
-                Ok(true) => std::cmp::Ordering::Greater,
-                _ => std::cmp::Ordering::Equal,
-            },
-            Err(e) => {
-                err.get_or_insert(e);
-                std::cmp::Ordering::Equal
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
-    if reverse {
-        items.reverse();
-    }
-    Ok(Value::list(items))
+    super::pyiter::sort_items(it, items, key.as_ref(), reverse).map(Value::list)
 }
 
 fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
