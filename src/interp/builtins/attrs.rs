@@ -309,19 +309,19 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         },
         Value::Dict(_) => DICT_ROWS
             .iter()
-            .chain(super::pyiter::DICT_ROWS)
+            .chain(super::pymethods::DICT_ROWS)
             .find(|b| b.name == name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, DICT_ROWS.iter().map(|b| b.name).collect())),
         Value::List(_) => LIST_ROWS
             .iter()
-            .chain(super::pyiter::LIST_ROWS)
+            .chain(super::pymethods::LIST_ROWS)
             .find(|b| b.name == name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, LIST_ROWS.iter().map(|b| b.name).collect())),
         Value::Str(_) => super::pytypes::STR_ROWS
             .iter()
-            .chain(super::pyiter::STR_ROWS)
+            .chain(super::pymethods::STR_ROWS)
             .find(|b| b.name == name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| {
@@ -477,8 +477,8 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .iter()
         .chain(DICT_ROWS)
         .chain(super::pytypes::STR_ROWS)
-        .chain(super::pyiter::LIST_ROWS)
-        .chain(super::pyiter::DICT_ROWS)
-        .chain(super::pyiter::STR_ROWS)
+        .chain(super::pymethods::LIST_ROWS)
+        .chain(super::pymethods::DICT_ROWS)
+        .chain(super::pymethods::STR_ROWS)
         .chain([&SHAPE_NUMEL, &GRAD_FN_NAME])
 }

@@ -25,6 +25,7 @@ mod pycompat;
 mod pyinteger;
 mod pyiter;
 mod pymath;
+mod pymethods;
 mod pyrandom;
 mod pyspecial;
 mod python;
