@@ -45,6 +45,12 @@ impl Interp {
                 }
             }
             Value::Function(def) => self.call_user(def, positional, keywords, span),
+            Value::Class(c) => self.instantiate(c, positional, keywords, span),
+            Value::Object(o) => self.call_object(o, positional, keywords, span),
+            Value::Bound(b) => {
+                let (obj, func, class) = (b.obj.clone(), b.func.clone(), b.class.clone());
+                self.call_bound(&obj, &func, &class, positional, keywords, span)
+            }
             Value::DType(d) => {
                 // `torch.float32(x)` is not PyTorch, but `float(x)` style casts are common.
                 Err(type_err(format!("a dtype ({d}) is not callable"))

@@ -150,6 +150,7 @@ impl Interp {
                 let _off = crate::autograd::NoGradGuard::new();
                 return self.exec_block(body);
             }
+            StmtKind::ClassDef { name, bases, body } => self.exec_class(name, bases, body)?,
             StmtKind::With(..)
             | StmtKind::Try { .. }
             | StmtKind::Pass

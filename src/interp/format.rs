@@ -100,7 +100,7 @@ fn parse_spec(spec: &str) -> Result<Spec> {
 }
 
 /// `format(v, spec)`: what `{v:spec}` shows.
-pub fn format_value(interp: &Interp, v: &Value, spec: &str) -> Result<String> {
+pub fn format_value(interp: &mut Interp, v: &Value, spec: &str) -> Result<String> {
     // Tensor.__format__: a 0-d tensor formats as its item, even with no spec.
     if let Value::Tensor(t) = v
         && t.ndim() == 0
@@ -109,7 +109,7 @@ pub fn format_value(interp: &Interp, v: &Value, spec: &str) -> Result<String> {
         return format_value(interp, &item, spec);
     }
     if spec.is_empty() {
-        return Ok(plain_with(v, &interp.print_opts));
+        return Ok(interp.str_text(v));
     }
     let s = parse_spec(spec)?;
     match v {
@@ -348,7 +348,7 @@ fn pad(text: &str, s: &Spec, default_align: char) -> String {
 }
 
 /// `"%5.2f and %s" % (x, name)`.
-pub fn percent(interp: &Interp, template: &str, args: &Value) -> Result<String> {
+pub fn percent(interp: &mut Interp, template: &str, args: &Value) -> Result<String> {
     let mut values: Vec<Value> = match args {
         Value::Tuple(items) => items.as_ref().clone(),
         other => vec![other.clone()],
@@ -455,8 +455,8 @@ mod tests {
     use super::*;
 
     fn f(v: Value, spec: &str) -> String {
-        let interp = Interp::new(Box::new(crate::interp::Buffer::default()));
-        format_value(&interp, &v, spec).unwrap_or_else(|e| format!("error: {}", e.message))
+        let mut interp = Interp::new(Box::new(crate::interp::Buffer::default()));
+        format_value(&mut interp, &v, spec).unwrap_or_else(|e| format!("error: {}", e.message))
     }
 
     #[test]

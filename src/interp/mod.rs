@@ -4,6 +4,7 @@
 pub mod args;
 pub mod builtins;
 mod call;
+pub mod classes;
 pub mod convert;
 pub mod eval;
 mod expr;
@@ -72,7 +73,7 @@ impl Output for Buffer {
 
 pub struct Interp {
     pub globals: HashMap<Rc<str>, Value>,
-    locals: Vec<Rc<value::Scope>>,
+    pub(crate) locals: Vec<Rc<value::Scope>>,
     pub out: Box<dyn Output>,
     pub print_opts: PrintOptions,
     /// Colour the footer (only on a terminal, never with NO_COLOR).
@@ -90,6 +91,10 @@ pub struct Interp {
     depth: usize,
     /// Names each running function declared `global`.
     global_names: Vec<std::collections::HashSet<Rc<str>>>,
+    /// The instance and class of each running method (for `super()`).
+    method_ctx: Vec<(Value, Rc<classes::Class>)>,
+    /// tsh's nn layers (nn.Linear...), made from nn_prelude.py on first use.
+    nn_classes: Option<HashMap<Rc<str>, Value>>,
     /// What the running generator calls have yielded so far, innermost last.
     yielded: Vec<Vec<Value>>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
@@ -113,18 +118,26 @@ impl Interp {
             depth: 0,
             global_names: Vec::new(),
             yielded: Vec::new(),
+            method_ctx: Vec::new(),
+            nn_classes: None,
             handling: Vec::new(),
         }
     }
 
     /// Python's `str(v)` with this session's print options.
-    pub fn str_text(&self, v: &Value) -> String {
-        crate::print::value::plain_with(v, &self.print_opts)
+    pub fn str_text(&mut self, v: &Value) -> String {
+        match v {
+            Value::Object(o) if o.class.module => self.module_repr(o),
+            _ => crate::print::value::plain_with(v, &self.print_opts),
+        }
     }
 
     /// Python's `repr(v)` with this session's print options.
-    pub fn repr_text(&self, v: &Value) -> String {
-        crate::print::value::repr_with(v, &self.print_opts)
+    pub fn repr_text(&mut self, v: &Value) -> String {
+        match v {
+            Value::Object(o) if o.class.module => self.module_repr(o),
+            _ => crate::print::value::repr_with(v, &self.print_opts),
+        }
     }
 
     /// Parse and run `src`; with `echo`, expression statements' values are shown
@@ -193,6 +206,14 @@ impl Interp {
 
     pub fn echo(&mut self, v: &Value) {
         if matches!(v, Value::None) {
+            return;
+        }
+        if let Value::Object(o) = v
+            && o.class.module
+        {
+            let text = self.module_repr(o);
+            self.out.write_str(&text);
+            self.out.write_str("\n");
             return;
         }
         let text = crate::print::value::echo(v, &self.print_opts, self.color, &self.globals);

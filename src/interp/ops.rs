@@ -328,6 +328,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
                     .all(|(k, v)| y.get_key(k).is_some_and(|w| values_equal(v, w)))
         }
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Object(x), Value::Object(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::Module(x), Value::Module(y)) => x == y,
         (Value::GradFn(x), Value::GradFn(y)) => std::sync::Arc::ptr_eq(x, y),
@@ -433,6 +435,8 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Object(x), Value::Object(y)) => std::rc::Rc::ptr_eq(x, y),
         _ => false,
     }
 }

@@ -131,6 +131,19 @@ impl Interp {
 
     pub(super) fn get_item(&mut self, o: &Value, subs: &[Subscript]) -> Result<Value> {
         match o {
+            Value::Object(obj) => {
+                let Some(f) = super::classes::object_attr(obj, "__getitem__") else {
+                    return Err(type_err(format!(
+                        "'{}' object is not subscriptable",
+                        obj.class.name
+                    )));
+                };
+                let key = match subs {
+                    [Subscript::Expr(e)] => self.eval(e)?,
+                    _ => return Err(type_err("this object takes one index")),
+                };
+                self.call(&f, vec![(key, Span::default())], vec![], Span::default())
+            }
             Value::Dict(d) => {
                 let key = self.dict_key(subs)?;
                 let d = d.borrow();

@@ -47,6 +47,14 @@ pub enum Value {
     Type(&'static str),
     /// A NumPy ndarray: a tensor with NumPy's face (interp/numpy.rs).
     Array(Tensor),
+    /// A class (`nn.Module`, `nn.Linear`, or one the user wrote).
+    Class(Rc<crate::interp::classes::Class>),
+    /// An instance of a class.
+    Object(Rc<crate::interp::classes::Object>),
+    /// A method of an instance, before it is called.
+    Bound(Rc<crate::interp::classes::Bound>),
+    /// `super()`: the instance, seen from a class's bases.
+    Super(Rc<(Value, Rc<crate::interp::classes::Class>)>),
     /// `iter(xs)`, or what calling a generator function gave.
     Iter(Rc<RefCell<Iter>>),
     /// An object tsh only names: `torch.manual_seed` returns the generator.
@@ -273,6 +281,10 @@ impl Value {
             Value::Distribution(_) => "distribution",
             Value::Opaque(_) => "object",
             Value::Iter(_) => "iterator",
+            Value::Class(_) => "class",
+            Value::Object(_) => "object",
+            Value::Bound(_) => "method",
+            Value::Super(_) => "super",
         }
     }
 

@@ -8,3 +8,4 @@ pub mod functional;
 pub mod init;
 pub mod loss;
 pub mod optim;
+pub mod parameter;

@@ -106,6 +106,9 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
             }
         }
         Value::Ellipsis => "...".into(),
+        Value::Tensor(t) if crate::nn::parameter::is_parameter(t) => {
+            format!("Parameter containing:\n{}", format_tensor(t, opts))
+        }
         Value::Tensor(t) => format_tensor(t, opts),
         Value::DType(d) => format!("torch.{}", d.name()),
         Value::Device(Device::Cpu) => "device(type='cpu')".into(),
@@ -117,6 +120,15 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Module(m) => format!("<module '{m}'>"),
         Value::Type(c) => format!("<class '{c}'>"),
         Value::Distribution(d) => d.repr(),
+        Value::Class(c) => format!("<class '{}.{}'>", c.path.borrow(), c.name),
+        Value::Object(o) => format!(
+            "<{}.{} object at {:#x}>",
+            o.class.path.borrow(),
+            o.class.name,
+            Rc::as_ptr(o) as *const u8 as usize
+        ),
+        Value::Bound(b) => format!("<bound method {}.{}>", b.class.name, b.func.name),
+        Value::Super(_) => "<super object>".to_string(),
         Value::Iter(it) => {
             let label = it.borrow().label.clone();
             format!("<{label} at {:#x}>", Rc::as_ptr(it) as *const u8 as usize)

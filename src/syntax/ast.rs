@@ -239,6 +239,12 @@ pub enum StmtKind {
     While(Expr, Vec<Stmt>),
     For(Vec<Expr>, Expr, Vec<Stmt>),
     FnDef(Rc<FnDef>),
+    /// `class Net(nn.Module): ...`: bases and the body that makes its attributes.
+    ClassDef {
+        name: Rc<str>,
+        bases: Vec<Expr>,
+        body: Vec<Stmt>,
+    },
     Return(Option<Expr>),
     /// `yield x` (false) or `yield from xs` (true).
     Yield(Option<Expr>, bool),

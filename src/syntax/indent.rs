@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// Keywords that start a statement with a block.
 const HEADERS: &[&str] = &[
-    "if", "elif", "else", "for", "while", "def", "with", "try", "except", "finally",
+    "if", "elif", "else", "for", "while", "def", "with", "try", "except", "finally", "class",
 ];
 
 /// Where the rewritten text gained characters, to map its offsets back.

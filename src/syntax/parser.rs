@@ -199,10 +199,6 @@ fn unsupported_python(src: &str, e: Error) -> Error {
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     let (what, hint) = match word.as_str() {
-        "class" => (
-            "class definitions are not supported by tsh",
-            "write the model as functions of tensors (def forward(x, w): ...), or use F.* and optim.*",
-        ),
         "async" | "await" => (
             "async code is not supported by tsh",
             "run the code without async",
@@ -306,6 +302,24 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             inner.next();
             let iter = build_expr_list(inner.next().expect("iter"))?;
             StmtKind::For(targets, iter, build_block(inner.next().expect("body"))?)
+        }
+        Rule::class_def => {
+            inner.next();
+            let cname = name(inner.next().expect("a class has a name"));
+            let mut bases = vec![];
+            let mut body = vec![];
+            for p in inner {
+                match p.as_rule() {
+                    Rule::expr => bases.push(build_expr(p)?),
+                    Rule::block => body = build_block(p)?,
+                    _ => {}
+                }
+            }
+            StmtKind::ClassDef {
+                name: cname,
+                bases,
+                body,
+            }
         }
         Rule::decorated => {
             let mut decorators = vec![];

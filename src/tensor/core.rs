@@ -58,6 +58,27 @@ impl Tensor {
     pub fn identity(&self) -> usize {
         Arc::as_ptr(&self.0) as usize
     }
+
+    /// A reference that does not keep the tensor alive.
+    pub fn downgrade(&self) -> WeakTensor {
+        WeakTensor(Arc::downgrade(&self.0))
+    }
+}
+
+/// A tensor held without keeping it alive (registries keyed by identity use it
+/// so that a freed tensor's address, reused, is not mistaken for it).
+#[derive(Clone, Debug)]
+pub struct WeakTensor(std::sync::Weak<Inner>);
+
+impl WeakTensor {
+    pub fn alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+
+    /// Is this the (still living) tensor `t`?
+    pub fn is(&self, t: &Tensor) -> bool {
+        self.0.upgrade().is_some_and(|a| Arc::ptr_eq(&a, &t.0))
+    }
 }
 
 impl std::fmt::Debug for Tensor {

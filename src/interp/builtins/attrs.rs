@@ -209,6 +209,38 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     match obj {
+        Value::Module("torch.nn") if super::LAYERS.contains(&name) => {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch.nn has no attribute '{name}'")));
+        }
+        Value::Object(o) => {
+            return crate::interp::classes::object_attr(o, name).ok_or_else(|| {
+                crate::error::name_err(format!(
+                    "'{}' object has no attribute '{name}'",
+                    o.class.name
+                ))
+            });
+        }
+        Value::Super(s) => {
+            return crate::interp::classes::super_attr(&s.0, &s.1, name).ok_or_else(|| {
+                crate::error::name_err(format!("'super' object has no attribute '{name}'"))
+            });
+        }
+        Value::Class(c) => {
+            if name == "__name__" {
+                return Ok(Value::Str(c.name.clone()));
+            }
+            return c.lookup(name).map(|(_, v)| v).ok_or_else(|| {
+                crate::error::name_err(format!(
+                    "type object '{}' has no attribute '{name}'",
+                    c.name
+                ))
+            });
+        }
+        _ => {}
+    }
+    match obj {
         Value::Distribution(d) => {
             super::distributions::attr(it, obj, d, name).unwrap_or_else(|| {
                 Err(no_attr(
@@ -430,6 +462,10 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
         .hint("settable attributes: requires_grad, grad")),
         (Value::Optimizer(o), name) => {
             super::optim::set_optimizer_attr(&mut o.borrow_mut(), name, &v)
+        }
+        (Value::Object(o), name) => {
+            o.set(name.into(), v);
+            Ok(())
         }
         (o, n) => Err(type_err(format!(
             "cannot set attribute '{n}' on {}",

@@ -16,6 +16,7 @@ mod join;
 mod math;
 pub mod modules;
 mod nn;
+mod nnmodule;
 mod numpy;
 mod ops;
 mod optim;
@@ -46,6 +47,7 @@ use crate::error::Result;
 use crate::tensor::DType;
 
 pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
+pub use nnmodule::{LAYERS, module_method};
 pub use pytypes::{class_of, same_class};
 
 /// Where a builtin can be reached.
@@ -92,8 +94,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 26] {
+fn tables() -> [&'static [Builtin]; 27] {
     [
+        nnmodule::ROWS,
         pyiter::ROWS,
         einsum::ROWS,
         select::ROWS,
@@ -129,6 +132,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
     attrs::value_methods()
         .chain(optim::optimizer_methods())
         .chain(distributions::METHODS)
+        .chain(nnmodule::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -261,6 +265,11 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
         ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
+        ("torch.nn", "Module") => Some(Value::Class(crate::interp::classes::module_base())),
+        ("torch.nn", "Parameter") => index()
+            .module
+            .get("nn.Parameter")
+            .map(|b| Value::Builtin(b)),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         // The PyTorch whose behaviour tsh follows.

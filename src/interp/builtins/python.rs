@@ -176,13 +176,14 @@ fn print(it: &mut Interp, mut a: Args) -> Result<Value> {
     };
     let values = a.rest();
     a.finish()?;
-    let text: Vec<String> = values
-        .iter()
-        .map(|(v, _)| crate::print::value::plain_with(v, &it.print_opts))
-        .collect();
+    let text: Vec<String> = values.iter().map(|(v, _)| it.str_text(v)).collect();
     let line = format!("{}{}", text.join(&sep), end);
     it.out.write_str(&line);
     Ok(Value::None)
+}
+
+fn a_span() -> crate::syntax::ast::Span {
+    crate::syntax::ast::Span::default()
 }
 
 pub fn len_of(v: &Value) -> Result<i64> {
@@ -205,9 +206,14 @@ pub fn len_of(v: &Value) -> Result<i64> {
     })
 }
 
-fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn len(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("obj")?;
     a.finish()?;
+    if let Value::Object(o) = &v
+        && let Some(f) = crate::interp::classes::object_attr(o, "__len__")
+    {
+        return it.call(&f, vec![], vec![], a_span());
+    }
     len_of(&v).map(Value::Int)
 }
 

@@ -113,6 +113,10 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Type(_) => "type",
         Value::Array(_) => "numpy.ndarray",
         Value::Opaque(name) => name,
+        Value::Class(_) => "type",
+        Value::Object(_) => "object",
+        Value::Bound(_) => "method",
+        Value::Super(_) => "super",
         Value::Iter(it) if it.borrow().label.starts_with("generator") => "generator",
         Value::Iter(_) => "list_iterator",
         Value::Distribution(d) => match d.kind {
@@ -163,6 +167,9 @@ pub fn same_class(a: &Value, b: &Value) -> Option<bool> {
 fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
+    if let Value::Object(o) = &v {
+        return Ok(Value::Class(o.class.clone()));
+    }
     Ok(Value::Type(class_of(&v)))
 }
 
@@ -177,6 +184,10 @@ fn isinstance(_: &mut Interp, mut a: Args) -> Result<Value> {
     let class = class_of(&v);
     let mut hit = false;
     for w in &wanted {
+        if let (Value::Object(o), Value::Class(c)) = (&v, w) {
+            hit |= derives(&o.class, c);
+            continue;
+        }
         let Some(c) = as_class(w) else {
             return Err(type_err(
                 "isinstance() arg 2 must be a type, a tuple of types, or a union",
@@ -186,6 +197,11 @@ fn isinstance(_: &mut Interp, mut a: Args) -> Result<Value> {
         hit |= c == class || (c == "int" && class == "bool");
     }
     Ok(Value::Bool(hit))
+}
+
+/// Is `c` the class `of`, or one of its bases?
+fn derives(c: &Rc<crate::interp::classes::Class>, of: &Rc<crate::interp::classes::Class>) -> bool {
+    Rc::ptr_eq(c, of) || c.bases.iter().any(|b| derives(b, of))
 }
 
 fn id(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -1,0 +1,413 @@
+//! nn.Module's own methods (parameters, children, train/eval, zero_grad, to),
+//! nn.Parameter, super, setattr, the module repr, and the layer classes of
+//! nn_prelude.py, loaded on first use.
+
+use std::rc::Rc;
+
+use super::Builtin;
+use crate::error::{Result, type_err};
+use crate::interp::Interp;
+use crate::interp::args::Args;
+use crate::interp::classes::Object;
+use crate::interp::value::Value;
+use crate::row;
+
+const PRELUDE: &str = include_str!("nn_prelude.py");
+
+/// The layer classes tsh writes in Python.
+pub const LAYERS: &[&str] = &[
+    "Linear",
+    "ReLU",
+    "Sigmoid",
+    "Tanh",
+    "GELU",
+    "LeakyReLU",
+    "Softmax",
+    "LogSoftmax",
+    "Flatten",
+    "Dropout",
+    "Identity",
+    "Sequential",
+    "MSELoss",
+    "L1Loss",
+    "CrossEntropyLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+];
+
+pub const ROWS: &[Builtin] = &[
+    row!(
+        Python,
+        "super",
+        "super()",
+        "Inside a method: the instance, seen from its class's bases.",
+        "super",
+        super_
+    ),
+    row!(
+        Python,
+        "setattr",
+        "setattr(obj, name, value)",
+        "Set an attribute by name.",
+        "setattr",
+        setattr
+    ),
+    row!(
+        Module,
+        "nn.Parameter",
+        "nn.Parameter(data, requires_grad=True)",
+        "A tensor that a module lists among its parameters().",
+        "nn.Parameter(torch.zeros(2))",
+        parameter
+    ),
+];
+
+/// Methods every nn.Module instance has.
+pub const METHODS: &[Builtin] = &[
+    row!(
+        Method,
+        "parameters",
+        "module.parameters()",
+        "Its parameters and its children's, in order.",
+        "nn.Linear(2, 1).parameters()",
+        parameters
+    ),
+    row!(
+        Method,
+        "named_parameters",
+        "module.named_parameters()",
+        "(name, parameter) pairs, in order.",
+        "nn.Linear(2, 1).named_parameters()",
+        named_parameters
+    ),
+    row!(
+        Method,
+        "children",
+        "module.children()",
+        "Its submodules, in order.",
+        "nn.Sequential(nn.ReLU()).children()",
+        children
+    ),
+    row!(
+        Method,
+        "named_children",
+        "module.named_children()",
+        "(name, submodule) pairs.",
+        "nn.Sequential(nn.ReLU()).named_children()",
+        named_children
+    ),
+    row!(
+        Method,
+        "zero_grad",
+        "module.zero_grad()",
+        "Clear every parameter's .grad.",
+        "nn.Linear(2, 1).zero_grad()",
+        zero_grad
+    ),
+    row!(
+        Method,
+        "train",
+        "module.train(mode=True)",
+        "Training mode (dropout on), for it and its children.",
+        "nn.Dropout().train()",
+        train
+    ),
+    row!(
+        Method,
+        "eval",
+        "module.eval()",
+        "Evaluation mode (dropout off).",
+        "nn.Dropout().eval()",
+        eval
+    ),
+    row!(
+        Method,
+        "to",
+        "module.to(device=None, dtype=None)",
+        "The module itself, on the device (tsh keeps it on the cpu).",
+        "nn.Linear(2, 1).to('cpu')",
+        to
+    ),
+    row!(
+        Method,
+        "cpu",
+        "module.cpu()",
+        "The module itself (on the cpu).",
+        "nn.Linear(2, 1).cpu()",
+        cpu
+    ),
+    row!(
+        Method,
+        "__init__",
+        "Module.__init__()",
+        "nn.Module's own setup (nothing to do in tsh).",
+        "nn.Module().__init__()",
+        init
+    ),
+    row!(
+        Method,
+        "extra_repr",
+        "module.extra_repr()",
+        "The text inside the module's parentheses.",
+        "nn.Linear(2, 1).extra_repr()",
+        extra_repr
+    ),
+];
+
+pub fn module_method(name: &str) -> Option<&'static Builtin> {
+    METHODS.iter().find(|b| b.name == name)
+}
+
+/// The file of torch.nn.modules a layer lives in (its class path says so).
+fn home(name: &str) -> &'static str {
+    match name {
+        "Linear" | "Identity" => "linear",
+        "Flatten" => "flatten",
+        "Dropout" => "dropout",
+        "Sequential" => "container",
+        n if n.ends_with("Loss") => "loss",
+        _ => "activation",
+    }
+}
+
+fn super_(it: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    it.super_proxy()
+}
+
+fn setattr(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let obj = a.value("obj")?;
+    let name = a.string("name")?;
+    let v = a.value("value")?;
+    a.finish()?;
+    super::set_attr(it, &obj, &name, v)?;
+    Ok(Value::None)
+}
+
+fn parameter(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = a.tensor("data")?;
+    let grad = a.flag("requires_grad", true)?;
+    a.finish()?;
+    // Shares the data (as PyTorch's Parameter does) and is a leaf.
+    let p = t.detached();
+    if grad {
+        p.set_requires_grad(true);
+    }
+    crate::nn::parameter::mark(&p);
+    Ok(Value::Tensor(p))
+}
+
+fn receiver(a: &mut Args) -> Result<Rc<Object>> {
+    match a.value("self")? {
+        Value::Object(o) => Ok(o),
+        other => Err(type_err(format!("{} is not a module", other.a_type_name()))),
+    }
+}
+
+/// (name, parameter) of a module and its children, depth first, each once.
+fn walk_parameters(o: &Rc<Object>, prefix: &str, out: &mut Vec<(String, crate::tensor::Tensor)>) {
+    for (name, v) in o.attrs.borrow().iter() {
+        match v {
+            Value::Tensor(t)
+                if crate::nn::parameter::is_parameter(t)
+                    && !out.iter().any(|(_, p)| p.same_tensor(t)) =>
+            {
+                out.push((format!("{prefix}{name}"), t.clone()));
+            }
+            Value::Object(child) if child.class.module => {
+                walk_parameters(child, &format!("{prefix}{name}."), out)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn named_list(o: &Rc<Object>) -> Vec<(String, crate::tensor::Tensor)> {
+    let mut out = vec![];
+    walk_parameters(o, "", &mut out);
+    out
+}
+
+fn parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    let _ = a.take_kw("recurse");
+    a.finish()?;
+    let params = named_list(&o)
+        .into_iter()
+        .map(|(_, t)| Value::Tensor(t))
+        .collect();
+    Ok(crate::interp::value::Iter::value(
+        "generator object Module.parameters".into(),
+        params,
+    ))
+}
+
+fn named_parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    let pairs = named_list(&o)
+        .into_iter()
+        .map(|(n, t)| Value::tuple(vec![Value::Str(n.into()), Value::Tensor(t)]))
+        .collect();
+    Ok(crate::interp::value::Iter::value(
+        "generator object Module.named_parameters".into(),
+        pairs,
+    ))
+}
+
+fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
+    o.attrs
+        .borrow()
+        .iter()
+        .filter_map(|(n, v)| match v {
+            Value::Object(c) if c.class.module => Some((n.clone(), c.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn children(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    let kids = child_modules(&o)
+        .into_iter()
+        .map(|(_, c)| Value::Object(c))
+        .collect();
+    Ok(crate::interp::value::Iter::value(
+        "generator object Module.children".into(),
+        kids,
+    ))
+}
+
+fn named_children(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    let kids = child_modules(&o)
+        .into_iter()
+        .map(|(n, c)| Value::tuple(vec![Value::Str(n), Value::Object(c)]))
+        .collect();
+    Ok(crate::interp::value::Iter::value(
+        "generator object Module.named_children".into(),
+        kids,
+    ))
+}
+
+fn zero_grad(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    let _ = a.take_kw("set_to_none");
+    a.finish()?;
+    for (_, t) in named_list(&o) {
+        t.set_grad(None);
+    }
+    Ok(Value::None)
+}
+
+fn set_training(o: &Rc<Object>, mode: bool) {
+    o.set(Rc::from("training"), Value::Bool(mode));
+    for (_, c) in child_modules(o) {
+        set_training(&c, mode);
+    }
+}
+
+fn train(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    let mode = a.flag("mode", true)?;
+    a.finish()?;
+    set_training(&o, mode);
+    Ok(Value::Object(o))
+}
+
+fn eval(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    set_training(&o, false);
+    Ok(Value::Object(o))
+}
+
+fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    for (v, s) in a.rest() {
+        if let Ok(d) = crate::interp::convert::to_device(&v) {
+            d.check_available().map_err(|e| e.at(s))?;
+        }
+    }
+    let _ = a.keywords_left();
+    Ok(Value::Object(o))
+}
+
+fn cpu(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Object(o))
+}
+
+fn init(_: &mut Interp, a: Args) -> Result<Value> {
+    let _ = a.positional;
+    Ok(Value::None)
+}
+
+fn extra_repr(_: &mut Interp, a: Args) -> Result<Value> {
+    let _ = a.positional;
+    Ok(Value::str(""))
+}
+
+impl Interp {
+    /// `nn.Linear` and the other layers of nn_prelude.py (run once, on first use).
+    pub fn nn_layer(&mut self, name: &str) -> Result<Option<Value>> {
+        if !LAYERS.contains(&name) {
+            return Ok(None);
+        }
+        if self.nn_classes.is_none() {
+            self.nn_classes = Some(self.load_prelude()?);
+        }
+        Ok(self.nn_classes.as_ref().and_then(|m| m.get(name).cloned()))
+    }
+
+    fn load_prelude(&mut self) -> Result<std::collections::HashMap<Rc<str>, Value>> {
+        let program = crate::syntax::parse_program(PRELUDE)?;
+        // Run at the top level of a scope of its own, even when first asked for
+        // inside a running function.
+        let saved = std::mem::replace(&mut self.source, Rc::from(PRELUDE));
+        let outer = std::mem::take(&mut self.globals);
+        let locals = std::mem::take(&mut self.locals);
+        let r = program.iter().try_for_each(|s| self.exec(s).map(|_| ()));
+        self.locals = locals;
+        let defined = std::mem::replace(&mut self.globals, outer);
+        self.source = saved;
+        r?;
+        for (name, v) in &defined {
+            if let Value::Class(c) = v {
+                *c.path.borrow_mut() = Rc::from(format!("torch.nn.modules.{}", home(name)));
+            }
+        }
+        Ok(defined)
+    }
+
+    /// PyTorch's module repr: `Net(\n  (fc): Linear(...)\n)`.
+    pub fn module_repr(&mut self, o: &Rc<Object>) -> String {
+        let me = Value::Object(o.clone());
+        let extra = match crate::interp::classes::object_attr(o, "extra_repr") {
+            Some(f) => match self.call(&f, vec![], vec![], Default::default()) {
+                Ok(Value::Str(s)) => s.to_string(),
+                _ => String::new(),
+            },
+            None => String::new(),
+        };
+        let _ = me;
+        let mut lines: Vec<String> = extra
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        for (name, child) in child_modules(o) {
+            let text = self.module_repr(&child).replace('\n', "\n  ");
+            lines.push(format!("({name}): {text}"));
+        }
+        let name = &o.class.name;
+        match lines.as_slice() {
+            [] => format!("{name}()"),
+            [one] if child_modules(o).is_empty() => format!("{name}({one})"),
+            _ => format!("{name}(\n  {}\n)", lines.join("\n  ")),
+        }
+    }
+}
