@@ -204,27 +204,41 @@ fn receiver(a: &mut Args) -> Result<Rc<Object>> {
     }
 }
 
+/// The module and its submodules, depth first, each once (a module that holds
+/// itself, directly or not, is not walked again), with their name prefixes.
+fn modules_of(o: &Rc<Object>) -> Vec<(String, Rc<Object>)> {
+    let mut out: Vec<(String, Rc<Object>)> = vec![];
+    let mut stack = vec![(String::new(), o.clone())];
+    while let Some((prefix, m)) = stack.pop() {
+        if out.iter().any(|(_, seen)| Rc::ptr_eq(seen, &m)) {
+            continue;
+        }
+        let kids = child_modules(&m);
+        out.push((prefix.clone(), m));
+        for (name, c) in kids.into_iter().rev() {
+            stack.push((format!("{prefix}{name}."), c));
+        }
+    }
+    out
+}
+
 /// (name, parameter) of a module and its children, depth first, each once.
-fn walk_parameters(o: &Rc<Object>, prefix: &str, out: &mut Vec<(String, crate::tensor::Tensor)>) {
-    for (name, v) in o.attrs.borrow().iter() {
-        match v {
-            Value::Tensor(t)
-                if crate::nn::parameter::is_parameter(t)
-                    && !out.iter().any(|(_, p)| p.same_tensor(t)) =>
+fn walk_parameters(o: &Rc<Object>, out: &mut Vec<(String, crate::tensor::Tensor)>) {
+    for (prefix, m) in modules_of(o) {
+        for (name, v) in m.attrs.borrow().iter() {
+            if let Value::Tensor(t) = v
+                && crate::nn::parameter::is_parameter(t)
+                && !out.iter().any(|(_, p)| p.same_tensor(t))
             {
                 out.push((format!("{prefix}{name}"), t.clone()));
             }
-            Value::Object(child) if child.class.module => {
-                walk_parameters(child, &format!("{prefix}{name}."), out)
-            }
-            _ => {}
         }
     }
 }
 
 fn named_list(o: &Rc<Object>) -> Vec<(String, crate::tensor::Tensor)> {
     let mut out = vec![];
-    walk_parameters(o, "", &mut out);
+    walk_parameters(o, &mut out);
     out
 }
 
@@ -303,9 +317,8 @@ fn zero_grad(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn set_training(o: &Rc<Object>, mode: bool) {
-    o.set(Rc::from("training"), Value::Bool(mode));
-    for (_, c) in child_modules(o) {
-        set_training(&c, mode);
+    for (_, m) in modules_of(o) {
+        m.set(Rc::from("training"), Value::Bool(mode));
     }
 }
 
@@ -385,7 +398,11 @@ impl Interp {
 
     /// PyTorch's module repr: `Net(\n  (fc): Linear(...)\n)`.
     pub fn module_repr(&mut self, o: &Rc<Object>) -> String {
-        let me = Value::Object(o.clone());
+        // A module that holds itself would print forever (PyTorch's recursion
+        // error); the walk stops at the nesting limit every printer shares.
+        let Some(_level) = crate::interp::value::Nested::enter() else {
+            return format!("{}(...)", o.class.name);
+        };
         let extra = match crate::interp::classes::object_attr(o, "extra_repr") {
             Some(f) => match self.call(&f, vec![], vec![], Default::default()) {
                 Ok(Value::Str(s)) => s.to_string(),
@@ -393,7 +410,6 @@ impl Interp {
             },
             None => String::new(),
         };
-        let _ = me;
         let mut lines: Vec<String> = extra
             .lines()
             .filter(|l| !l.is_empty())
