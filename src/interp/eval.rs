@@ -174,7 +174,17 @@ impl Interp {
 
     /// What a `for` walks. Ranges and tensors are walked lazily, so `for i in
     /// range(10**12)` and `for row in big` need no memory up front.
-    pub(super) fn iterate(&self, seq: &Value) -> Result<Box<dyn Iterator<Item = Result<Value>>>> {
+    pub(super) fn iterate(
+        &mut self,
+        seq: &Value,
+    ) -> Result<Box<dyn Iterator<Item = Result<Value>>>> {
+        // An object walks what its `__iter__` gives (a generator's items).
+        if let Value::Object(o) = seq
+            && let Some(f) = super::classes::object_attr(o, "__iter__")
+        {
+            let items = self.call(&f, vec![], vec![], Span::default())?;
+            return self.iterate(&items);
+        }
         Ok(match seq {
             &Value::Range(a, b, st) => Box::new(
                 (0..super::value::range_len(a, b, st))
@@ -193,7 +203,7 @@ impl Interp {
     }
 
     /// Every item of an iterable, at once.
-    pub fn iterate_items(&self, seq: &Value) -> Result<Vec<Value>> {
+    pub fn iterate_items(&mut self, seq: &Value) -> Result<Vec<Value>> {
         self.iterate(seq)?.collect()
     }
 

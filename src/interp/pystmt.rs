@@ -20,6 +20,8 @@ const IMPORTABLE: &[&str] = &[
     "numpy",
     "torch.distributions",
     "random",
+    "torch.utils",
+    "torch.utils.data",
 ];
 
 /// Imports that change nothing in tsh.

@@ -68,6 +68,8 @@ pub fn submodule(module: &str, name: &str) -> Option<&'static str> {
         ("torch", "accelerator") => "torch.accelerator",
         ("torch", "backends") => "torch.backends",
         ("torch", "distributions") => "torch.distributions",
+        ("torch", "utils") => "torch.utils",
+        ("torch.utils", "data") => "torch.utils.data",
         ("torch.backends", "mps") => "torch.backends.mps",
         _ => return None,
     })

@@ -209,7 +209,14 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     match obj {
-        Value::Module("torch.nn") if super::LAYERS.contains(&name) => {
+        Value::Module("torch.utils.data") if matches!(name, "TensorDataset" | "DataLoader") => {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch.utils.data has no attribute '{name}'")));
+        }
+        Value::Module("torch.nn")
+            if super::LAYERS.contains(&name) && !matches!(name, "TensorDataset" | "DataLoader") =>
+        {
             return it
                 .nn_layer(name)?
                 .ok_or_else(|| type_err(format!("torch.nn has no attribute '{name}'")));

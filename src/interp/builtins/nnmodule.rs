@@ -28,6 +28,11 @@ pub const LAYERS: &[&str] = &[
     "Dropout",
     "Identity",
     "Sequential",
+    "Conv2d",
+    "MaxPool2d",
+    "AvgPool2d",
+    "TensorDataset",
+    "DataLoader",
     "MSELoss",
     "L1Loss",
     "CrossEntropyLoss",
@@ -162,6 +167,10 @@ pub fn module_method(name: &str) -> Option<&'static Builtin> {
 fn home(name: &str) -> &'static str {
     match name {
         "Linear" | "Identity" => "linear",
+        "Conv2d" => "conv",
+        "TensorDataset" => "dataset",
+        "DataLoader" => "dataloader",
+        "MaxPool2d" | "AvgPool2d" => "pooling",
         "Flatten" => "flatten",
         "Dropout" => "dropout",
         "Sequential" => "container",
@@ -380,17 +389,25 @@ impl Interp {
         let program = crate::syntax::parse_program(PRELUDE)?;
         // Run at the top level of a scope of its own, even when first asked for
         // inside a running function.
+        // Its top level is a scope of its own, which its classes' methods close
+        // over (so they see its helpers, and none of the user's names shadow them).
         let saved = std::mem::replace(&mut self.source, Rc::from(PRELUDE));
-        let outer = std::mem::take(&mut self.globals);
-        let locals = std::mem::take(&mut self.locals);
+        let scope = Rc::new(crate::interp::value::Scope::default());
+        let locals = std::mem::replace(&mut self.locals, vec![scope.clone()]);
         let r = program.iter().try_for_each(|s| self.exec(s).map(|_| ()));
         self.locals = locals;
-        let defined = std::mem::replace(&mut self.globals, outer);
         self.source = saved;
+        let defined: std::collections::HashMap<Rc<str>, Value> = scope.vars.borrow().clone();
         r?;
         for (name, v) in &defined {
             if let Value::Class(c) = v {
-                *c.path.borrow_mut() = Rc::from(format!("torch.nn.modules.{}", home(name)));
+                let home = home(name);
+                let path = if matches!(home, "dataset" | "dataloader") {
+                    format!("torch.utils.data.{home}")
+                } else {
+                    format!("torch.nn.modules.{home}")
+                };
+                *c.path.borrow_mut() = Rc::from(path);
             }
         }
         Ok(defined)
