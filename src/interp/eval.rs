@@ -204,7 +204,11 @@ impl Interp {
 
     /// Every item of an iterable, at once.
     pub fn iterate_items(&mut self, seq: &Value) -> Result<Vec<Value>> {
-        self.iterate(seq)?.collect()
+        match seq {
+            Value::Object(_) => self.iterate(seq)?.collect(),
+            // Sized sequences check their length against the item limit first.
+            other => other.iter_items(),
+        }
     }
 
     /// A variable of the innermost scope (or a global at the top level).

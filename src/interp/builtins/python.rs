@@ -316,7 +316,8 @@ fn sum(it: &mut Interp, mut a: Args) -> Result<Value> {
     if first_is_tensor(&a) {
         return torch(it, "sum", a);
     }
-    let items = a.value("iterable")?.iter_items()?;
+    let v = a.value("iterable")?;
+    let items = it.iterate_items(&v)?;
     let mut acc = a.take("start").map(|(v, _)| v).unwrap_or(Value::Int(0));
     a.finish()?;
     for v in items {
@@ -407,26 +408,27 @@ fn repr(it: &mut Interp, mut a: Args) -> Result<Value> {
     ))
 }
 
-fn list(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn list(it: &mut Interp, mut a: Args) -> Result<Value> {
     let items = match a.take("iterable") {
-        Some((v, _)) => v.iter_items()?,
+        Some((v, _)) => it.iterate_items(&v)?,
         None => vec![],
     };
     a.finish()?;
     Ok(Value::list(items))
 }
 
-fn tuple(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn tuple(it: &mut Interp, mut a: Args) -> Result<Value> {
     let items = match a.take("iterable") {
-        Some((v, _)) => v.iter_items()?,
+        Some((v, _)) => it.iterate_items(&v)?,
         None => vec![],
     };
     a.finish()?;
     Ok(Value::tuple(items))
 }
 
-fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let items = a.value("iterable")?.iter_items()?;
+fn enumerate(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.value("iterable")?;
+    let items = it.iterate_items(&v)?;
     let start = a.int_or("start", 0)?;
     a.finish()?;
     Ok(Value::list(
@@ -438,11 +440,11 @@ fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
     ))
 }
 
-fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn zip(it: &mut Interp, mut a: Args) -> Result<Value> {
     let seqs: Vec<Vec<Value>> = a
         .rest()
         .iter()
-        .map(|(v, _)| v.iter_items())
+        .map(|(v, _)| it.iterate_items(v))
         .collect::<Result<_>>()?;
     a.finish()?;
     let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
