@@ -145,49 +145,34 @@ class Sequential(nn.Module):
         return len(list(self.children()))
 
 
-class MSELoss(nn.Module):
+class _Loss(nn.Module):
+    # Each loss is its functional form, with the reduction it was made with.
     def __init__(self, reduction="mean"):
         super().__init__()
         self.reduction = reduction
 
     def forward(self, input, target):
-        return F.mse_loss(input, target, reduction=self.reduction)
+        return self._fn(input, target, reduction=self.reduction)
 
 
-class L1Loss(nn.Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.l1_loss(input, target, reduction=self.reduction)
+class MSELoss(_Loss):
+    _fn = F.mse_loss
 
 
-class CrossEntropyLoss(nn.Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.cross_entropy(input, target, reduction=self.reduction)
+class L1Loss(_Loss):
+    _fn = F.l1_loss
 
 
-class BCELoss(nn.Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, reduction=self.reduction)
+class CrossEntropyLoss(_Loss):
+    _fn = F.cross_entropy
 
 
-class BCEWithLogitsLoss(nn.Module):
-    def __init__(self, reduction="mean"):
-        super().__init__()
-        self.reduction = reduction
+class BCELoss(_Loss):
+    _fn = F.binary_cross_entropy
 
-    def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, reduction=self.reduction)
+
+class BCEWithLogitsLoss(_Loss):
+    _fn = F.binary_cross_entropy_with_logits
 
 
 def _pair(v):
