@@ -128,6 +128,7 @@ impl Interp {
     pub fn str_text(&mut self, v: &Value) -> String {
         match v {
             Value::Object(o) if o.class.module => self.module_repr(o),
+            Value::List(_) | Value::Tuple(_) if self.holds_module(v) => self.repr_text(v),
             _ => crate::print::value::plain_with(v, &self.print_opts),
         }
     }
@@ -136,8 +137,30 @@ impl Interp {
     pub fn repr_text(&mut self, v: &Value) -> String {
         match v {
             Value::Object(o) if o.class.module => self.module_repr(o),
+            // Modules in a list or tuple print as modules (the generic printer
+            // does not run their extra_repr).
+            Value::List(_) | Value::Tuple(_) if self.holds_module(v) => {
+                let items: Vec<String> = v
+                    .iter_items()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|x| self.repr_text(x))
+                    .collect();
+                match v {
+                    Value::Tuple(_) if items.len() == 1 => format!("({},)", items[0]),
+                    Value::Tuple(_) => format!("({})", items.join(", ")),
+                    _ => format!("[{}]", items.join(", ")),
+                }
+            }
             _ => crate::print::value::repr_with(v, &self.print_opts),
         }
+    }
+
+    fn holds_module(&self, v: &Value) -> bool {
+        v.iter_items()
+            .unwrap_or_default()
+            .iter()
+            .any(|x| matches!(x, Value::Object(o) if o.class.module))
     }
 
     /// Parse and run `src`; with `echo`, expression statements' values are shown
@@ -208,10 +231,10 @@ impl Interp {
         if matches!(v, Value::None) {
             return;
         }
-        if let Value::Object(o) = v
-            && o.class.module
+        if matches!(v, Value::Object(o) if o.class.module)
+            || (matches!(v, Value::List(_) | Value::Tuple(_)) && self.holds_module(v))
         {
-            let text = self.module_repr(o);
+            let text = self.repr_text(v);
             self.out.write_str(&text);
             self.out.write_str("\n");
             return;

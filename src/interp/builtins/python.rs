@@ -395,17 +395,13 @@ fn bool_(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn str_(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
-    Ok(Value::Str(
-        crate::print::value::plain_with(&v, &it.print_opts).into(),
-    ))
+    Ok(Value::Str(it.str_text(&v).into()))
 }
 
 fn repr(it: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
-    Ok(Value::Str(
-        crate::print::value::repr_with(&v, &it.print_opts).into(),
-    ))
+    Ok(Value::Str(it.repr_text(&v).into()))
 }
 
 fn list(it: &mut Interp, mut a: Args) -> Result<Value> {
