@@ -270,7 +270,7 @@ fn iter(it: &mut Interp, mut a: Args) -> Result<Value> {
         return Ok(v);
     }
     let label = format!(
-        "{}_iterator",
+        "{}_iterator object",
         class_of(&v).rsplit('.').next().unwrap_or("list")
     );
     Ok(crate::interp::value::Iter::value(
