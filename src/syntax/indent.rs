@@ -16,24 +16,25 @@ const HEADERS: &[&str] = &[
 /// Where the rewritten text gained characters, to map its offsets back.
 #[derive(Clone, Debug, Default)]
 pub struct Offsets {
-    /// (position in the new text, characters inserted there, original position they stand for)
-    inserts: Vec<(usize, usize, usize)>,
+    /// (position in the new text, characters inserted there, original position
+    /// they stand for, characters inserted up to and including this one), in order.
+    inserts: Vec<(usize, usize, usize, usize)>,
 }
 
 impl Offsets {
     /// The original offset of position `pos` of the rewritten text. A position
     /// just after an inserted `}` is the end of a block (`is_end`) or the start
-    /// of the text after it.
+    /// of the text after it. Every span of a parse is mapped, so this is a
+    /// binary search, not a walk over the insertions.
     pub fn map(&self, pos: usize, is_end: bool) -> usize {
-        let mut shift = 0;
-        for &(at, len, orig) in &self.inserts {
-            if pos < at || (pos == at && !is_end) {
-                break;
-            }
-            if pos < at + len || (pos == at + len && is_end) {
-                return orig;
-            }
-            shift += len;
+        let passed = self
+            .inserts
+            .partition_point(|&(at, ..)| at < pos || (at == pos && is_end));
+        let Some(&(at, len, orig, shift)) = passed.checked_sub(1).map(|i| &self.inserts[i]) else {
+            return pos;
+        };
+        if pos < at + len || (pos == at + len && is_end) {
+            return orig;
         }
         pos - shift
     }
@@ -204,7 +205,8 @@ fn rewrite(
     let mut from = 0;
     for (at, s, orig) in inserts {
         out.extend_from_slice(&bytes[from..at]);
-        offsets.inserts.push((out.len(), s.len(), orig));
+        let shift = offsets.inserts.last().map_or(0, |l| l.3) + s.len();
+        offsets.inserts.push((out.len(), s.len(), orig, shift));
         out.extend_from_slice(s.as_bytes());
         from = at;
     }
@@ -350,6 +352,23 @@ mod tests {
         assert_eq!(i.offsets.map(13, true), 11);
         assert_eq!(i.offsets.map(13, false), 12);
         assert_eq!(i.offsets.map(3, false), 3);
+    }
+
+    /// Every character the rewrite kept maps back to itself in the source.
+    #[test]
+    fn offsets_map_every_kept_character_back() {
+        let src = "for i in r:\n    if i:\n        a\n    b\nif c: d\nwhile e:\n  f\ng";
+        let i = python_blocks(&join_bracketed_lines(src)).unwrap();
+        let (new, old) = (i.text.as_bytes(), src.as_bytes());
+        let mut kept = 0;
+        for p in 0..new.len() {
+            let o = i.offsets.map(p, false);
+            if new[p] != b'}' && new[p] != b'{' {
+                assert_eq!(new[p], old[o], "position {p} of {:?}", i.text);
+                kept += 1;
+            }
+        }
+        assert_eq!(kept, src.len() - src.matches(':').count());
     }
 
     #[test]
