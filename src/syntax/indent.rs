@@ -361,10 +361,10 @@ mod tests {
         let i = python_blocks(&join_bracketed_lines(src)).unwrap();
         let (new, old) = (i.text.as_bytes(), src.as_bytes());
         let mut kept = 0;
-        for p in 0..new.len() {
+        for (p, &c) in new.iter().enumerate() {
             let o = i.offsets.map(p, false);
-            if new[p] != b'}' && new[p] != b'{' {
-                assert_eq!(new[p], old[o], "position {p} of {:?}", i.text);
+            if c != b'}' && c != b'{' {
+                assert_eq!(c, old[o], "position {p} of {:?}", i.text);
                 kept += 1;
             }
         }
