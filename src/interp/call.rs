@@ -25,16 +25,7 @@ impl Interp {
             Value::Builtin(b) => self.call_builtin(b, positional, keywords, span),
             Value::Method(m) => {
                 let (recv, b) = (&m.0, m.1);
-                let receiver = match recv {
-                    // NumPy's mean/std/var of integers are float64.
-                    Value::Array(t)
-                        if !t.dtype().is_float() && matches!(b.name, "mean" | "std" | "var") =>
-                    {
-                        Value::Array(t.to_dtype(crate::tensor::DType::F64)?)
-                    }
-                    other => other.clone(),
-                };
-                positional.insert(0, (receiver, span));
+                positional.insert(0, (recv.clone(), span));
                 let out = self.call_builtin(b, positional, keywords, span)?;
                 // A method of an array gives an array back.
                 match recv {

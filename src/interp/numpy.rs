@@ -84,7 +84,8 @@ pub fn unary(op: UnaryOp, v: &Value) -> Option<Result<Value>> {
 pub fn attr(t: &Tensor, name: &str) -> Option<Value> {
     Some(match name {
         "shape" => Value::tuple(t.shape().iter().map(|&d| Value::Int(d as i64)).collect()),
-        "dtype" => Value::str(crate::print::numpy::np_name(t.dtype())),
+        // NumPy's dtype names are tsh's.
+        "dtype" => Value::str(t.dtype().name()),
         "size" => Value::Int(t.numel() as i64),
         "ndim" => Value::Int(t.ndim() as i64),
         "T" => Value::Array(crate::tensor::ops::view::reverse_dims(t)),

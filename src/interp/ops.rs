@@ -487,6 +487,17 @@ pub fn inplace_source(t: &Tensor) -> Result<Tensor> {
     }
 }
 
+/// A comparison of two tensors, as a bool tensor (for ops built from others).
+pub fn tensor_compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    match compare(op, &Value::Tensor(a.clone()), &Value::Tensor(b.clone()))? {
+        Value::Tensor(t) => Ok(t),
+        other => Err(type_err(format!(
+            "comparing tensors gave {}",
+            other.a_type_name()
+        ))),
+    }
+}
+
 /// `f(..., out=o)`: the result copied into `o` (resized when it is empty or of
 /// another shape, as PyTorch does), which is returned.
 pub fn write_out(out: &Value, result: &Value) -> Result<Value> {

@@ -28,7 +28,7 @@ pub fn repr_of(t: &Tensor) -> Result<String> {
     let words = words(t)?;
     let dtype = match t.dtype() {
         DType::F64 | DType::I64 | DType::Bool => None,
-        d => Some(np_name(d)),
+        d => Some(d.name()),
     };
     let body = if t.ndim() == 0 {
         words
@@ -38,7 +38,7 @@ pub fn repr_of(t: &Tensor) -> Result<String> {
             .trim()
             .to_string()
     } else if t.numel() == 0 {
-        return Ok(format!("array([], dtype={})", np_name(t.dtype())));
+        return Ok(format!("array([], dtype={})", t.dtype().name()));
     } else {
         layout(t.shape(), &words, ", ", "array(".len() + 1)
     };
@@ -46,22 +46,6 @@ pub fn repr_of(t: &Tensor) -> Result<String> {
         Some(d) => format!("array({body}, dtype={d})"),
         None => format!("array({body})"),
     })
-}
-
-/// NumPy's name for a dtype.
-pub fn np_name(d: DType) -> &'static str {
-    match d {
-        DType::F16 => "float16",
-        DType::BF16 => "bfloat16",
-        DType::F32 => "float32",
-        DType::F64 => "float64",
-        DType::U8 => "uint8",
-        DType::I8 => "int8",
-        DType::I16 => "int16",
-        DType::I32 => "int32",
-        DType::I64 => "int64",
-        DType::Bool => "bool",
-    }
 }
 
 /// Every element as text, padded to one width.

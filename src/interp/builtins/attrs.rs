@@ -121,7 +121,7 @@ const DICT_ROWS: &[Builtin] = &[
     ),
 ];
 
-fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::interp::value::Dict>>> {
+pub(super) fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::interp::value::Dict>>> {
     match a.value("self")? {
         Value::Dict(d) => Ok(d),
         _ => Err(type_err("expected a dict")),
@@ -163,7 +163,7 @@ fn dict_get(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(found.unwrap_or(default))
 }
 
-fn list_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<Vec<Value>>>> {
+pub(super) fn list_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<Vec<Value>>>> {
     match a.value("self")? {
         Value::List(l) => Ok(l),
         _ => Err(type_err("expected a list")),
@@ -296,7 +296,14 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 _ => method(name),
             }
             .ok_or_else(|| no_attr(obj, name, vec![]))?;
-            Ok(Value::Method(Rc::new((obj.clone(), b))))
+            // NumPy's mean and std of integers are float64: the method is bound
+            // to the array seen as float64.
+            let recv = if !t.dtype().is_float() && matches!(name, "mean" | "std" | "var") {
+                Value::Array(t.to_dtype(crate::tensor::DType::F64)?)
+            } else {
+                obj.clone()
+            };
+            Ok(Value::Method(Rc::new((recv, b))))
         }
         Value::Module(m) => module_attr(m, name).ok_or_else(|| {
             let mut e = crate::error::name_err(format!("{m} has no attribute '{name}'"));

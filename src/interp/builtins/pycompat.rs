@@ -163,7 +163,7 @@ pub const ROWS: &[Builtin] = &[
 fn like_self(it: &mut Interp, mut a: Args, name: &str) -> Result<Value> {
     let t = a.tensor("self")?;
     let mut positional = a.rest();
-    let mut keywords = a.keywords_left();
+    let keywords = a.keywords_left();
     // `x.new_ones(2, 3)` and `x.new_ones((2, 3))` both name a size.
     if name != "tensor"
         && let [(Value::List(_) | Value::Tuple(_) | Value::Shape(_), _), ..] = positional.as_slice()
@@ -174,16 +174,32 @@ fn like_self(it: &mut Interp, mut a: Args, name: &str) -> Result<Value> {
         spread.append(&mut positional);
         positional = spread;
     }
+    let span = a.span;
+    it.call_builtin(
+        torch_function_named(name)?,
+        positional,
+        self_defaults(keywords, &t, span),
+        span,
+    )
+}
+
+/// The keywords, with dtype= and device= the receiver's where not given.
+fn self_defaults(
+    mut keywords: Vec<(String, Value)>,
+    t: &crate::tensor::Tensor,
+    span: crate::syntax::ast::Span,
+) -> Vec<(String, Value, crate::syntax::ast::Span)> {
     if !keywords.iter().any(|(k, _)| k == "dtype") {
         keywords.push(("dtype".into(), Value::DType(t.dtype())));
     }
     if !keywords.iter().any(|(k, _)| k == "device") {
         keywords.push(("device".into(), Value::Device(t.device())));
     }
-    let b = torch_function(name).ok_or_else(|| type_err(format!("no torch.{name}")))?;
-    let span = a.span;
-    let keywords = keywords.into_iter().map(|(k, v)| (k, v, span)).collect();
-    it.call_builtin(b, positional, keywords, span)
+    keywords.into_iter().map(|(k, v)| (k, v, span)).collect()
+}
+
+fn torch_function_named(name: &str) -> Result<&'static Builtin> {
+    torch_function(name).ok_or_else(|| type_err(format!("no torch.{name}")))
 }
 
 fn new_ones(it: &mut Interp, a: Args) -> Result<Value> {
@@ -206,17 +222,15 @@ fn new_full(it: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;
     let size = a.value("size")?;
     let fill = a.value("fill_value")?;
-    let mut keywords = a.keywords_left();
-    if !keywords.iter().any(|(k, _)| k == "dtype") {
-        keywords.push(("dtype".into(), Value::DType(t.dtype())));
-    }
-    if !keywords.iter().any(|(k, _)| k == "device") {
-        keywords.push(("device".into(), Value::Device(t.device())));
-    }
+    let keywords = a.keywords_left();
     let span = a.span;
-    let b = torch_function("full").ok_or_else(|| type_err("no torch.full"))?;
-    let keywords = keywords.into_iter().map(|(k, v)| (k, v, span)).collect();
-    it.call_builtin(b, vec![(size, span), (fill, span)], keywords, span)
+    let keywords = self_defaults(keywords, &t, span);
+    it.call_builtin(
+        torch_function_named("full")?,
+        vec![(size, span), (fill, span)],
+        keywords,
+        span,
+    )
 }
 
 /// The diagonal picked out by an identity mask, then summed: gradients flow.
@@ -341,7 +355,7 @@ fn from_numpy(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 /// `torch.FloatTensor(data)` or `torch.FloatTensor(2, 3)`.
 fn legacy(it: &mut Interp, a: Args, dtype: DType) -> Result<Value> {
-    let b = torch_function("Tensor").ok_or_else(|| type_err("no torch.Tensor"))?;
+    let b = torch_function_named("Tensor")?;
     let span = a.span;
     let mut positional = a.positional.clone();
     for (v, _) in positional.iter_mut() {

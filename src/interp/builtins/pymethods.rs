@@ -222,14 +222,9 @@ pub const STR_ROWS: &[Builtin] = &[
     ),
 ];
 
-type ListRef = Rc<std::cell::RefCell<Vec<Value>>>;
+use super::attrs::{dict_of, list_of};
 
-fn list_of(a: &mut Args) -> Result<ListRef> {
-    match a.value("self")? {
-        Value::List(l) => Ok(l),
-        _ => Err(type_err("expected a list")),
-    }
-}
+type ListRef = Rc<std::cell::RefCell<Vec<Value>>>;
 
 fn list_sort(it: &mut Interp, mut a: Args) -> Result<Value> {
     let l = list_of(&mut a)?;
@@ -308,15 +303,6 @@ fn list_copy(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let items = l.borrow().clone();
     Ok(Value::list(items))
-}
-
-type DictRef = Rc<std::cell::RefCell<crate::interp::value::Dict>>;
-
-fn dict_of(a: &mut Args) -> Result<DictRef> {
-    match a.value("self")? {
-        Value::Dict(d) => Ok(d),
-        _ => Err(type_err("expected a dict")),
-    }
 }
 
 fn dict_update(it: &mut Interp, mut a: Args) -> Result<Value> {

@@ -83,13 +83,6 @@ pub const ROWS: &[Builtin] = &[
     ),
 ];
 
-fn cmp(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    match crate::interp::ops::compare(op, &Value::Tensor(a.clone()), &Value::Tensor(b.clone()))? {
-        Value::Tensor(t) => Ok(t),
-        _ => Err(shape_err("comparison did not give a tensor")),
-    }
-}
-
 fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     crate::interp::ops::tensor_binary(BinOp::Sub, a, b)
 }
@@ -158,7 +151,8 @@ fn triangle(mut a: Args, lower: bool) -> Result<Value> {
     let cols = reshape(&arange_on(m, t.device())?, &[1, m as i64])?;
     let offset = sub(&cols, &rows)?;
     let k = crate::tensor::ops::creation::full(&[], k as f64, k, DType::I64, t.device())?;
-    let keep = cmp(if lower { CmpOp::Le } else { CmpOp::Ge }, &offset, &k)?;
+    let keep =
+        crate::interp::ops::tensor_compare(if lower { CmpOp::Le } else { CmpOp::Ge }, &offset, &k)?;
     let zero = zeros_on(&[], t.dtype(), t.device())?;
     let name = if lower {
         "TrilBackward0"
@@ -224,22 +218,9 @@ fn diag(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
 }
 
-fn dim_of(dim: i64, ndim: usize) -> Result<usize> {
-    let n = ndim.max(1) as i64;
-    let d = if dim < 0 { dim + n } else { dim };
-    if d < 0 || d >= n {
-        return Err(index_err(format!(
-            "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
-            -n,
-            n - 1
-        )));
-    }
-    Ok(d as usize)
-}
-
 fn index_select(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
-    let dim = dim_of(a.int("dim")?, t.ndim())?;
+    let dim = crate::tensor::shape::normalize_dim(a.int("dim")?, t.ndim())?;
     let idx = a.tensor("index")?;
     a.finish()?;
     if idx.ndim() > 1 {
@@ -254,7 +235,7 @@ fn index_select(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn gather(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
-    let dim = dim_of(a.int("dim")?, t.ndim())?;
+    let dim = crate::tensor::shape::normalize_dim(a.int("dim")?, t.ndim())?;
     let idx = a.tensor("index")?;
     a.finish()?;
     if idx.ndim() != t.ndim() {
@@ -307,7 +288,7 @@ fn roll_all(t: &Tensor, shifts: &[i64], dims: Option<&[i64]>) -> Result<Tensor> 
     }
     let mut out = t;
     for (&s, &d) in shifts.iter().zip(dims) {
-        out = roll_dim(&out, s, dim_of(d, out.ndim())?)?;
+        out = roll_dim(&out, s, crate::tensor::shape::normalize_dim(d, out.ndim())?)?;
     }
     Ok(out)
 }

@@ -202,7 +202,7 @@ pub(super) fn bin(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 pub(super) fn cmp(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    t(&crate::interp::ops::compare(op, &tv(a), &tv(b))?)
+    crate::interp::ops::tensor_compare(op, a, b)
 }
 
 pub(super) fn num(x: f64, like: &Tensor) -> Result<Tensor> {
