@@ -259,10 +259,7 @@ fn parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
         .into_iter()
         .map(|(_, t)| Value::Tensor(t))
         .collect();
-    Ok(crate::interp::value::Iter::value(
-        "generator object Module.parameters".into(),
-        params,
-    ))
+    Ok(generator("parameters", params))
 }
 
 fn named_parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -272,10 +269,7 @@ fn named_parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
         .into_iter()
         .map(|(n, t)| Value::tuple(vec![Value::Str(n.into()), Value::Tensor(t)]))
         .collect();
-    Ok(crate::interp::value::Iter::value(
-        "generator object Module.named_parameters".into(),
-        pairs,
-    ))
+    Ok(generator("named_parameters", pairs))
 }
 
 fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
@@ -289,6 +283,11 @@ fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
         .collect()
 }
 
+/// What PyTorch's module methods return: a generator (tsh's are eager).
+fn generator(method: &str, items: Vec<Value>) -> Value {
+    crate::interp::value::Iter::value(format!("generator object Module.{method}"), items)
+}
+
 fn children(_: &mut Interp, mut a: Args) -> Result<Value> {
     let o = receiver(&mut a)?;
     a.finish()?;
@@ -296,10 +295,7 @@ fn children(_: &mut Interp, mut a: Args) -> Result<Value> {
         .into_iter()
         .map(|(_, c)| Value::Object(c))
         .collect();
-    Ok(crate::interp::value::Iter::value(
-        "generator object Module.children".into(),
-        kids,
-    ))
+    Ok(generator("children", kids))
 }
 
 fn named_children(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -309,10 +305,7 @@ fn named_children(_: &mut Interp, mut a: Args) -> Result<Value> {
         .into_iter()
         .map(|(n, c)| Value::tuple(vec![Value::Str(n), Value::Object(c)]))
         .collect();
-    Ok(crate::interp::value::Iter::value(
-        "generator object Module.named_children".into(),
-        kids,
-    ))
+    Ok(generator("named_children", kids))
 }
 
 fn zero_grad(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -169,15 +169,49 @@ fn asarray(it: &mut Interp, a: Args) -> Result<Value> {
     }
 }
 
-fn ones(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "ones", true)
+/// One-line forms: `np.NAME` as torch's function of the same meaning.
+macro_rules! np_forward {
+    ($($f:ident => $how:ident $arg:tt;)*) => {
+        $(fn $f(it: &mut Interp, a: Args) -> Result<Value> {
+            np_forward!(@ it, a, $how $arg)
+        })*
+    };
+    (@ $it:ident, $a:ident, float64 $name:literal) => { forward($it, $a, $name, true) };
+    (@ $it:ident, $a:ident, same $name:literal) => { forward($it, $a, $name, false) };
+    (@ $it:ident, $a:ident, floated $name:literal) => { floated($it, $a, $name) };
+    (@ $it:ident, $a:ident, op $op:ident) => {{
+        let _ = &$it;
+        elementwise($a, BinOp::$op)
+    }};
 }
-fn zeros(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "zeros", true)
+
+np_forward! {
+    ones => float64 "ones";
+    zeros => float64 "zeros";
+    empty => float64 "empty";
+    eye => float64 "eye";
+    add => op Add;
+    subtract => op Sub;
+    multiply => op Mul;
+    divide => op Div;
+    power => op Pow;
+    dot => same "matmul";
+    matmul => same "matmul";
+    sqrt => floated "sqrt";
+    exp => floated "exp";
+    log => floated "log";
+    abs => same "abs";
+    sin => floated "sin";
+    cos => floated "cos";
+    tanh => floated "tanh";
+    sum => same "sum";
+    mean => floated "mean";
+    max => same "amax";
+    min => same "amin";
+    argmax => same "argmax";
+    reshape => same "reshape";
 }
-fn empty(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "empty", true)
-}
+
 fn full(it: &mut Interp, a: Args) -> Result<Value> {
     let float = matches!(a.positional.get(1), Some((Value::Float(_), _)));
     forward(it, a, "full", float)
@@ -197,69 +231,6 @@ fn linspace(it: &mut Interp, mut a: Args) -> Result<Value> {
         a.keywords.push(("steps".into(), Value::Int(50), a.span));
     }
     forward(it, a, "linspace", true)
-}
-fn eye(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "eye", true)
-}
-fn add(_: &mut Interp, a: Args) -> Result<Value> {
-    elementwise(a, BinOp::Add)
-}
-fn subtract(_: &mut Interp, a: Args) -> Result<Value> {
-    elementwise(a, BinOp::Sub)
-}
-fn multiply(_: &mut Interp, a: Args) -> Result<Value> {
-    elementwise(a, BinOp::Mul)
-}
-fn divide(_: &mut Interp, a: Args) -> Result<Value> {
-    elementwise(a, BinOp::Div)
-}
-fn power(_: &mut Interp, a: Args) -> Result<Value> {
-    elementwise(a, BinOp::Pow)
-}
-fn dot(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "matmul", false)
-}
-fn matmul(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "matmul", false)
-}
-fn sqrt(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "sqrt")
-}
-fn exp(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "exp")
-}
-fn log(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "log")
-}
-fn abs(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "abs", false)
-}
-fn sin(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "sin")
-}
-fn cos(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "cos")
-}
-fn tanh(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "tanh")
-}
-fn sum(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "sum", false)
-}
-fn mean(it: &mut Interp, a: Args) -> Result<Value> {
-    floated(it, a, "mean")
-}
-fn max(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "amax", false)
-}
-fn min(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "amin", false)
-}
-fn argmax(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "argmax", false)
-}
-fn reshape(it: &mut Interp, a: Args) -> Result<Value> {
-    forward(it, a, "reshape", false)
 }
 fn concatenate(it: &mut Interp, mut a: Args) -> Result<Value> {
     if let Some((Value::List(items), _)) = a.positional.first_mut() {
