@@ -119,6 +119,8 @@ impl Interp {
         self.global_names.push(Default::default());
         let r = self.exec_block(body);
         self.global_names.pop();
+        // Unreachable: the scope was pushed a few lines up, and exec_block pops
+        // what it pushes even when it fails.
         let scope = self.locals.pop().expect("pushed above");
         r?;
         let mut attrs: Vec<(Rc<str>, Value)> = scope.vars.borrow().clone().into_iter().collect();

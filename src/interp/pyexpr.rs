@@ -40,6 +40,7 @@ impl Interp {
                 clauses,
             } => self.comprehension(*kind, item, value.as_deref(), clauses),
             ExprKind::FString(parts) => Ok(Value::Str(self.fstring(parts)?.into())),
+            // Unreachable: eval_inner sends only the kinds matched above here.
             _ => unreachable!("eval_python is called for Python's forms only"),
         }
     }

@@ -87,6 +87,7 @@ impl Interp {
                     frame.extend(names.iter().cloned());
                 }
             }
+            // Unreachable: exec sends only the kinds matched above here.
             _ => unreachable!("exec_python is called for Python's statements only"),
         }
         Ok(Exec::Normal)

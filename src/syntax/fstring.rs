@@ -154,6 +154,7 @@ fn field(inside: &str, start: usize, raw: bool) -> Result<FPart> {
             start + expr_end + 2,
         ));
     }
+    // `field_expr` is SOI ~ expr ~ EOI: a tree pest accepted always holds the expr.
     let expr = parse_piece(Rule::field_expr, expr_text, start, |p| {
         build_expr(p.into_inner().next().expect("field_expr holds an expr"))
     })?;

@@ -40,6 +40,8 @@ pub struct Dist {
 }
 
 impl Dist {
+    /// A parameter by name. Unreachable `expect`: each kind is built with the
+    /// parameters its code asks for (loc/scale, low/high, probs and logits).
     fn param(&self, name: &str) -> Tensor {
         self.params
             .iter()
@@ -278,6 +280,18 @@ fn probs_or_logits(
     let probs = a.take("probs").filter(|(v, _)| !matches!(v, Value::None));
     let logits = a.take("logits").filter(|(v, _)| !matches!(v, Value::None));
     let _ = a.take_kw("validate_args");
+    // Categorical and Multinomial spread their probabilities over the last dim.
+    for (given, name) in [(&probs, "probs"), (&logits, "logits")] {
+        if let Some((v, s)) = given
+            && categorical
+            && param(v)?.ndim() == 0
+        {
+            return Err(value_err(format!(
+                "`{name}` parameter must be at least one-dimensional."
+            ))
+            .at(*s));
+        }
+    }
     match (probs, logits) {
         (Some((p, _)), None) => {
             let mut p = param(&p)?;
@@ -358,11 +372,6 @@ fn bernoulli(it: &mut Interp, mut a: Args) -> Result<Value> {
 fn categorical(it: &mut Interp, mut a: Args) -> Result<Value> {
     let params = probs_or_logits(it, &mut a, true)?;
     a.finish()?;
-    if params[0].1.ndim() == 0 {
-        return Err(value_err(
-            "`probs` parameter must be at least one-dimensional.",
-        ));
-    }
     Ok(make(Kind::Categorical, params, 0))
 }
 
