@@ -635,3 +635,15 @@ fn einsum_contractions() {
     );
     check("einsum('ij->j', x)", &[("x", "a,b", S)], "");
 }
+
+#[test]
+fn order_statistics_and_multinomial_density() {
+    check("x.median()", &[("x", "a,b", S)], "");
+    check("x.median(dim=1).values", &[("x", "a,b", S)], "");
+    check("x.kthvalue(2, dim=0).values", &[("x", "3,b", S)], "");
+    check(
+        "torch.distributions.Multinomial(4, logits=x).log_prob(tensor([1., 2., 1.]))",
+        &[("x", "3", S)],
+        "",
+    );
+}
