@@ -33,6 +33,10 @@ struct Cli {
     /// report every difference; exit status 1 on a mismatch.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["file", "code"])]
     verify: Vec<std::path::PathBuf>,
+    /// Run every op on DEVICE (e.g. cuda) and on the cpu with the same inputs and
+    /// compare what they print: a first check of a new GPU or driver.
+    #[arg(long, value_name = "DEVICE", conflicts_with_all = ["file", "code", "verify", "lesson"])]
+    check_device: Option<String>,
 }
 
 /// The interpreter recurses over the AST; give it a deep stack so that the
@@ -64,6 +68,9 @@ fn run(cli: Cli) -> ExitCode {
     if !cli.verify.is_empty() {
         return verify(&cli.verify);
     }
+    if let Some(device) = &cli.check_device {
+        return check_device(device);
+    }
     if let Some(path) = &cli.lesson {
         let Some(src) = read(path) else {
             return ExitCode::from(1);
@@ -91,6 +98,36 @@ fn run(cli: Cli) -> ExitCode {
             eprint!("{}", render(&e, &src, &origin));
             ExitCode::from(1)
         }
+    }
+}
+
+/// `tsh --check-device cuda`: each program's verdict, a summary, exit 1 on a
+/// difference (2 when the device cannot be used at all).
+fn check_device(name: &str) -> ExitCode {
+    let device = match tsh::tensor::Device::parse(name).and_then(|d| d.check_available().map(|_| d))
+    {
+        Ok(d) => d,
+        Err(e) => {
+            eprint!("{}", render(&e, "", "<check-device>"));
+            return ExitCode::from(2);
+        }
+    };
+    println!("comparing {device} with the cpu (the same inputs, from the cpu's generator):");
+    let report = tsh::teach::device_check::check(device, |what, same| {
+        println!("{} {what}", if same { "ok  " } else { "DIFF" });
+    });
+    for f in &report.failures {
+        println!("\n{f}");
+    }
+    println!(
+        "\n{} of {} programs print the same on {device} as on the cpu",
+        report.checked - report.failures.len(),
+        report.checked
+    );
+    if report.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -6,14 +6,14 @@
 //! walks, the compute-type conversions and the casts. A device that is missing
 //! is reported as skipped, with the reason.
 
-use std::io::Write;
+mod common;
 
 use tsh::tensor::dtype::ALL_DTYPES;
 use tsh::tensor::op::{
     BINARY_ROWS, BinaryFn, BinaryOp, BinaryVisitor, ReduceOp, ScanOp, UNARY_ROWS, UnaryFn, UnaryOp,
     UnaryVisitor,
 };
-use tsh::tensor::ops::{creation, elementwise, matmul, reduce, view};
+use tsh::tensor::ops::{elementwise, matmul, reduce, view};
 use tsh::tensor::{DType, Device, Tensor};
 
 struct Lcg(u64);
@@ -469,16 +469,7 @@ fn check_matmul(device: Device, f: &mut Failures) {
 fn every_op_matches_the_float64_reference_on_every_device() {
     let mut failures = Failures(vec![]);
     let mut ran = 0;
-    for device in [Device::Cpu, Device::Cuda(0)] {
-        if let Err(e) = creation::zeros_on(&[1], DType::F32, device) {
-            // Straight to stderr, past the test harness's capture, so it shows.
-            let _ = writeln!(
-                std::io::stderr(),
-                "op reference on {device}: skipped: {}",
-                e.message
-            );
-            continue;
-        }
+    for device in common::devices("op reference") {
         check_unary(device, &mut failures);
         check_binary(device, &mut failures);
         check_reductions(device, &mut failures);

@@ -22,6 +22,22 @@ fn transcript(src: &str, name: &str, device: Device) -> String {
     out
 }
 
+/// Transcripts about the device itself, which print differently on a GPU as
+/// PyTorch's do (the device's name, `.numpy()` refused for a CUDA tensor, the
+/// error for CUDA without a driver): they run on the CPU only.
+const ABOUT_THE_DEVICE: &[&str] = &[
+    "errors_device.tsh",
+    "tensors.tsh",
+    "python_blocks.tsh",
+    "tutorial_autograd.tsh",
+    "tutorial_tensors.tsh",
+    "course_notes.tsh",
+    "torch_api.tsh",
+    "numpy_bridge.tsh",
+    "d2l_calculus_probability.tsh",
+    "tutorial_quickstart_loops.tsh",
+];
+
 #[test]
 fn transcripts_match() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
@@ -44,13 +60,16 @@ fn transcripts_match() {
         .filter(|p| p.extension().is_some_and(|e| e == "tsh"))
         .flat_map(|p| devices.iter().map(move |d| (p, *d)))
     {
-        count += 1;
-        let src = std::fs::read_to_string(path).expect("read transcript");
         let name = path
             .file_name()
             .expect("file name")
             .to_string_lossy()
             .to_string();
+        if device != Device::Cpu && ABOUT_THE_DEVICE.contains(&name.as_str()) {
+            continue;
+        }
+        count += 1;
+        let src = std::fs::read_to_string(path).expect("read transcript");
         let got = transcript(&src, &name, device);
         let expected_path = path.with_extension("out");
         let want = std::fs::read_to_string(&expected_path).unwrap_or_default();

@@ -8,7 +8,7 @@ use super::node::{Edge, InputMeta, Node};
 use super::rules::sum_to;
 use crate::error::{Result, shape_err, type_err};
 use crate::tensor::Tensor;
-use crate::tensor::ops::creation::ones;
+use crate::tensor::ops::creation::full_on;
 use crate::tensor::ops::elementwise::binary;
 use crate::tensor::ops::index::write_all;
 use crate::tensor::shape::fmt_shape;
@@ -34,7 +34,12 @@ pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) ->
             ))
             .hint("reduce it first (e.g. y.sum().backward()), or pass a gradient of the same shape: y.backward(ones_like(y))"));
         }
-        None => ones(root.shape(), root.dtype())?,
+        None => full_on(
+            root.shape(),
+            crate::backend::Scalar::int(1),
+            root.dtype(),
+            root.device(),
+        )?,
         Some(g) => {
             if g.shape() != root.shape() {
                 return Err(shape_err(format!(
@@ -44,7 +49,7 @@ pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) ->
                 ))
                 .hint("backward(gradient) needs a gradient with exactly the output's shape"));
             }
-            g.to_dtype(root.dtype())?
+            g.to_dtype(root.dtype())?.to_device(root.device())?
         }
     };
     match root.grad_fn() {
@@ -130,21 +135,21 @@ pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) ->
     Ok(())
 }
 
-/// Make a gradient fit its input: the input's dtype, and its shape (a rule may hand
-/// back the broadcast shape; summing over the broadcast dims is the one place
-/// broadcasting is undone).
+/// Make a gradient fit its input: the input's device and dtype, and its shape (a
+/// rule may hand back the broadcast shape; summing over the broadcast dims is the
+/// one place broadcasting is undone).
 fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
     let g = if g.shape() != meta.shape.as_slice() {
         sum_to(&g, &meta.shape)?
     } else {
         g
     };
-    g.to_dtype(meta.dtype)
+    g.to_device(meta.device)?.to_dtype(meta.dtype)
 }
 
 /// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there).
 fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
-    let g = g.to_dtype(leaf.dtype())?;
+    let g = g.to_device(leaf.device())?.to_dtype(leaf.dtype())?;
     match leaf.grad() {
         Some(existing) if existing.shape() == g.shape() => {
             let sum = binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?;

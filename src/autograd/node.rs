@@ -21,6 +21,8 @@ pub enum Edge {
 pub struct InputMeta {
     pub shape: Vec<usize>,
     pub dtype: DType,
+    /// Where the input lives: a gradient that crossed devices goes back (.cuda()).
+    pub device: crate::tensor::Device,
 }
 
 pub struct Node {
@@ -64,6 +66,7 @@ impl Node {
                         InputMeta {
                             shape: t.shape().to_vec(),
                             dtype: t.dtype(),
+                            device: t.device(),
                         },
                     )
                 })

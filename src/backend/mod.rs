@@ -17,6 +17,7 @@ pub use cpu::{CpuStorage as HostBuffer, Element};
 /// Seed every device's random generator (torch.manual_seed).
 pub fn manual_seed(seed: u64) {
     cpu::random::manual_seed(seed);
+    cuda::random::manual_seed(seed);
 }
 
 /// A number to fill with: integers keep all 64 bits.
@@ -143,7 +144,7 @@ pub trait BackendStorage: Sized {
 }
 
 /// One backend's buffer.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Storage {
     Cpu(cpu::CpuStorage),
     Cuda(cuda::CudaStorage),

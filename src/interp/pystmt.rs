@@ -20,6 +20,7 @@ const IMPORTABLE: &[&str] = &[
     "numpy",
     "torch.distributions",
     "random",
+    "time",
     "torch.utils",
     "torch.utils.data",
 ];

@@ -2,6 +2,7 @@
 //! `:set stats`, progress bars, presenter mode and checked transcripts. Each
 //! renders to a String; the interpreter and the REPL decide where it goes.
 
+pub mod device_check;
 pub mod explain;
 pub mod lesson;
 pub mod picture;

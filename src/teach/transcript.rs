@@ -183,7 +183,27 @@ pub fn without_addresses(text: &str) -> String {
 pub fn as_printed_on_cpu(text: &str, device: Device) -> String {
     match device {
         Device::Cpu => text.to_string(),
-        Device::Cuda(_) => text.replace(&format!(", device='{device}'"), ""),
+        Device::Cuda(_) => {
+            // PyTorch's suffix, then tsh's own mentions of the device: the
+            // footer and :explain ("[3] float32 cuda:0") and the :vars table.
+            let mut t = text.replace(&format!(", device='{device}'"), "");
+            for d in crate::tensor::dtype::ALL_DTYPES {
+                t = t.replace(
+                    &format!("{} {device}", d.name()),
+                    &format!("{} cpu", d.name()),
+                );
+            }
+            t = t.replace(&format!("┆ {device} ┆"), "┆ cpu    ┆");
+            // :why's tables end their rows with the device.
+            let tail = format!(" {device}");
+            t.split('\n')
+                .map(|l| match l.strip_suffix(&tail) {
+                    Some(head) => format!("{head} cpu"),
+                    None => l.to_string(),
+                })
+                .collect::<Vec<String>>()
+                .join("\n")
+        }
     }
 }
 

@@ -26,12 +26,12 @@ impl Device {
             .hint("devices are written \"cpu\", \"cuda\" or \"cuda:N\""))
     }
 
-    /// Can tensors be put on this device? (This build has no CUDA backend: every
-    /// CUDA request is the backend's clear `device` error.)
+    /// Can tensors be put on this device? (CUDA needs the driver, NVRTC and
+    /// cuBLAS libraries and a GPU; without them this is a clear `device` error.)
     pub fn check_available(self) -> Result<()> {
         match self {
             Device::Cpu => Ok(()),
-            Device::Cuda(i) => Err(crate::backend::cuda::unavailable(i)),
+            Device::Cuda(i) => crate::backend::cuda::check(i),
         }
     }
 }

@@ -7,28 +7,133 @@ use tsh::interp::{Buffer, Interp};
 use tsh::print::error::render;
 use tsh::tensor::Device;
 
-/// The devices a suite runs on: the CPU, and CUDA where this machine has it. A
-/// missing device is reported as skipped, with the reason, never passed: once
-/// per suite, written straight to stderr so that `cargo test` shows it.
+/// The devices a suite runs on: the CPU, and CUDA. Where this process has a
+/// CUDA device (a GPU, or the fake driver first on the loader path) both run
+/// here. Where it has none, the calling test runs again in a child process with
+/// the project's fake CUDA driver (tests/fakecuda, built by
+/// scripts/fakecuda.sh) first on LD_LIBRARY_PATH, for the CUDA half; its
+/// failure fails this test. Without a C++ compiler the CUDA half is reported as
+/// skipped, with the reason, never passed: written straight to stderr so that
+/// `cargo test` shows it.
 pub fn devices(suite: &str) -> Vec<Device> {
+    if std::env::var_os("TSH_TEST_ONLY_CUDA").is_some() {
+        // The child: only the CUDA half, with the CPU's random numbers (the
+        // suites compare with what PyTorch printed on the CPU).
+        tsh::backend::cuda::random::draw_on_host(true);
+        tsh::print::tensor::print_as_on_cpu(true);
+        return vec![Device::Cuda(0)];
+    }
+    if Device::Cuda(0).check_available().is_ok() {
+        // Device output is compared with the CPU's expectations: print as on the CPU.
+        tsh::backend::cuda::random::draw_on_host(true);
+        tsh::print::tensor::print_as_on_cpu(true);
+        return vec![Device::Cpu, Device::Cuda(0)];
+    }
+    if let Err(why) = fakecuda::run_this_test_on_fake_cuda(&[]) {
+        report_skip(suite, &why);
+    }
+    vec![Device::Cpu]
+}
+
+fn report_skip(suite: &str, why: &str) {
     use std::io::Write;
     static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let mut out = vec![Device::Cpu];
-    match Device::Cuda(0).check_available() {
-        Ok(()) => out.push(Device::Cuda(0)),
-        Err(e) => {
-            let mut seen = REPORTED.lock().unwrap_or_else(|p| p.into_inner());
-            if !seen.iter().any(|s| s == suite) {
-                seen.push(suite.to_string());
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "{suite} on cuda:0: skipped: {}",
-                    e.message
-                );
-            }
-        }
+    let mut seen = REPORTED.lock().unwrap_or_else(|p| p.into_inner());
+    if !seen.iter().any(|s| s == suite) {
+        seen.push(suite.to_string());
+        let _ = writeln!(std::io::stderr(), "{suite} on cuda:0: skipped: {why}");
     }
-    out
+}
+
+pub mod fakecuda {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+    use std::sync::OnceLock;
+
+    /// The folder the fake driver's libraries are built into (once per test
+    /// binary, and only when its sources are newer than the build).
+    pub fn libdir() -> Result<PathBuf, String> {
+        static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+        BUILT.get_or_init(build).clone()
+    }
+
+    fn newest(dir: &Path) -> std::time::SystemTime {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.metadata().ok()?.modified().ok())
+            .max()
+            .unwrap_or(std::time::UNIX_EPOCH)
+    }
+
+    fn build() -> Result<PathBuf, String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = root.join("target").join("fakecuda");
+        let lib = out.join("libcuda.so");
+        let fresh = lib
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= newest(&root.join("tests/fakecuda")));
+        if fresh {
+            return Ok(out);
+        }
+        let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+        if Command::new(&cxx).arg("--version").output().is_err() {
+            return Err(format!(
+                "no C++ compiler ({cxx}) to build the fake CUDA driver"
+            ));
+        }
+        let status = Command::new("bash")
+            .arg(root.join("scripts/fakecuda.sh"))
+            .arg(&out)
+            .output()
+            .map_err(|e| format!("cannot run scripts/fakecuda.sh: {e}"))?;
+        if !status.status.success() {
+            // A compiler that is there but fails is a failure, not a skip.
+            panic!(
+                "scripts/fakecuda.sh failed:\n{}{}",
+                String::from_utf8_lossy(&status.stdout),
+                String::from_utf8_lossy(&status.stderr)
+            );
+        }
+        Ok(out)
+    }
+
+    /// Run the current test again in a child process on the fake driver, with
+    /// `env` added; panic with its output if it fails. Err: why it could not run.
+    pub fn run_this_test_on_fake_cuda(env: &[(&str, &str)]) -> Result<(), String> {
+        let dir = libdir()?;
+        let name = std::thread::current()
+            .name()
+            .filter(|n| *n != "main")
+            .ok_or("the test's name is unknown (run with more than one test thread)")?
+            .to_string();
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut path = dir.to_string_lossy().to_string();
+        if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+            path = format!("{path}:{}", old.to_string_lossy());
+        }
+        let out = Command::new(exe)
+            .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+            .env("LD_LIBRARY_PATH", path)
+            .env("TSH_TEST_ONLY_CUDA", "1")
+            .env("TSH_KERNEL_CACHE", dir.join("ptx"))
+            .env("FAKECUDA_CACHE", dir.join("cache"))
+            .envs(env.iter().copied())
+            .output()
+            .map_err(|e| format!("cannot start the test again: {e}"))?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("1 passed"),
+            "{name} on cuda:0 (fake driver) failed:\n{text}"
+        );
+        Ok(())
+    }
 }
 
 /// A fresh interpreter printing into `buf`, whose creation functions put

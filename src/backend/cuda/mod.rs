@@ -1,124 +1,286 @@
-//! The CUDA backend's place in the engine. This build has no CUDA kernels yet:
-//! `CudaStorage` cannot be made (it has no values), so every constructor answers
-//! with a `device` error and no method can ever run. The CUDA issue fills it in.
+//! The CUDA backend: buffers in device memory (cached by size class), the
+//! kernels of kernels/*.cu compiled by NVRTC, cuBLAS for float matrix products.
+//! All work is queued on one stream per device; the host waits only when it
+//! needs a value (a copy to the host, an error flag a kernel raised).
+//!
+//! Without a driver nothing here is reached: `device::check` answers with a
+//! `device` error before a buffer is ever made.
+
+mod alloc;
+pub mod device;
+mod elementwise;
+mod index;
+pub mod kernels;
+mod matmul;
+pub mod random;
+mod reduce;
+
+use std::sync::Arc;
+
+use cudarc::driver::PushKernelArg;
 
 use super::{BackendStorage, Distribution, HostBuffer, Scalar, Window};
-use crate::error::{Error, Result, device_err};
+use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, UnaryOp};
 use crate::tensor::{DType, Device};
+use alloc::DeviceBuffer;
+use device::{Gpu, driver_err};
+use kernels::{Source, grid, launched, suffix};
 
-/// A type with no values: a CUDA buffer cannot exist in this build.
-#[derive(Clone, Copy, Debug)]
-enum Never {}
+pub use alloc::{empty_cache, stats as memory_stats};
+pub use device::{check, device_count, gpu, list, synchronize, synchronize_open};
 
-#[derive(Clone, Debug)]
+/// `len` elements of `dtype` in device memory.
+#[derive(Debug)]
 pub struct CudaStorage {
-    never: Never,
+    buf: DeviceBuffer,
+    dtype: DType,
+    len: usize,
 }
 
-/// Why no CUDA buffer can be made.
-pub fn unavailable(index: usize) -> Error {
-    device_err(format!(
-        "cannot use cuda:{index}: this tsh has no CUDA device available (CUDA tensors need an NVIDIA GPU and the CUDA backend)"
-    ))
-    .hint("keep the tensor on the cpu, or check :devices for what this machine has")
+/// Why `cuda:index` cannot be used (the error every CUDA request gives then).
+pub fn unavailable(index: usize) -> crate::error::Error {
+    match check(index) {
+        Err(e) => e,
+        Ok(()) => crate::error::device_err(format!("cuda:{index} is available")),
+    }
 }
 
 impl CudaStorage {
-    pub fn from_host(_: HostBuffer, index: usize) -> Result<CudaStorage> {
-        Err(unavailable(index))
+    /// Uninitialised room for `len` elements (every caller writes them all).
+    pub(crate) fn empty(gpu: &Arc<Gpu>, len: usize, dtype: DType) -> Result<CudaStorage> {
+        Ok(CudaStorage {
+            buf: DeviceBuffer::new(gpu, len * dtype.size())?,
+            dtype,
+            len,
+        })
     }
-    pub fn full(index: usize, _: usize, _: DType, _: Scalar) -> Result<CudaStorage> {
-        Err(unavailable(index))
+
+    pub(crate) fn gpu(&self) -> &Arc<Gpu> {
+        &self.buf.gpu
     }
-    pub fn arange(index: usize, _: Scalar, _: Scalar, _: usize, _: DType) -> Result<CudaStorage> {
-        Err(unavailable(index))
+
+    /// The device address of the first element.
+    pub(crate) fn ptr(&self) -> u64 {
+        self.buf.ptr()
     }
-    pub fn linspace(index: usize, _: f64, _: f64, _: usize, _: DType) -> Result<CudaStorage> {
-        Err(unavailable(index))
+
+    pub fn from_host(h: HostBuffer, index: usize) -> Result<CudaStorage> {
+        let gpu = device::gpu(index)?;
+        let dtype = h.dtype();
+        let len = h.len();
+        let mut out = CudaStorage::empty(&gpu, len, dtype)?;
+        out.write_bytes(host_bytes(&h))?;
+        Ok(out)
     }
-    pub fn random(index: usize, _: Distribution, _: usize, _: DType) -> Result<CudaStorage> {
-        Err(unavailable(index))
+
+    /// Copy `bytes` to the start of the buffer.
+    pub(crate) fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let stream = self.gpu().stream.clone();
+        let mut view = self.buf.slice_mut().slice_mut(0..bytes.len());
+        stream
+            .memcpy_htod(bytes, &mut view)
+            .map_err(|e| driver_err("a copy to the device", e))
     }
+
+    pub fn full(index: usize, n: usize, dtype: DType, value: Scalar) -> Result<CudaStorage> {
+        let gpu = device::gpu(index)?;
+        let out = CudaStorage::empty(&gpu, n, dtype)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let name = format!("fill_{}", suffix(dtype));
+        let f = gpu.function(Source::Copy, &name)?;
+        let (n64, op) = (n as i64, out.ptr());
+        let mut b = gpu.stream.launch_builder(&f);
+        b.arg(&n64).arg(&value.f).arg(&value.i).arg(&op);
+        // SAFETY: arguments as fill_T in copy.cu.
+        launched(&name, unsafe { b.launch(grid(n)) })?;
+        Ok(out)
+    }
+
+    pub fn arange(
+        index: usize,
+        start: Scalar,
+        step: Scalar,
+        n: usize,
+        dtype: DType,
+    ) -> Result<CudaStorage> {
+        let gpu = device::gpu(index)?;
+        let out = CudaStorage::empty(&gpu, n, dtype)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let name = format!("arange_{}", suffix(dtype));
+        let f = gpu.function(Source::Copy, &name)?;
+        let (n64, op) = (n as i64, out.ptr());
+        let mut b = gpu.stream.launch_builder(&f);
+        b.arg(&n64)
+            .arg(&start.f)
+            .arg(&step.f)
+            .arg(&start.i)
+            .arg(&step.i)
+            .arg(&op);
+        // SAFETY: arguments as arange_T in copy.cu.
+        launched(&name, unsafe { b.launch(grid(n)) })?;
+        Ok(out)
+    }
+
+    pub fn linspace(
+        index: usize,
+        start: f64,
+        end: f64,
+        n: usize,
+        dtype: DType,
+    ) -> Result<CudaStorage> {
+        let gpu = device::gpu(index)?;
+        let out = CudaStorage::empty(&gpu, n, dtype)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let name = format!("linspace_{}", suffix(dtype));
+        let f = gpu.function(Source::Copy, &name)?;
+        let (n64, f64_math, op) = (n as i64, (dtype == DType::F64) as i32, out.ptr());
+        let mut b = gpu.stream.launch_builder(&f);
+        b.arg(&n64).arg(&start).arg(&end).arg(&f64_math).arg(&op);
+        // SAFETY: arguments as linspace_T in copy.cu.
+        launched(&name, unsafe { b.launch(grid(n)) })?;
+        Ok(out)
+    }
+
+    pub fn random(index: usize, dist: Distribution, n: usize, dtype: DType) -> Result<CudaStorage> {
+        random::fill(&device::gpu(index)?, dist, n, dtype)
+    }
+
+    /// The elements `l` describes, copied to a fresh contiguous buffer.
+    pub(crate) fn gather(&self, l: &Layout) -> Result<CudaStorage> {
+        elementwise::cast(self, l, self.dtype)
+    }
+}
+
+/// A host buffer's elements as bytes.
+fn host_bytes(h: &HostBuffer) -> &[u8] {
+    crate::with_storage!(h, v => {
+        // SAFETY: plain-old-data elements, viewed as the bytes they occupy.
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(&v[..])) }
+    })
+}
+
+/// `len` elements of `dtype` read from device memory at `src`.
+fn host_from_device(gpu: &Gpu, src: &CudaStorage, offset: usize, len: usize) -> Result<HostBuffer> {
+    let dtype = src.dtype;
+    crate::with_dtype!(dtype, T => {
+        let mut v: Vec<T> = Vec::with_capacity(len);
+        if len > 0 {
+            let size = dtype.size();
+            let view = src.buf.slice().slice(offset * size..(offset + len) * size);
+            // SAFETY: the copy below writes all len * size bytes before set_len,
+            // and the device holds valid values of T (kernels write only those).
+            let bytes = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len * size) };
+            gpu.stream
+                .memcpy_dtoh(&view, bytes)
+                .map_err(|e| driver_err("a copy to the host", e))?;
+            gpu.stream.synchronize().map_err(|e| driver_err("a copy to the host", e))?;
+            unsafe { v.set_len(len) };
+        }
+        Ok(<T as crate::backend::Element>::wrap(v))
+    })
 }
 
 impl BackendStorage for CudaStorage {
     fn dtype(&self) -> DType {
-        match self.never {}
+        self.dtype
     }
     fn device(&self) -> Device {
-        match self.never {}
+        Device::Cuda(self.gpu().index)
     }
     fn len(&self) -> usize {
-        match self.never {}
+        self.len
     }
-    fn cast(&self, _: &Layout, _: DType) -> Result<Self> {
-        match self.never {}
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
+        elementwise::cast(self, l, dtype)
     }
-    fn unary(&self, _: &Layout, _: UnaryOp) -> Result<Self> {
-        match self.never {}
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
+        // bitwise_not of bools is logical not (the i64 path would flip every bit).
+        if op == UnaryOp::BitwiseNot && self.dtype == DType::Bool {
+            return self.predicate(l, PredicateOp::LogicalNot);
+        }
+        elementwise::unary(self, l, op)
     }
-    fn predicate(&self, _: &Layout, _: PredicateOp) -> Result<Self> {
-        match self.never {}
+    fn predicate(&self, l: &Layout, op: PredicateOp) -> Result<Self> {
+        elementwise::predicate(self, l, op)
     }
-    fn binary(&self, _: &Layout, _: &Self, _: &Layout, _: BinaryOp) -> Result<Self> {
-        match self.never {}
+    fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self> {
+        elementwise::binary(self, l, rhs, rl, op)
     }
     fn ternary(
         &self,
-        _: &Layout,
-        _: (&Self, &Layout),
-        _: (&Self, &Layout),
-        _: TernaryOp,
+        l: &Layout,
+        b: (&Self, &Layout),
+        c: (&Self, &Layout),
+        op: TernaryOp,
     ) -> Result<Self> {
-        match self.never {}
+        elementwise::ternary(self, l, b, c, op)
     }
-    fn reduce(&self, _: &Layout, _: ReduceOp, _: &[usize]) -> Result<Self> {
-        match self.never {}
+    fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self> {
+        reduce::reduce(self, l, op, dims)
     }
-    fn scan(&self, _: &Layout, _: ScanOp, _: usize) -> Result<Self> {
-        match self.never {}
+    fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self> {
+        reduce::scan(self, l, op, dim)
     }
-    fn softmax(&self, _: &Layout, _: usize, _: bool) -> Result<Self> {
-        match self.never {}
+    fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Self> {
+        reduce::softmax(self, l, dim, log)
     }
-    fn matmul(&self, _: &Layout, _: &Self, _: &Layout) -> Result<Self> {
-        match self.never {}
+    fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
+        matmul::matmul(self, l, rhs, rl)
     }
-    fn index(&self, _: &Layout, _: &[usize], _: &[(&Self, &Layout)], _: usize) -> Result<Self> {
-        match self.never {}
+    fn index(
+        &self,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+    ) -> Result<Self> {
+        index::index(self, l, dims, indices, insert_at)
     }
     fn index_put_into(
         &mut self,
-        _: &Layout,
-        _: &[usize],
-        _: &[(&Self, &Layout)],
-        _: usize,
-        _: (&Self, &Layout),
-        _: bool,
+        l: &Layout,
+        dims: &[usize],
+        indices: &[(&Self, &Layout)],
+        insert_at: usize,
+        src: (&Self, &Layout),
+        accumulate: bool,
     ) -> Result<()> {
-        match self.never {}
+        index::index_put_into(self, l, dims, indices, insert_at, src, accumulate)
     }
-    fn copy_into(&mut self, _: &Layout, _: &Self, _: &Layout) -> Result<()> {
-        match self.never {}
+    fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
+        elementwise::copy_into(self, l, src, sl)
     }
-    fn nonzero(&self, _: &Layout) -> Result<Self> {
-        match self.never {}
+    fn nonzero(&self, l: &Layout) -> Result<Self> {
+        index::nonzero(self, l)
     }
-    fn sort(&self, _: &Layout, _: usize, _: bool) -> Result<(Self, Self)> {
-        match self.never {}
+    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)> {
+        index::sort(self, l, dim, descending)
     }
-    fn unique(&self, _: &Layout) -> Result<(Self, Self, Self)> {
-        match self.never {}
+    fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
+        index::unique(self, l)
     }
-    fn unfold(&self, _: &Layout, _: &Window, _: f64) -> Result<Self> {
-        match self.never {}
+    fn unfold(&self, l: &Layout, w: &Window, pad: f64) -> Result<Self> {
+        matmul::unfold(self, l, w, pad)
     }
-    fn fold(&self, _: &Layout, _: &Window, _: usize, _: [usize; 2]) -> Result<Self> {
-        match self.never {}
+    fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
+        matmul::fold(self, l, w, channels, hw)
     }
-    fn to_host(&self, _: &Layout) -> Result<HostBuffer> {
-        match self.never {}
+    fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
+        if l.is_contiguous() && l.offset + l.numel() <= self.len {
+            return host_from_device(self.gpu(), self, l.offset, l.numel());
+        }
+        let c = self.gather(l)?;
+        host_from_device(self.gpu(), &c, 0, c.len)
     }
 }

@@ -37,6 +37,78 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Module,
+        "cuda.get_device_name",
+        "torch.cuda.get_device_name(device=None)",
+        "The name the driver gives a CUDA device.",
+        "torch.cuda.get_device_name(0) if torch.cuda.is_available() else None",
+        cuda_device_name
+    ),
+    row!(
+        Module,
+        "cuda.current_device",
+        "torch.cuda.current_device()",
+        "The index of the CUDA device tensors go to by default (0).",
+        "torch.cuda.current_device() if torch.cuda.is_available() else None",
+        cuda_current_device
+    ),
+    row!(
+        Module,
+        "cuda.synchronize",
+        "torch.cuda.synchronize(device=None)",
+        "Wait until every queued kernel and copy on the device is done (for honest timings).",
+        "torch.cuda.synchronize() if torch.cuda.is_available() else None",
+        cuda_synchronize
+    ),
+    row!(
+        Module,
+        "cuda.memory_allocated",
+        "torch.cuda.memory_allocated(device=None)",
+        "Bytes of device memory held by tensors now (tsh's caching allocator rounds each up to its size class).",
+        "torch.cuda.memory_allocated() if torch.cuda.is_available() else 0",
+        cuda_memory_allocated
+    ),
+    row!(
+        Module,
+        "cuda.memory_reserved",
+        "torch.cuda.memory_reserved(device=None)",
+        "Bytes of device memory taken from the driver: tensors' and the cache of freed buffers.",
+        "torch.cuda.memory_reserved() if torch.cuda.is_available() else 0",
+        cuda_memory_reserved
+    ),
+    row!(
+        Module,
+        "cuda.max_memory_allocated",
+        "torch.cuda.max_memory_allocated(device=None)",
+        "The most bytes tensors held at once.",
+        "torch.cuda.max_memory_allocated() if torch.cuda.is_available() else 0",
+        cuda_max_memory_allocated
+    ),
+    row!(
+        Module,
+        "cuda.empty_cache",
+        "torch.cuda.empty_cache()",
+        "Give the cached freed buffers back to the driver.",
+        "torch.cuda.empty_cache()",
+        cuda_empty_cache
+    ),
+    row!(
+        Module,
+        "cuda.manual_seed",
+        "torch.cuda.manual_seed(seed)",
+        "Seed the CUDA generator (Philox; torch.manual_seed seeds it too).",
+        "torch.cuda.manual_seed(0)",
+        cuda_manual_seed
+    ),
+    row!(
+        Module,
+        "cuda.manual_seed_all",
+        "torch.cuda.manual_seed_all(seed)",
+        "Seed every CUDA device's generator.",
+        "torch.cuda.manual_seed_all(0)",
+        cuda_manual_seed
+    ),
+    row!(
+        Module,
         "accelerator.is_available",
         "torch.accelerator.is_available()",
         "Whether an accelerator (a CUDA GPU for tsh) can be used.",
@@ -79,6 +151,91 @@ fn cuda_present() -> bool {
     Device::Cuda(0).check_available().is_ok()
 }
 
+/// The device index a `device=` argument names (None: cuda:0).
+fn cuda_index(a: &mut Args) -> Result<usize> {
+    match a.take("device") {
+        None | Some((Value::None, _)) => Ok(0),
+        Some((Value::Int(i), _)) if i >= 0 => Ok(i as usize),
+        Some((v, s)) => match convert::to_device(&v).map_err(|e| e.at(s))? {
+            Device::Cuda(i) => Ok(i),
+            Device::Cpu => {
+                Err(crate::error::value_err("Expected a cuda device, but got: cpu").at(s))
+            }
+        },
+    }
+}
+
+/// The opened device `index`, or the error that says why there is none.
+fn opened(index: usize) -> Result<std::sync::Arc<crate::backend::cuda::device::Gpu>> {
+    Device::Cuda(index).check_available()?;
+    crate::backend::cuda::gpu(index)
+}
+
+fn cuda_device_name(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let i = cuda_index(&mut a)?;
+    a.finish()?;
+    Ok(Value::str(&opened(i)?.name))
+}
+
+fn cuda_current_device(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    opened(0)?;
+    Ok(Value::Int(0))
+}
+
+fn cuda_synchronize(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let i = cuda_index(&mut a)?;
+    a.finish()?;
+    opened(i)?;
+    crate::backend::cuda::synchronize(i)?;
+    Ok(Value::None)
+}
+
+/// (allocated, reserved, peak) bytes of a device, all 0 where CUDA never started.
+fn memory(a: &mut Args) -> Result<(usize, usize, usize)> {
+    let i = cuda_index(a)?;
+    Ok(if cuda_present() {
+        crate::backend::cuda::memory_stats(&*opened(i)?)
+    } else {
+        (0, 0, 0)
+    })
+}
+
+fn cuda_memory_allocated(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let m = memory(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(m.0 as i64))
+}
+
+fn cuda_memory_reserved(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let m = memory(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(m.1 as i64))
+}
+
+fn cuda_max_memory_allocated(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let m = memory(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(m.2 as i64))
+}
+
+fn cuda_empty_cache(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    if cuda_present() {
+        for i in 0..crate::backend::cuda::device_count() {
+            crate::backend::cuda::empty_cache(&*opened(i)?)?;
+        }
+    }
+    Ok(Value::None)
+}
+
+fn cuda_manual_seed(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let seed = a.int("seed")?;
+    a.finish()?;
+    crate::backend::cuda::random::manual_seed(seed as u64);
+    Ok(Value::None)
+}
+
 fn device(_: &mut Interp, mut a: Args) -> Result<Value> {
     let (v, s) = a
         .take("type")
@@ -99,7 +256,7 @@ fn cuda_is_available(_: &mut Interp, a: Args) -> Result<Value> {
 
 fn cuda_device_count(_: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
-    Ok(Value::Int(cuda_present() as i64))
+    Ok(Value::Int(crate::backend::cuda::device_count() as i64))
 }
 
 fn current_accelerator(_: &mut Interp, a: Args) -> Result<Value> {

@@ -132,9 +132,17 @@ fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Resul
     {
         d.check_available()?;
     }
-    Ok(Value::Tensor(match dtype {
-        Some(d) if d != t.dtype() => t.to_dtype(d)?,
-        _ => t.clone(),
+    let dtype = dtype.filter(|&d| d != t.dtype());
+    let device = device.filter(|&d| d != t.device());
+    Ok(Value::Tensor(match (dtype, device) {
+        (None, None) => t.clone(),
+        (Some(d), None) => t.to_dtype(d)?,
+        (None, Some(dev)) => t.to_device(dev)?,
+        // One ToCopyBackward0, as PyTorch records for .to(device, dtype).
+        (Some(d), Some(dev)) => {
+            let out = crate::autograd::no_grad(|| t.to_device(dev)?.to_dtype(d))?;
+            crate::autograd::rules::elementwise::record_identity("ToCopyBackward0", t, out)
+        }
     }))
 }
 
@@ -217,7 +225,17 @@ fn cpu(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn cuda(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
-    let index = a.opt_int("device")?.unwrap_or(0).max(0) as usize;
+    let device = match a.take("device") {
+        None | Some((Value::None, _)) => Device::Cuda(0),
+        Some((Value::Int(i), _)) if i >= 0 => Device::Cuda(i as usize),
+        Some((v, s)) => match convert::to_device(&v).map_err(|e| e.at(s))? {
+            Device::Cpu => {
+                return Err(crate::error::value_err("Invalid device, must be cuda device").at(s));
+            }
+            d => d,
+        },
+    };
+    let _ = a.take_kw("non_blocking");
     a.finish()?;
-    convert_to(&t, None, Some(Device::Cuda(index)))
+    convert_to(&t, None, Some(device))
 }

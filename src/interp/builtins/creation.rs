@@ -467,7 +467,9 @@ fn normal(_: &mut Interp, mut a: Args) -> Result<Value> {
         } else {
             default_float()
         });
-        let z = c::randn(spread.shape(), dtype).map_err(|e| e.at(a.span))?;
+        let z = c::randn(spread.shape(), dtype)
+            .and_then(|z| z.to_device(spread.device()))
+            .map_err(|e| e.at(a.span))?;
         let scaled = crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Mul, &z, &s)?;
         crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Add, &scaled, &m)?
     };

@@ -30,6 +30,7 @@ mod pymethods;
 mod pyrandom;
 mod pyspecial;
 mod python;
+mod pytime;
 mod pytypes;
 mod reduce;
 mod select;
@@ -94,13 +95,14 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 27] {
+fn tables() -> [&'static [Builtin]; 28] {
     [
         nnmodule::ROWS,
         pyiter::ROWS,
         einsum::ROWS,
         select::ROWS,
         pyrandom::ROWS,
+        pytime::ROWS,
         distributions::ROWS,
         numpy::ROWS,
         pycompat::ROWS,
@@ -286,7 +288,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.accelerator"
             | "torch.backends.mps"
             | "torch.distributions"
-            | "random",
+            | "random"
+            | "time",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);

@@ -336,8 +336,20 @@ fn set_printoptions(it: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn numpy(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;
-    let _ = a.take_kw("force");
+    let force = a
+        .take_kw("force")
+        .is_some_and(|(v, _)| v.truthy().unwrap_or(false));
     a.finish()?;
+    if let crate::tensor::Device::Cuda(_) = t.device() {
+        if !force {
+            return Err(type_err(format!(
+                "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
+                t.device()
+            ))
+            .hint("t.cpu().numpy()"));
+        }
+        return crate::interp::numpy::from_tensor(&t.to_device(crate::tensor::Device::Cpu)?);
+    }
     crate::interp::numpy::from_tensor(&t)
 }
 

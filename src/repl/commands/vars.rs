@@ -93,9 +93,18 @@ pub fn devices(interp: &mut Interp, _: &str) -> Result<Outcome> {
             if threads == 1 { "" } else { "s" }
         ),
     );
-    say(
-        interp,
-        "cuda     not available: this build of tsh has no CUDA backend, so .cuda() and device=\"cuda\" are device errors",
-    );
+    match crate::backend::cuda::list() {
+        Ok(found) => {
+            for (i, name) in found {
+                say(interp, &format!("cuda:{i}   {name}"));
+            }
+        }
+        Err(why) => say(
+            interp,
+            &format!(
+                "cuda     not available: {why} (.cuda() and device=\"cuda\" are device errors)"
+            ),
+        ),
+    }
     Ok(Outcome::Handled)
 }

@@ -14,21 +14,32 @@ use crate::tensor::shape::broadcast_shapes;
 /// Both operands on one device (a Python number, a wrapped 0-d tensor, goes
 /// wherever the other operand is).
 pub fn check_same_device(a: &Tensor, b: &Tensor, what: &str) -> Result<Device> {
-    if a.device() != b.device() && !a.is_wrapped_number() && !b.is_wrapped_number() {
-        return Err(crate::error::device_err(format!(
-            "{what} needs both tensors on one device, but they are on {} and {}",
-            a.device(),
-            b.device()
-        ))
-        .hint(format!(
-            "move one with .to(\"{}\") (tsh never copies between devices silently)",
-            a.device()
-        )));
+    if a.device() != b.device() && !goes_anywhere(a) && !goes_anywhere(b) {
+        return Err(mixed_devices(a.device(), b.device(), what));
     }
-    Ok(if a.is_wrapped_number() {
+    Ok(if goes_anywhere(a) {
         b.device()
     } else {
         a.device()
+    })
+}
+
+/// A Python number, or a 0-d tensor on the CPU: PyTorch lets either take part
+/// in an op on another device (it is read as a scalar).
+pub fn goes_anywhere(t: &Tensor) -> bool {
+    t.is_wrapped_number() || (t.ndim() == 0 && t.device() == Device::Cpu)
+}
+
+/// PyTorch's words for operands on two devices, with the fix.
+pub fn mixed_devices(a: Device, b: Device, what: &str) -> crate::error::Error {
+    let (gpu, cpu) = if a == Device::Cpu { (b, a) } else { (a, b) };
+    crate::error::device_err(format!(
+        "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
+    ))
+    .hint(if cpu == Device::Cpu {
+        format!("{what} got one tensor on {gpu} and one on the cpu: move one, e.g. x.cuda() or y.cpu() (tsh never copies between devices silently)")
+    } else {
+        format!("{what} got tensors on {a} and {b}: move one with .to(\"{a}\")")
     })
 }
 
@@ -201,10 +212,10 @@ fn aligned(
     }
     let device = parts
         .iter()
-        .find(|t| !t.is_wrapped_number())
+        .find(|t| !goes_anywhere(t))
         .map_or(Device::Cpu, |t| t.device());
     for p in parts {
-        if !p.is_wrapped_number() && p.device() != device {
+        if !goes_anywhere(p) && p.device() != device {
             return check_same_device(parts[0], p, what).map(|_| (vec![], vec![]));
         }
     }

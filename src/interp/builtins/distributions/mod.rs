@@ -184,11 +184,14 @@ pub(super) fn t(v: &Value) -> Result<Tensor> {
 /// A parameter as a float tensor (Python numbers take the default float dtype).
 pub(super) fn param(v: &Value) -> Result<Tensor> {
     let x = match v {
+        // Where new tensors go (PyTorch's broadcast_all puts a number beside
+        // the tensor parameters; tsh uses the default device).
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
             crate::interp::convert::tensor_from_data(
                 v,
                 Some(crate::tensor::dtype::default_float()),
             )?
+            .to_device(crate::tensor::device::default_device())?
         }
         other => t(other)?,
     };

@@ -1,0 +1,196 @@
+//! Element-wise primitives on the device: casts and copies (kernels/copy.cu),
+//! unary, predicate, binary and ternary ops (kernels/elementwise.cu).
+
+use cudarc::driver::PushKernelArg;
+
+use super::CudaStorage;
+use super::kernels::{Source, dtype_code, grid, launched, merged, suffix};
+use crate::error::{Result, value_err};
+use crate::tensor::DType;
+use crate::tensor::layout::Layout;
+use crate::tensor::op::{BinaryOp, PredicateOp, TernaryOp, UnaryOp};
+
+/// A fresh contiguous buffer of `n` elements of `dtype` on `like`'s device.
+fn output(like: &CudaStorage, n: usize, dtype: DType) -> Result<CudaStorage> {
+    CudaStorage::empty(like.gpu(), n, dtype)
+}
+
+pub fn cast(s: &CudaStorage, l: &Layout, to: DType) -> Result<CudaStorage> {
+    let n = l.numel();
+    let out = output(s, n, to)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let gpu = s.gpu();
+    let (n64, ls) = (n as i64, merged(&[l])?);
+    let (inp, outp) = (s.ptr(), out.ptr());
+    let name = if s.dtype == to {
+        // A gather: copy_T(n, dst layout, dst, src layout, src).
+        let name = format!("copy_{}", suffix(to));
+        let f = gpu.function(Source::Copy, &name)?;
+        let dl = super::kernels::Strided::contiguous(&[n])?;
+        let mut b = gpu.stream.launch_builder(&f);
+        b.arg(&n64).arg(&dl).arg(&outp).arg(&ls[0]).arg(&inp);
+        // SAFETY: arguments as copy_T's signature.
+        launched(&name, unsafe { b.launch(grid(n)) })?;
+        return Ok(out);
+    } else {
+        format!("cast_{}", suffix(s.dtype))
+    };
+    let f = gpu.function(Source::Copy, &name)?;
+    let to_code = dtype_code(to);
+    let mut b = gpu.stream.launch_builder(&f);
+    b.arg(&n64).arg(&to_code).arg(&ls[0]).arg(&inp).arg(&outp);
+    // SAFETY: arguments as cast_T's signature.
+    launched(&name, unsafe { b.launch(grid(n)) })?;
+    Ok(out)
+}
+
+pub fn copy_into(dst: &mut CudaStorage, l: &Layout, src: &CudaStorage, sl: &Layout) -> Result<()> {
+    if dst.dtype != src.dtype {
+        return Err(value_err(
+            "internal: a copy between dtypes reached the backend",
+        ));
+    }
+    let n = l.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    let gpu = dst.gpu().clone();
+    let ls = merged(&[l, sl])?;
+    let name = format!("copy_{}", suffix(dst.dtype));
+    let f = gpu.function(Source::Copy, &name)?;
+    let (n64, d, s) = (n as i64, dst.ptr(), src.ptr());
+    let mut b = gpu.stream.launch_builder(&f);
+    b.arg(&n64).arg(&ls[0]).arg(&d).arg(&ls[1]).arg(&s);
+    // SAFETY: arguments as copy_T's signature.
+    launched(&name, unsafe { b.launch(grid(n)) })
+}
+
+/// `kernel(n, op, layout, in, out)` of the Elementwise module.
+fn one_operand(
+    s: &CudaStorage,
+    l: &Layout,
+    kernel: &str,
+    op: i32,
+    out_dtype: DType,
+) -> Result<CudaStorage> {
+    let n = l.numel();
+    let out = output(s, n, out_dtype)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let gpu = s.gpu();
+    let name = format!("{kernel}_{}", suffix(s.dtype));
+    let f = gpu.function(Source::Elementwise, &name)?;
+    let (n64, ls, inp, outp) = (n as i64, merged(&[l])?, s.ptr(), out.ptr());
+    let mut b = gpu.stream.launch_builder(&f);
+    b.arg(&n64).arg(&op).arg(&ls[0]).arg(&inp).arg(&outp);
+    // SAFETY: arguments as unary_T / predicate_T.
+    launched(&name, unsafe { b.launch(grid(n)) })?;
+    Ok(out)
+}
+
+pub fn unary(s: &CudaStorage, l: &Layout, op: UnaryOp) -> Result<CudaStorage> {
+    one_operand(s, l, "unary", op as i32, s.dtype)
+}
+
+pub fn predicate(s: &CudaStorage, l: &Layout, op: PredicateOp) -> Result<CudaStorage> {
+    one_operand(s, l, "predicate", op as i32, DType::Bool)
+}
+
+pub fn binary(
+    a: &CudaStorage,
+    la: &Layout,
+    b: &CudaStorage,
+    lb: &Layout,
+    op: BinaryOp,
+) -> Result<CudaStorage> {
+    let n = la.numel();
+    let compare = op.is_comparison();
+    let out = output(a, n, if compare { DType::Bool } else { a.dtype })?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let gpu = a.gpu();
+    let ls = merged(&[la, lb])?;
+    let (n64, code, ap, bp, outp) = (n as i64, op as i32, a.ptr(), b.ptr(), out.ptr());
+    let kernel = if compare { "compare" } else { "binary" };
+    let name = format!("{kernel}_{}", suffix(a.dtype));
+    let f = gpu.function(Source::Elementwise, &name)?;
+    // Integer division by zero is an error (integers have no inf): the kernel
+    // raises a flag the host reads, for the integer divisions only.
+    use BinaryOp::*;
+    let divides = !a.dtype.is_float() && matches!(op, Div | FloorDiv | Rem | Fmod);
+    let flag = if divides {
+        let mut f = CudaStorage::empty(gpu, 1, DType::I64)?;
+        f.write_bytes(&[0u8; 8])?;
+        Some(f)
+    } else {
+        None
+    };
+    // Without a division the flag is never written; any valid address will do.
+    let errp = flag.as_ref().map_or(outp, |f| f.ptr());
+    let mut lb_ = gpu.stream.launch_builder(&f);
+    lb_.arg(&n64)
+        .arg(&code)
+        .arg(&ls[0])
+        .arg(&ap)
+        .arg(&ls[1])
+        .arg(&bp)
+        .arg(&outp);
+    if !compare {
+        lb_.arg(&errp);
+    }
+    // SAFETY: arguments as binary_T / compare_T.
+    launched(&name, unsafe { lb_.launch(grid(n)) })?;
+    if let Some(flag) = flag {
+        let raised = super::host_from_device(gpu, &flag, 0, 1)?.get_i64(0);
+        if raised != 0 {
+            return Err(value_err("integer division by zero").hint(
+                "integer tensors have no inf or nan; convert to float first (e.g. a.float() / b) to get inf",
+            ));
+        }
+    }
+    Ok(out)
+}
+
+pub fn ternary(
+    a: &CudaStorage,
+    la: &Layout,
+    b: (&CudaStorage, &Layout),
+    c: (&CudaStorage, &Layout),
+    op: TernaryOp,
+) -> Result<CudaStorage> {
+    let n = la.numel();
+    // where's first operand is the bool condition; the values are b and c.
+    let dtype = b.0.dtype;
+    if c.0.dtype != dtype || (op != TernaryOp::Where && a.dtype != dtype) {
+        return Err(value_err(
+            "internal: the operands of a ternary op differ in dtype",
+        ));
+    }
+    let out = output(a, n, dtype)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let gpu = a.gpu();
+    let ls = merged(&[la, b.1, c.1])?;
+    let name = format!("ternary_{}", suffix(dtype));
+    let f = gpu.function(Source::Elementwise, &name)?;
+    let (n64, code) = (n as i64, op as i32);
+    let (ap, bp, cp, outp) = (a.ptr(), b.0.ptr(), c.0.ptr(), out.ptr());
+    let mut lb = gpu.stream.launch_builder(&f);
+    lb.arg(&n64)
+        .arg(&code)
+        .arg(&ls[0])
+        .arg(&ap)
+        .arg(&ls[1])
+        .arg(&bp)
+        .arg(&ls[2])
+        .arg(&cp)
+        .arg(&outp);
+    // SAFETY: arguments as ternary_T.
+    launched(&name, unsafe { lb.launch(grid(n)) })?;
+    Ok(out)
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Generate the fake CUDA libraries' stub and enum tables from cudarc's bindings.
+
+Usage: gen_stubs.py [CUDARC_SRC_DIR]   (default: the cudarc-0.19.10 crate in ~/.cargo)
+
+Reads src/{driver,nvrtc,cublas}/sys/mod.rs as compiled with the features
+`std driver nvrtc cublas dynamic-loading cuda-13000` and writes, next to this script:
+
+  stubs_cuda.inc / stubs_nvrtc.inc / stubs_cublas.inc
+      one FC_STUB(name) line per `pub unsafe fn` the bindings can resolve
+      (FC_STUB_PTR for functions returning a C string, FC_STUB_SIZE for usize,
+      FC_STUB_VOID for void).  stubs.cpp turns each into a *weak* symbol that
+      returns NOT_SUPPORTED, so the real implementations (strong symbols in
+      other translation units) win at link time and every other binding is an
+      error instead of cudarc's "Missing symbol" panic.  Because the stubs are
+      weak, implementing a new function never requires regenerating this file.
+  enums_cuda.inc / enums_nvrtc.inc / enums_cublas.inc
+      FC_ENUM(TYPE, NAME, VALUE) lines for the enums the fake needs by name
+      (status codes for the error-string functions, device/function attributes),
+      so the C++ never hard-codes a value cudarc's Rust enum would not accept.
+
+Only the standard library is used; the output is committed, so building the fake
+needs neither Python nor the cudarc sources.
+"""
+import glob
+import os
+import re
+import sys
+
+FEATURES = {"std", "driver", "nvrtc", "cublas", "dynamic-loading", "cuda-13000"}
+
+LIBS = {
+    # lib: (module dir, enums wanted)
+    "cuda": ("driver", ["cudaError_enum", "CUdevice_attribute_enum",
+                        "CUfunction_attribute_enum", "CUlimit_enum"]),
+    "nvrtc": ("nvrtc", ["nvrtcResult"]),
+    "cublas": ("cublas", ["cublasStatus_t", "cudaDataType_t", "cublasComputeType_t"]),
+}
+
+
+def cfg_enabled(expr):
+    """Evaluate a Rust cfg predicate (feature = "x", any(..), all(..), not(..))."""
+    expr = expr.strip()
+    m = re.fullmatch(r'feature\s*=\s*"([^"]+)"', expr)
+    if m:
+        return m.group(1) in FEATURES
+    m = re.fullmatch(r"(any|all|not)\s*\((.*)\)", expr, re.S)
+    if not m:
+        raise ValueError("unsupported cfg: " + expr)
+    parts, depth, cur = [], 0, ""
+    for ch in m.group(2):
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        parts.append(cur)
+    vals = [cfg_enabled(p) for p in parts]
+    return {"any": any, "all": all, "not": lambda v: not v[0]}[m.group(1)](vals)
+
+
+def items(text):
+    """Yield (cfg_ok, first_line_of_item, line_index) for top-level items."""
+    lines = text.split("\n")
+    ok = True
+    for i, line in enumerate(lines):
+        m = re.match(r"#\[cfg\((.*)\)\]\s*$", line)
+        if m:
+            ok = ok and cfg_enabled(m.group(1))
+            continue
+        if line.startswith("#["):
+            continue
+        if line and not line[0].isspace() and line[0] != "}":
+            yield ok, line, i, lines
+            ok = True
+
+
+def parse(path, enums_wanted):
+    text = open(path, encoding="utf-8").read()
+    funcs, enums = {}, {}
+    for ok, line, i, lines in items(text):
+        if not ok:
+            continue
+        m = re.match(r"pub unsafe fn (\w+)\((.*)\)\s*(?:->\s*(.*?))?\s*\{", line)
+        if m:
+            name, ret = m.group(1), (m.group(3) or "").strip()
+            if name in ("is_culib_present", "culib"):
+                continue
+            if ret == "*const ::core::ffi::c_char":
+                kind = "FC_STUB_PTR"
+            elif ret == "usize":
+                kind = "FC_STUB_SIZE"
+            elif ret == "":
+                kind = "FC_STUB_VOID"
+            else:
+                kind = "FC_STUB"
+            funcs[name] = kind
+            continue
+        m = re.match(r"pub enum (\w+) \{", line)
+        if m and m.group(1) in enums_wanted:
+            vals = []
+            for body in lines[i + 1:]:
+                if body.startswith("}"):
+                    break
+                mm = re.match(r"\s*(\w+) = (-?\d+),", body)
+                if mm:
+                    vals.append((mm.group(1), int(mm.group(2))))
+            enums[m.group(1)] = vals
+    return funcs, enums
+
+
+def main():
+    if len(sys.argv) > 1:
+        src = sys.argv[1]
+    else:
+        cands = glob.glob(os.path.expanduser(
+            "~/.cargo/registry/src/*/cudarc-0.19.10"))
+        if not cands:
+            sys.exit("cudarc-0.19.10 not found; pass its directory")
+        src = cands[0]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for lib, (mod, enums_wanted) in LIBS.items():
+        funcs, enums = parse(os.path.join(src, "src", mod, "sys", "mod.rs"),
+                             enums_wanted)
+        missing = set(enums_wanted) - set(enums)
+        if missing:
+            sys.exit(f"{lib}: enums not found: {missing}")
+        hdr = ("// Generated by tests/fakecuda/gen_stubs.py from cudarc 0.19.10 "
+               f"src/{mod}/sys/mod.rs\n// (features: cuda-13000). Do not edit.\n")
+        with open(os.path.join(here, f"stubs_{lib}.inc"), "w") as f:
+            f.write(hdr)
+            for name in sorted(funcs):
+                f.write(f"{funcs[name]}({name})\n")
+        with open(os.path.join(here, f"enums_{lib}.inc"), "w") as f:
+            f.write(hdr)
+            for ename in enums_wanted:
+                for n, v in enums[ename]:
+                    f.write(f"FC_ENUM({ename}, {n}, {v})\n")
+        print(f"{lib}: {len(funcs)} functions, "
+              + ", ".join(f"{e} {len(enums[e])}" for e in enums_wanted))
+
+
+if __name__ == "__main__":
+    main()
