@@ -35,7 +35,8 @@ fn class(bytes: usize) -> usize {
 
 /// Device memory of one tensor's storage; dropping it returns it to the pool.
 pub struct DeviceBuffer {
-    slice: Option<CudaSlice<u8>>,
+    /// Taken out only in Drop, to go back to the pool.
+    slice: std::mem::ManuallyDrop<CudaSlice<u8>>,
     class: usize,
     pub(super) gpu: Arc<Gpu>,
 }
@@ -78,7 +79,7 @@ impl DeviceBuffer {
         pool.allocated += class;
         pool.peak = pool.peak.max(pool.allocated);
         Ok(DeviceBuffer {
-            slice: Some(slice),
+            slice: std::mem::ManuallyDrop::new(slice),
             class,
             gpu: gpu.clone(),
         })
@@ -86,31 +87,26 @@ impl DeviceBuffer {
 
     /// The device address of the first byte.
     pub fn ptr(&self) -> u64 {
-        match &self.slice {
-            // With event tracking off the guard does nothing.
-            Some(s) => s.device_ptr(&self.gpu.stream).0,
-            None => 0,
-        }
+        // With event tracking off the guard does nothing.
+        self.slice.device_ptr(&self.gpu.stream).0
     }
 
     pub fn slice_mut(&mut self) -> &mut CudaSlice<u8> {
-        // Only Drop takes it out.
-        self.slice.as_mut().expect("a live buffer has its slice")
+        &mut self.slice
     }
 
     pub fn slice(&self) -> &CudaSlice<u8> {
-        // Only Drop takes it out.
-        self.slice.as_ref().expect("a live buffer has its slice")
+        &self.slice
     }
 }
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
-        if let Some(s) = self.slice.take() {
-            let mut pool = self.gpu.pool.lock().unwrap_or_else(|p| p.into_inner());
-            pool.allocated -= self.class;
-            pool.free.entry(self.class).or_default().push(s);
-        }
+        // SAFETY: the slice is taken once, here, and never used again.
+        let s = unsafe { std::mem::ManuallyDrop::take(&mut self.slice) };
+        let mut pool = self.gpu.pool.lock().unwrap_or_else(|p| p.into_inner());
+        pool.allocated -= self.class;
+        pool.free.entry(self.class).or_default().push(s);
     }
 }
 

@@ -134,65 +134,45 @@ fn gemm(
     // strides describe (checked by the tensor layer's shapes).
     unsafe {
         match dtype {
-            DType::F32 => {
-                let (one, zero) = (1f32, 0f32);
-                if batch == 1 {
-                    blas::sgemm(
-                        h, ta, tb, n, m, k, &one, b.ptr as _, b.ld, a.ptr as _, a.ld, &zero,
-                        c as _, n,
-                    )
-                } else {
-                    blas::sgemm_strided_batched(
-                        h,
-                        ta,
-                        tb,
-                        n,
-                        m,
-                        k,
-                        &one,
-                        b.ptr as _,
-                        b.ld,
-                        b.batch_stride,
-                        a.ptr as _,
-                        a.ld,
-                        a.batch_stride,
-                        &zero,
-                        c as _,
-                        n,
-                        stride_c,
-                        batches,
-                    )
+            // One gemm, or one strided-batched call: the same arguments for
+            // f32 and f64 but the element type and the functions.
+            DType::F32 | DType::F64 => {
+                macro_rules! gemm_of {
+                    ($t:ty, $single:ident, $batched:ident) => {{
+                        let (one, zero): ($t, $t) = (1.0, 0.0);
+                        if batch == 1 {
+                            blas::$single(
+                                h, ta, tb, n, m, k, &one, b.ptr as _, b.ld, a.ptr as _, a.ld,
+                                &zero, c as _, n,
+                            )
+                        } else {
+                            blas::$batched(
+                                h,
+                                ta,
+                                tb,
+                                n,
+                                m,
+                                k,
+                                &one,
+                                b.ptr as _,
+                                b.ld,
+                                b.batch_stride,
+                                a.ptr as _,
+                                a.ld,
+                                a.batch_stride,
+                                &zero,
+                                c as _,
+                                n,
+                                stride_c,
+                                batches,
+                            )
+                        }
+                    }};
                 }
-                .map_err(err)
-            }
-            DType::F64 => {
-                let (one, zero) = (1f64, 0f64);
-                if batch == 1 {
-                    blas::dgemm(
-                        h, ta, tb, n, m, k, &one, b.ptr as _, b.ld, a.ptr as _, a.ld, &zero,
-                        c as _, n,
-                    )
+                if dtype == DType::F32 {
+                    gemm_of!(f32, sgemm, sgemm_strided_batched)
                 } else {
-                    blas::dgemm_strided_batched(
-                        h,
-                        ta,
-                        tb,
-                        n,
-                        m,
-                        k,
-                        &one,
-                        b.ptr as _,
-                        b.ld,
-                        b.batch_stride,
-                        a.ptr as _,
-                        a.ld,
-                        a.batch_stride,
-                        &zero,
-                        c as _,
-                        n,
-                        stride_c,
-                        batches,
-                    )
+                    gemm_of!(f64, dgemm, dgemm_strided_batched)
                 }
                 .map_err(err)
             }

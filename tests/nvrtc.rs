@@ -1,0 +1,68 @@
+//! Every kernel source compiles with the real NVRTC, for real architectures
+//! (g++ under the fake driver accepts things NVRTC rejects: INFINITY, int64_t,
+//! ambiguous overloads). NVRTC needs no GPU: `.ci/run` installs it from PyPI
+//! (nvidia-cuda-nvrtc-cu12). Where it is missing the test says it is skipped.
+
+use std::io::Write;
+use std::process::Command;
+
+use tsh::backend::cuda::kernels::{SOURCES, compile};
+
+/// The folder of pip's libnvrtc, if a Python environment has it.
+fn pip_nvrtc() -> Option<String> {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import nvidia.cuda_nvrtc as m, os; print(os.path.join(list(m.__path__)[0], 'lib'))",
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    std::path::Path::new(&dir)
+        .join("libnvrtc.so.12")
+        .exists()
+        .then_some(dir)
+}
+
+#[test]
+fn every_kernel_compiles_with_the_real_nvrtc() {
+    if std::env::var_os("TSH_REAL_NVRTC").is_some() {
+        let mut failures = vec![];
+        for src in SOURCES {
+            for arch in ["sm_80", "sm_90"] {
+                if let Err(log) = compile(&src.text(), src.file(), arch) {
+                    failures.push(format!("kernels/{} for {arch}:\n{log}", src.file()));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        return;
+    }
+    let Some(dir) = pip_nvrtc() else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "real NVRTC: skipped: no libnvrtc (pip install nvidia-cuda-nvrtc-cu12)"
+        );
+        return;
+    };
+    // The loader reads LD_LIBRARY_PATH at start: compile in a child process.
+    let out = Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "every_kernel_compiles_with_the_real_nvrtc",
+            "--exact",
+            "--nocapture",
+        ])
+        .env("LD_LIBRARY_PATH", &dir)
+        .env("TSH_REAL_NVRTC", "1")
+        .output()
+        .expect("run the test again");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "NVRTC rejected a kernel:\n{text}"
+    );
+}
