@@ -4,16 +4,16 @@
 mod common;
 
 use common::median_secs;
-use tsh::tensor::DType;
 use tsh::tensor::op::BinaryOp;
 use tsh::tensor::op::ReduceOp;
 use tsh::tensor::ops::{creation, elementwise, matmul, reduce};
+use tsh::tensor::{DType, Device};
 
 fn main() {
     for n in [256usize, 1024, 2048] {
         for dtype in [DType::F32, DType::F64] {
-            let a = creation::randn(&[n, n], dtype).expect("alloc");
-            let b = creation::randn(&[n, n], dtype).expect("alloc");
+            let a = creation::randn(&[n, n], dtype, Device::Cpu).expect("alloc");
+            let b = creation::randn(&[n, n], dtype, Device::Cpu).expect("alloc");
             let s = median_secs(|| drop(matmul::matmul(&a, &b).expect("matmul")), 5);
             println!(
                 "matmul {n}x{n} {dtype}: {:.2} ms, {:.1} GFLOP/s",
@@ -23,8 +23,8 @@ fn main() {
         }
     }
     let n = 1 << 22;
-    let a = creation::randn(&[n], DType::F32).expect("alloc");
-    let b = creation::randn(&[n], DType::F32).expect("alloc");
+    let a = creation::randn(&[n], DType::F32, Device::Cpu).expect("alloc");
+    let b = creation::randn(&[n], DType::F32, Device::Cpu).expect("alloc");
     let s = median_secs(
         || drop(elementwise::binary(BinaryOp::Add, &a, &b).expect("add")),
         9,
@@ -34,7 +34,7 @@ fn main() {
         s * 1e3,
         12.0 * n as f64 / s / 1e9
     );
-    let m = creation::randn(&[2048, 2048], DType::F32).expect("alloc");
+    let m = creation::randn(&[2048, 2048], DType::F32, Device::Cpu).expect("alloc");
     let mt = tsh::tensor::ops::view::transpose(&m, 0, 1).expect("view");
     let s = median_secs(
         || drop(elementwise::binary(BinaryOp::Add, &m, &mt).expect("add")),

@@ -485,3 +485,51 @@ fn every_op_matches_the_float64_reference_on_every_device() {
         failures.0.join("\n")
     );
 }
+
+/// The fake driver's checking modes, on the op reference: kernels built under
+/// AddressSanitizer (an out-of-bounds index fails with the kernel's file and
+/// line), then fresh allocations poisoned (a read of memory no kernel wrote
+/// shows as a wrong value). Only where the CUDA half runs on the fake driver.
+fn fake_pass(env: &[(&str, &str)]) {
+    if std::env::var_os("TSH_TEST_ONLY_CUDA").is_some()
+        || tsh::tensor::Device::Cuda(0).check_available().is_ok()
+    {
+        return;
+    }
+    if let Err(why) = common::fakecuda::run_test_on_fake_cuda(
+        "every_op_matches_the_float64_reference_on_every_device",
+        env,
+    ) {
+        eprintln!("op reference ({env:?}) on cuda:0: skipped: {why}");
+    }
+}
+
+#[test]
+fn op_reference_under_address_sanitizer_on_the_fake_driver() {
+    let Some(asan) = common::fakecuda::libasan() else {
+        eprintln!("op reference under ASAN: skipped: the C++ compiler has no libasan");
+        return;
+    };
+    let cache = common::fakecuda::libdir().map(|d| d.join("ptx-asan"));
+    let cache = cache.as_ref().map(|p| p.to_string_lossy().to_string());
+    let cache = cache.as_deref().unwrap_or("");
+    fake_pass(&[
+        ("FAKECUDA_ASAN", "1"),
+        ("LD_PRELOAD", &asan),
+        ("ASAN_OPTIONS", "detect_leaks=0"),
+        // Kernels compiled anew (with ASAN), not the plain ones cached as PTX.
+        ("TSH_KERNEL_CACHE", cache),
+    ]);
+}
+
+#[test]
+fn op_reference_with_poisoned_allocations_on_the_fake_driver() {
+    fake_pass(&[("FAKECUDA_POISON", "1")]);
+}
+
+/// A leaner driver: only the entry points the backend's contract lists
+/// answer (no cuDeviceGetCount, no batched gemms); the backend falls back.
+#[test]
+fn op_reference_on_a_minimal_fake_driver() {
+    fake_pass(&[("FAKECUDA_MINIMAL", "1")]);
+}

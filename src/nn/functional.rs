@@ -12,6 +12,7 @@ use crate::error::{Result, dtype_err, index_err, shape_err, value_err};
 use crate::tensor::op::{BinaryOp, ReduceOp};
 use crate::tensor::ops::arith::{add, cmp, mask, mul, num};
 use crate::tensor::ops::creation::{arange_on, rand};
+use crate::tensor::ops::elementwise::mixed_arguments;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::scalar::{item_bool, item_i64};
@@ -23,6 +24,26 @@ use crate::tensor::{DType, Tensor};
 /// into one AddmmBackward0 (or MmBackward0 without a bias), with inputs of other
 /// than two dims viewed as a matrix and the result viewed back.
 pub fn linear(x: &Tensor, w: &Tensor, b: Option<&Tensor>) -> Result<Tensor> {
+    // PyTorch's linear is addmm(bias, input, weight.t()), or mm without a bias:
+    // an input left on another device is named as those kernels name it.
+    let first = b.map_or(x.device(), |b| b.device());
+    if x.device() != first {
+        return Err(mixed_arguments(
+            first,
+            "mat1",
+            x.device(),
+            "addmm",
+            "linear",
+        ));
+    }
+    if w.device() != first {
+        let (arg, method) = if b.is_some() {
+            ("mat2", "addmm")
+        } else {
+            ("mat2", "mm")
+        };
+        return Err(mixed_arguments(first, arg, w.device(), method, "linear"));
+    }
     let misfit = |e: crate::error::Error| {
         shape_err(format!(
             "linear: input {} and weight {} do not fit: the weight must be (out_features, {})",
@@ -82,7 +103,7 @@ pub fn dropout(x: &Tensor, p: f64, training: bool) -> Result<Tensor> {
     let keep = 1.0 - p;
     let scale = if keep == 0.0 { 0.0 } else { 1.0 / keep };
     let kept = crate::autograd::no_grad(|| {
-        let r = rand(x.shape(), DType::F64)?.to_device(x.device())?;
+        let r = rand(x.shape(), DType::F64, x.device())?;
         mul(&mask(&cmp(BinaryOp::Lt, &r, &num(keep))?, x)?, &num(scale))
     })?;
     mul(x, &kept)

@@ -50,14 +50,14 @@ fn fill_with(t: &Tensor, values: Tensor) -> Result<()> {
 pub fn uniform_(t: &Tensor, a: f64, b: f64) -> Result<()> {
     fill_with(
         t,
-        crate::tensor::ops::creation::uniform(t.shape(), a, b, t.dtype())?,
+        crate::tensor::ops::creation::uniform(t.shape(), a, b, t.dtype(), t.device())?,
     )
 }
 
 pub fn normal_(t: &Tensor, mean: f64, std: f64) -> Result<()> {
     fill_with(
         t,
-        crate::tensor::ops::creation::normal(t.shape(), mean, std, t.dtype())?,
+        crate::tensor::ops::creation::normal(t.shape(), mean, std, t.dtype(), t.device())?,
     )
 }
 

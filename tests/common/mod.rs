@@ -35,6 +35,21 @@ pub fn devices(suite: &str) -> Vec<Device> {
     vec![Device::Cpu]
 }
 
+/// Whether this process should run a CUDA-only test: yes with a real CUDA
+/// device, or in the child the fake driver runs; otherwise the test runs again
+/// in a child on the fake driver (its failure fails this test) and the caller
+/// returns. Without a C++ compiler the skip is reported, never passed.
+pub fn on_cuda(suite: &str) -> bool {
+    if std::env::var_os("TSH_TEST_ONLY_CUDA").is_some() || Device::Cuda(0).check_available().is_ok()
+    {
+        return true;
+    }
+    if let Err(why) = fakecuda::run_this_test_on_fake_cuda(&[]) {
+        report_skip(suite, &why);
+    }
+    false
+}
+
 fn report_skip(suite: &str, why: &str) {
     use std::io::Write;
     static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -100,22 +115,40 @@ pub mod fakecuda {
         Ok(out)
     }
 
+    /// The C++ compiler's AddressSanitizer runtime, to preload into a process
+    /// whose fake-driver kernels are built with FAKECUDA_ASAN=1.
+    pub fn libasan() -> Option<String> {
+        let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+        let out = Command::new(cxx)
+            .arg("-print-file-name=libasan.so")
+            .output()
+            .ok()?;
+        let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        Path::new(&path).is_absolute().then_some(path)
+    }
+
     /// Run the current test again in a child process on the fake driver, with
     /// `env` added; panic with its output if it fails. Err: why it could not run.
     pub fn run_this_test_on_fake_cuda(env: &[(&str, &str)]) -> Result<(), String> {
-        let dir = libdir()?;
         let name = std::thread::current()
             .name()
             .filter(|n| *n != "main")
             .ok_or("the test's name is unknown (run with more than one test thread)")?
             .to_string();
+        run_test_on_fake_cuda(&name, env)
+    }
+
+    /// Run the test `name` of this test binary in a child process on the fake
+    /// driver, with `env` added; panic with its output if it fails.
+    pub fn run_test_on_fake_cuda(name: &str, env: &[(&str, &str)]) -> Result<(), String> {
+        let dir = libdir()?;
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut path = dir.to_string_lossy().to_string();
         if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
             path = format!("{path}:{}", old.to_string_lossy());
         }
         let out = Command::new(exe)
-            .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+            .args([name, "--exact", "--nocapture", "--test-threads=1"])
             .env("LD_LIBRARY_PATH", path)
             .env("TSH_TEST_ONLY_CUDA", "1")
             .env("TSH_KERNEL_CACHE", dir.join("ptx"))

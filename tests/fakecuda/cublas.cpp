@@ -300,6 +300,13 @@ FC_API const char* cublasGetStatusName(cublasStatus_t s) {
 }
 FC_API const char* cublasGetStatusString(cublasStatus_t s) { return cublasGetStatusName(s); }
 
+// FAKECUDA_MINIMAL=1: only the entry points the contract lists (measured from
+// cudarc 0.19.10) answer; the rest say NOT_SUPPORTED, as a leaner driver would.
+static bool minimal() {
+  const char* v = getenv("FAKECUDA_MINIMAL");
+  return v && *v && *v != '0';
+}
+
 // ------------------------------------------------------------------ GEMM entry points
 #define FC_SIMPLE_GEMM(NAME, T, TYPE, COMPUTE)                                              \
   static cublasStatus_t NAME##_impl(void* h, int ta, int tb, int m, int n, int k, const T* al, \
@@ -311,6 +318,7 @@ FC_API const char* cublasGetStatusString(cublasStatus_t s) { return cublasGetSta
   FC_API cublasStatus_t NAME##StridedBatched(void* h, int ta, int tb, int m, int n, int k,   \
       const T* al, const T* A, int lda, long long sa, const T* B, int ldb, long long sb,     \
       const T* be, T* C, int ldc, long long sc, int batch) {                                 \
+    if (minimal()) return CUBLAS_STATUS_NOT_SUPPORTED;                                       \
     return gemm(h, {#NAME "StridedBatched", ta, tb, m, n, k, al, be, A, TYPE, lda, sa, B,    \
                     TYPE, ldb, sb, C, TYPE, ldc, sc, batch, COMPUTE});                       \
   }                                                                                          \

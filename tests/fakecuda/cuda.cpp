@@ -82,7 +82,14 @@ FC_API CUresult cuInit(unsigned flags) {
   return CUDA_SUCCESS;
 }
 FC_API CUresult cuDriverGetVersion(int* v) { FC_NONNULL(v); *v = 13000; return CUDA_SUCCESS; }
-FC_API CUresult cuDeviceGetCount(int* n) { FC_INIT(); FC_NONNULL(n); *n = device_count(); return CUDA_SUCCESS; }
+FC_API CUresult cuDeviceGetCount(int* n) {
+  FC_INIT();
+  FC_NONNULL(n);
+  // Not in the contract's list: FAKECUDA_MINIMAL=1 refuses it (callers count with cuDeviceGet).
+  if (fc::env_long("FAKECUDA_MINIMAL", 0)) return CUDA_ERROR_NOT_SUPPORTED;
+  *n = device_count();
+  return CUDA_SUCCESS;
+}
 FC_API CUresult cuDeviceGet(int* dev, int ordinal) {
   FC_INIT();
   FC_NONNULL(dev);

@@ -100,6 +100,12 @@ fn lane_sum<T: Element>(g: &[T]) -> f64 {
     lanes.iter().sum::<f64>() + tail
 }
 
+/// A sum from +0.0: Rust's float `sum()` starts from -0.0, so an empty group
+/// would print `-0.` where PyTorch prints `0.`.
+fn plus(xs: impl Iterator<Item = f64>) -> f64 {
+    xs.fold(0.0, |a, x| a + x)
+}
+
 fn nan_max(a: f64, x: f64) -> f64 {
     if x.is_nan() || a.is_nan() {
         f64::NAN
@@ -161,11 +167,11 @@ fn reduce_f64(op: ReduceOp, g: &[f64]) -> f64 {
             } else if p == 0.0 {
                 g.iter().filter(|&&x| x != 0.0).count() as f64
             } else if p == 2.0 {
-                g.iter().map(|x| x * x).sum::<f64>().sqrt()
+                plus(g.iter().map(|x| x * x)).sqrt()
             } else if p == 1.0 {
-                g.iter().map(|x| x.abs()).sum()
+                plus(g.iter().map(|x| x.abs()))
             } else {
-                g.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p)
+                plus(g.iter().map(|x| x.abs().powf(p))).powf(1.0 / p)
             }
         }
         ReduceOp::LogSumExp => {
@@ -245,7 +251,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         let total = match op {
             ReduceOp::Max => partial.into_iter().fold(f64::NEG_INFINITY, nan_max),
             ReduceOp::Min => partial.into_iter().fold(f64::INFINITY, nan_min),
-            _ => partial.iter().sum::<f64>(),
+            _ => plus(partial.iter().copied()),
         };
         return vec![if op == ReduceOp::Mean {
             total / size as f64

@@ -44,7 +44,12 @@ fn probe_now() -> std::result::Result<usize, String> {
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err(missing("libcuda.so"));
     }
-    cudarc::driver::result::init().map_err(|e| format!("the CUDA driver did not start: {e}"))?;
+    const NO_GPU: &str = "no CUDA device: the driver is installed but found no GPU";
+    cudarc::driver::result::init().map_err(|e| match e.0 {
+        // What a driver without a GPU (or with none visible) answers cuInit.
+        cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => NO_GPU.to_string(),
+        _ => format!("the CUDA driver did not start: {e}"),
+    })?;
     let count = match CudaContext::device_count() {
         Ok(n) => n.max(0) as usize,
         // Some drivers (and emulations) answer only cuDeviceGet: count what opens.
@@ -53,7 +58,7 @@ fn probe_now() -> std::result::Result<usize, String> {
             .count(),
     };
     if count == 0 {
-        return Err("no CUDA device: the driver is installed but found no GPU".into());
+        return Err(NO_GPU.into());
     }
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
         return Err(missing("libnvrtc.so"));

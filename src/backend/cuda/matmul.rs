@@ -1,7 +1,7 @@
 //! Matrix products (cuBLAS for the float dtypes, kernels/matmul.cu for the
 //! rest) and the im2col windows of convolution and pooling (kernels/window.cu).
 
-use cudarc::cublas::sys::{cublasComputeType_t, cublasOperation_t, cudaDataType};
+use cudarc::cublas::sys::{cublasComputeType_t, cublasOperation_t, cublasStatus_t, cudaDataType};
 use cudarc::cublas::{CudaBlas, result as blas};
 
 use cudarc::driver::PushKernelArg;
@@ -146,7 +146,7 @@ fn gemm(
                                 &zero, c as _, n,
                             )
                         } else {
-                            blas::$batched(
+                            let r = blas::$batched(
                                 h,
                                 ta,
                                 tb,
@@ -165,7 +165,35 @@ fn gemm(
                                 n,
                                 stride_c,
                                 batches,
-                            )
+                            );
+                            match r {
+                                // A cuBLAS (or an emulation) without the batched
+                                // call: one gemm per matrix.
+                                Err(e) if e.0 == cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED => {
+                                    let at = |p: u64, i: usize, s: i64| {
+                                        p + (i as u64) * (s as u64) * size_of::<$t>() as u64
+                                    };
+                                    (0..batch).try_for_each(|i| {
+                                        blas::$single(
+                                            h,
+                                            ta,
+                                            tb,
+                                            n,
+                                            m,
+                                            k,
+                                            &one,
+                                            at(b.ptr, i, b.batch_stride) as _,
+                                            b.ld,
+                                            at(a.ptr, i, a.batch_stride) as _,
+                                            a.ld,
+                                            &zero,
+                                            at(c, i, stride_c) as _,
+                                            n,
+                                        )
+                                    })
+                                }
+                                r => r,
+                            }
                         }
                     }};
                 }

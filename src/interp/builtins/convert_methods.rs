@@ -148,6 +148,13 @@ fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Resul
 
 fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
+    let (dtype, device) = to_arguments(&mut a)?;
+    convert_to(&t, dtype, device)
+}
+
+/// The arguments of `.to(...)` (a tensor's or a module's): a dtype, a device
+/// (object or string) or a tensor to match, positionally or as keywords.
+pub(crate) fn to_arguments(a: &mut Args) -> Result<(Option<DType>, Option<Device>)> {
     let mut dtype = a.dtype_kw()?;
     let mut device = a.device_kw()?;
     for (v, s) in a.rest() {
@@ -172,8 +179,27 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
     let _ = a.take_kw("non_blocking");
     let _ = a.take_kw("copy");
-    a.finish()?;
-    convert_to(&t, dtype, device)
+    let span = a.span;
+    std::mem::replace(a, Args::new("", vec![], vec![], span)).finish()?;
+    Ok((dtype, device))
+}
+
+/// The device `.cuda(device=None)` names (a tensor's or a module's).
+pub(crate) fn cuda_argument(a: &mut Args) -> Result<Device> {
+    let device = match a.take("device") {
+        None | Some((Value::None, _)) => Device::Cuda(0),
+        Some((Value::Int(i), _)) if i >= 0 => Device::Cuda(i as usize),
+        Some((v, s)) => match convert::to_device(&v).map_err(|e| e.at(s))? {
+            Device::Cpu => {
+                return Err(crate::error::value_err("Invalid device, must be cuda device").at(s));
+            }
+            d => d,
+        },
+    };
+    let _ = a.take_kw("non_blocking");
+    let span = a.span;
+    std::mem::replace(a, Args::new("", vec![], vec![], span)).finish()?;
+    Ok(device)
 }
 
 fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -225,17 +251,6 @@ fn cpu(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn cuda(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
-    let device = match a.take("device") {
-        None | Some((Value::None, _)) => Device::Cuda(0),
-        Some((Value::Int(i), _)) if i >= 0 => Device::Cuda(i as usize),
-        Some((v, s)) => match convert::to_device(&v).map_err(|e| e.at(s))? {
-            Device::Cpu => {
-                return Err(crate::error::value_err("Invalid device, must be cuda device").at(s));
-            }
-            d => d,
-        },
-    };
-    let _ = a.take_kw("non_blocking");
-    a.finish()?;
+    let device = cuda_argument(&mut a)?;
     convert_to(&t, None, Some(device))
 }

@@ -455,7 +455,8 @@ fn normal(_: &mut Interp, mut a: Args) -> Result<Value> {
         let shape = size.ok_or_else(|| {
             type_err("normal() with a number mean and std needs a size").at(a.span)
         })?;
-        c::normal(&shape, m, s, dtype.unwrap_or(default_float())).map_err(|e| e.at(a.span))?
+        c::normal(&shape, m, s, dtype.unwrap_or(default_float()), device)
+            .map_err(|e| e.at(a.span))?
     } else {
         // Tensors of means and stds: standard normals scaled and shifted, as
         // PyTorch's normal does.
@@ -467,9 +468,7 @@ fn normal(_: &mut Interp, mut a: Args) -> Result<Value> {
         } else {
             default_float()
         });
-        let z = c::randn(spread.shape(), dtype)
-            .and_then(|z| z.to_device(spread.device()))
-            .map_err(|e| e.at(a.span))?;
+        let z = c::randn(spread.shape(), dtype, spread.device()).map_err(|e| e.at(a.span))?;
         let scaled = crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Mul, &z, &s)?;
         crate::interp::ops::tensor_binary(crate::syntax::ast::BinOp::Add, &scaled, &m)?
     };
@@ -495,13 +494,13 @@ fn logspace(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn random(mut a: Args, normal: bool) -> Result<Value> {
     let shape = a.shape("size")?;
     let dtype = a.dtype_kw()?.unwrap_or(default_float());
+    let device = place(&mut a, None)?;
     let t = if normal {
-        c::randn(&shape, dtype)
+        c::randn(&shape, dtype, device)
     } else {
-        c::rand(&shape, dtype)
+        c::rand(&shape, dtype, device)
     }
     .map_err(|e| e.at(a.span))?;
-    let device = place(&mut a, None)?;
     finish(t, &mut a, device)
 }
 
@@ -552,16 +551,16 @@ fn randint(_: &mut Interp, mut a: Args) -> Result<Value> {
     let shape =
         convert::to_shape(&convert::to_int_list(&sv, "randint", "size")?).map_err(|e| e.at(ss))?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::I64);
-    let t = c::randint(low, high, &shape, dtype).map_err(|e| e.at(a.span))?;
     let device = place(&mut a, None)?;
+    let t = c::randint(low, high, &shape, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
 }
 
 fn randperm(_: &mut Interp, mut a: Args) -> Result<Value> {
     let n = crate::interp::args::check_positive(a.int("n")?, "n").map_err(|e| e.at(a.span))?;
     let dtype = a.dtype_kw()?.unwrap_or(DType::I64);
-    let t = c::randperm(n, dtype).map_err(|e| e.at(a.span))?;
     let device = place(&mut a, None)?;
+    let t = c::randperm(n, dtype, device).map_err(|e| e.at(a.span))?;
     finish(t, &mut a, device)
 }
 
@@ -595,11 +594,11 @@ fn full_like(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn rand_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, |s, d, _| c::rand(s, d))
+    like(a, c::rand)
 }
 
 fn randn_like(_: &mut Interp, a: Args) -> Result<Value> {
-    like(a, |s, d, _| c::randn(s, d))
+    like(a, c::randn)
 }
 
 fn manual_seed(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -27,7 +27,7 @@ mod pyinteger;
 mod pyiter;
 mod pymath;
 mod pymethods;
-mod pyrandom;
+pub(crate) mod pyrandom;
 mod pyspecial;
 mod python;
 mod pytime;

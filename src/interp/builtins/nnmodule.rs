@@ -11,6 +11,7 @@ use crate::interp::args::Args;
 use crate::interp::classes::Object;
 use crate::interp::value::Value;
 use crate::row;
+use crate::tensor::{DType, Device, Tensor};
 
 const PRELUDE: &str = include_str!("nn_prelude.py");
 
@@ -129,7 +130,7 @@ pub const METHODS: &[Builtin] = &[
         Method,
         "to",
         "module.to(device=None, dtype=None)",
-        "The module itself, on the device (tsh keeps it on the cpu).",
+        "The module itself, its parameters (and their gradients) moved to the device and/or cast to the floating dtype; move a model before making its optimizer.",
         "nn.Linear(2, 1).to('cpu')",
         to
     ),
@@ -137,9 +138,49 @@ pub const METHODS: &[Builtin] = &[
         Method,
         "cpu",
         "module.cpu()",
-        "The module itself (on the cpu).",
+        "The module itself, its parameters moved to the cpu.",
         "nn.Linear(2, 1).cpu()",
         cpu
+    ),
+    row!(
+        Method,
+        "cuda",
+        "module.cuda(device=None)",
+        "The module itself, its parameters moved to the CUDA device.",
+        "nn.Linear(2, 1).cuda() if torch.cuda.is_available() else None",
+        cuda
+    ),
+    row!(
+        Method,
+        "double",
+        "module.double()",
+        "The module itself, its floating parameters cast to float64.",
+        "nn.Linear(2, 1).double().weight.dtype",
+        double
+    ),
+    row!(
+        Method,
+        "float",
+        "module.float()",
+        "The module itself, its floating parameters cast to float32.",
+        "nn.Linear(2, 1).double().float().weight.dtype",
+        float
+    ),
+    row!(
+        Method,
+        "half",
+        "module.half()",
+        "The module itself, its floating parameters cast to float16.",
+        "nn.Linear(2, 1).half().weight.dtype",
+        half
+    ),
+    row!(
+        Method,
+        "bfloat16",
+        "module.bfloat16()",
+        "The module itself, its floating parameters cast to bfloat16.",
+        "nn.Linear(2, 1).bfloat16().weight.dtype",
+        bfloat16
     ),
     row!(
         Method,
@@ -341,19 +382,105 @@ fn eval(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let o = receiver(&mut a)?;
-    for (v, s) in a.rest() {
-        if let Ok(d) = crate::interp::convert::to_device(&v) {
-            d.check_available().map_err(|e| e.at(s))?;
-        }
+    let (dtype, device) = super::convert_methods::to_arguments(&mut a)?;
+    if let Some(d) = dtype.filter(|d| !d.is_float()) {
+        return Err(type_err(format!(
+            "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.{d}"
+        )));
     }
-    let _ = a.keywords_left();
-    Ok(Value::Object(o))
+    convert_module(&o, dtype, device)
 }
 
 fn cpu(_: &mut Interp, mut a: Args) -> Result<Value> {
     let o = receiver(&mut a)?;
     a.finish()?;
-    Ok(Value::Object(o))
+    convert_module(&o, None, Some(Device::Cpu))
+}
+
+fn cuda(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    let device = super::convert_methods::cuda_argument(&mut a)?;
+    convert_module(&o, None, Some(device))
+}
+
+/// `module.double()`, `.float()`, `.half()`, `.bfloat16()`.
+fn cast(dtype: DType) -> impl Fn(&mut Interp, Args) -> Result<Value> {
+    move |_, mut a| {
+        let o = receiver(&mut a)?;
+        a.finish()?;
+        convert_module(&o, Some(dtype), None)
+    }
+}
+
+fn double(it: &mut Interp, a: Args) -> Result<Value> {
+    cast(DType::F64)(it, a)
+}
+
+fn float(it: &mut Interp, a: Args) -> Result<Value> {
+    cast(DType::F32)(it, a)
+}
+
+fn half(it: &mut Interp, a: Args) -> Result<Value> {
+    cast(DType::F16)(it, a)
+}
+
+fn bfloat16(it: &mut Interp, a: Args) -> Result<Value> {
+    cast(DType::BF16)(it, a)
+}
+
+/// PyTorch's Module._apply: every parameter of the module and its children,
+/// with its gradient, converted (a dtype applies to floating parameters only).
+/// The modules stay the same objects; a converted parameter is a new leaf
+/// (shared parameters stay shared), so, as the tutorials do, move the model
+/// before making its optimizer.
+fn convert_module(o: &Rc<Object>, dtype: Option<DType>, device: Option<Device>) -> Result<Value> {
+    if let Some(d) = device {
+        d.check_available()?;
+    }
+    let mut done: Vec<(Tensor, Tensor)> = vec![];
+    for (_, m) in modules_of(o) {
+        let params: Vec<(Rc<str>, Tensor)> = m
+            .attrs
+            .borrow()
+            .iter()
+            .filter_map(|(n, v)| match v {
+                Value::Tensor(t) if crate::nn::parameter::is_parameter(t) => {
+                    Some((n.clone(), t.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        for (name, p) in params {
+            let new = match done.iter().find(|(old, _)| old.same_tensor(&p)) {
+                Some((_, new)) => new.clone(),
+                None => {
+                    let new = converted_parameter(&p, dtype, device)?;
+                    done.push((p, new.clone()));
+                    new
+                }
+            };
+            m.set(name, Value::Tensor(new));
+        }
+    }
+    Ok(Value::Object(o.clone()))
+}
+
+fn converted_parameter(p: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Result<Tensor> {
+    let dtype = dtype.filter(|_| p.dtype().is_float()).unwrap_or(p.dtype());
+    let device = device.unwrap_or(p.device());
+    if dtype == p.dtype() && device == p.device() {
+        return Ok(p.clone());
+    }
+    let moved = |t: &Tensor| {
+        crate::autograd::no_grad(|| t.to_device(device).and_then(|t| t.to_dtype(dtype)))
+    };
+    let new = moved(p)?.detached();
+    new.set_requires_grad(p.requires_grad());
+    crate::nn::parameter::mark(&new);
+    if let Some(g) = p.grad() {
+        new.set_grad(Some(moved(&g)?));
+    }
+    Ok(new)
 }
 
 fn init(_: &mut Interp, a: Args) -> Result<Value> {

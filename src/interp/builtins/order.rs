@@ -14,7 +14,7 @@ pub const ROWS: &[Builtin] = &[
         Both,
         "sort",
         "sort(input, dim=-1, descending=False)",
-        "Sorted values and their indices (stable).",
+        "Sorted values and their indices (stable). On a CUDA device the sort goes through the host (a copy there and back).",
         "sort(tensor([3, 1, 2]), descending=true)",
         sort
     ),
@@ -22,7 +22,7 @@ pub const ROWS: &[Builtin] = &[
         Both,
         "argsort",
         "argsort(input, dim=-1, descending=False)",
-        "Indices that sort along dim.",
+        "Indices that sort along dim (on CUDA, sorted on the host).",
         "argsort(tensor([3, 1, 2]))",
         argsort
     ),
@@ -30,7 +30,7 @@ pub const ROWS: &[Builtin] = &[
         Both,
         "topk",
         "topk(input, k, dim=-1, largest=True, sorted=True)",
-        "The k largest (or smallest) values and their indices.",
+        "The k largest (or smallest) values and their indices (on CUDA, sorted on the host).",
         "topk(tensor([1., 5., 3., 4.]), 2)",
         topk
     ),
@@ -54,7 +54,7 @@ pub const ROWS: &[Builtin] = &[
         Both,
         "unique",
         "unique(input, sorted=True, return_inverse=False, return_counts=False)",
-        "Sorted unique elements.",
+        "Sorted unique elements. On a CUDA device they are found on the host (a copy there and back).",
         "unique(tensor([3, 1, 3, 2]), return_counts=true)",
         unique
     ),

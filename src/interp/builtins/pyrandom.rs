@@ -73,6 +73,12 @@ thread_local! {
     ));
 }
 
+/// Python's `random.seed(s)` from Rust (the device check runs each program
+/// twice from the same state).
+pub fn reseed(s: u64) {
+    GEN.with(|g| *g.borrow_mut() = Twister::seeded(s));
+}
+
 fn with<R>(f: impl FnOnce(&mut Twister) -> R) -> R {
     GEN.with(|g| f(&mut g.borrow_mut()))
 }
@@ -153,7 +159,7 @@ fn seed(_: &mut Interp, mut a: Args) -> Result<Value> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    GEN.with(|g| *g.borrow_mut() = Twister::seeded(s));
+    reseed(s);
     Ok(Value::None)
 }
 

@@ -156,7 +156,7 @@ unary_ops! {
         f32 |x| x.exp2(), f64 |x| x.exp2(), i64 |x| x,
         d Some(|_, y, g| mul(g, &scale(y, std::f64::consts::LN_2)?)), "2 raised to each element.", "exp2(tensor([0., 3.]))";
     Expm1 "expm1" "Expm1Backward0" FloatPromote Output,
-        f32 |x| x.exp_m1(), f64 |x| x.exp_m1(), i64 |x| x,
+        f32 |x| (x as f64).exp_m1() as f32, f64 |x| x.exp_m1(), i64 |x| x,
         d Some(|_, y, g| mul(g, &add(y, &num(1.0))?)), "exp(x) - 1, accurate near 0.", "expm1(tensor([1e-10, 1.]))";
     Log "log" "LogBackward0" FloatPromote Input,
         f32 |x| ln_f32(x), f64 |x| x.ln(), i64 |x| x,

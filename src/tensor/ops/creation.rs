@@ -153,25 +153,39 @@ pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
     )
 }
 
-fn random(shape: &[usize], dist: Distribution, dtype: DType) -> Result<Tensor> {
+/// Drawn where the tensor lives: the CPU's generator on the CPU (PyTorch's
+/// streams), Philox on a CUDA device.
+fn random(shape: &[usize], dist: Distribution, dtype: DType, device: Device) -> Result<Tensor> {
     // The generator draws through a 64-bit buffer.
     check_working_set(shape, dtype, 8 + dtype.size())?;
-    let s = Storage::random(Device::Cpu, dist, shape.iter().product(), dtype)?;
+    let s = Storage::random(device, dist, shape.iter().product(), dtype)?;
     Ok(Tensor::from_contiguous(s, shape))
 }
 
 /// Uniform in [low, high) (rand is [0, 1)).
-pub fn uniform(shape: &[usize], low: f64, high: f64, dtype: DType) -> Result<Tensor> {
+pub fn uniform(
+    shape: &[usize],
+    low: f64,
+    high: f64,
+    dtype: DType,
+    device: Device,
+) -> Result<Tensor> {
     random_float_dtype("uniform_", dtype)?;
-    random(shape, Distribution::Uniform { low, high }, dtype)
+    random(shape, Distribution::Uniform { low, high }, dtype, device)
 }
 
-pub fn normal(shape: &[usize], mean: f64, std: f64, dtype: DType) -> Result<Tensor> {
+pub fn normal(
+    shape: &[usize],
+    mean: f64,
+    std: f64,
+    dtype: DType,
+    device: Device,
+) -> Result<Tensor> {
     random_float_dtype("normal_", dtype)?;
-    random(shape, Distribution::Normal { mean, std }, dtype)
+    random(shape, Distribution::Normal { mean, std }, dtype, device)
 }
 
-pub fn rand(shape: &[usize], dtype: DType) -> Result<Tensor> {
+pub fn rand(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
     random_float_dtype("rand", dtype)?;
     random(
         shape,
@@ -180,10 +194,11 @@ pub fn rand(shape: &[usize], dtype: DType) -> Result<Tensor> {
             high: 1.0,
         },
         dtype,
+        device,
     )
 }
 
-pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
+pub fn randn(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
     random_float_dtype("randn", dtype)?;
     random(
         shape,
@@ -192,18 +207,25 @@ pub fn randn(shape: &[usize], dtype: DType) -> Result<Tensor> {
             std: 1.0,
         },
         dtype,
+        device,
     )
 }
 
-pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Tensor> {
+pub fn randint(
+    low: i64,
+    high: i64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Tensor> {
     if high <= low {
         return Err(value_err(format!(
             "randint: high ({high}) must be greater than low ({low})"
         )));
     }
-    random(shape, Distribution::Integers { low, high }, dtype)
+    random(shape, Distribution::Integers { low, high }, dtype, device)
 }
 
-pub fn randperm(n: usize, dtype: DType) -> Result<Tensor> {
-    random(&[n], Distribution::Permutation, dtype)
+pub fn randperm(n: usize, dtype: DType, device: Device) -> Result<Tensor> {
+    random(&[n], Distribution::Permutation, dtype, device)
 }

@@ -32,15 +32,43 @@ pub fn goes_anywhere(t: &Tensor) -> bool {
 
 /// PyTorch's words for operands on two devices, with the fix.
 pub fn mixed_devices(a: Device, b: Device, what: &str) -> crate::error::Error {
-    let (gpu, cpu) = if a == Device::Cpu { (b, a) } else { (a, b) };
     crate::error::device_err(format!(
         "Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
     ))
-    .hint(if cpu == Device::Cpu {
-        format!("{what} got one tensor on {gpu} and one on the cpu: move one, e.g. x.cuda() or y.cpu() (tsh never copies between devices silently)")
+    .hint(move_one(a, b, what))
+}
+
+/// PyTorch's words where a kernel with named arguments (mm, bmm, addmm, dot)
+/// finds `arg` on another device than the arguments before it.
+pub fn mixed_arguments(
+    first: Device,
+    arg: &str,
+    on: Device,
+    method: &str,
+    what: &str,
+) -> crate::error::Error {
+    let key = if first == Device::Cpu && on == Device::Cpu {
+        "CPU"
+    } else {
+        "CUDA"
+    };
+    crate::error::device_err(format!(
+        "Expected all tensors to be on the same device, but got {arg} is on {on}, \
+         different from other tensors on {first} (when checking argument in method \
+         wrapper_{key}_{method})"
+    ))
+    .hint(move_one(first, on, what))
+}
+
+fn move_one(a: Device, b: Device, what: &str) -> String {
+    let (gpu, cpu) = if a == Device::Cpu { (b, a) } else { (a, b) };
+    if cpu == Device::Cpu {
+        format!(
+            "{what} got one tensor on {gpu} and one on the cpu: move one, e.g. x.cuda() or y.cpu() (tsh never copies between devices silently)"
+        )
     } else {
         format!("{what} got tensors on {a} and {b}: move one with .to(\"{a}\")")
-    })
+    }
 }
 
 fn refuse(op: BinaryOp, a: &Tensor, b: &Tensor, what: &str, hint: &str) -> crate::error::Error {

@@ -4,7 +4,7 @@
 use crate::error::{Result, dtype_err, shape_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::layout::Layout;
-use crate::tensor::ops::elementwise::check_same_device;
+use crate::tensor::ops::elementwise::{check_same_device, mixed_arguments, mixed_devices};
 use crate::tensor::ops::view::{reshape, unsqueeze};
 use crate::tensor::shape::{broadcast_shapes, fmt_shape};
 
@@ -66,6 +66,22 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.device() != b.device() && a.ndim() > 0 && b.ndim() > 0 {
+        // The kernel PyTorch's matmul reaches names the arguments.
+        let (arg, method) = match (a.ndim(), b.ndim()) {
+            (1, 1) => ("tensor", "_dot"),
+            (2, 1) => return Err(mixed_devices(a.device(), b.device(), "matmul")),
+            (x, y) if x >= 3 && y >= 3 => ("mat2", "bmm"),
+            _ => ("mat2", "mm"),
+        };
+        return Err(mixed_arguments(
+            a.device(),
+            arg,
+            b.device(),
+            method,
+            "matmul",
+        ));
+    }
     check_same_device(a, b, "matmul")?;
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(shape_err(format!(

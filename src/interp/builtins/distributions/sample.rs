@@ -36,12 +36,12 @@ fn draw(it: &mut Interp, d: &Dist, sample_shape: &[usize]) -> Result<Tensor> {
     match d.kind {
         Kind::Normal => {
             let (loc, scale) = (d.param("loc"), d.param("scale"));
-            let eps = c::randn(&shape, loc.dtype())?.to_device(loc.device())?;
+            let eps = c::randn(&shape, loc.dtype(), loc.device())?;
             bin(BinOp::Add, &loc, &bin(BinOp::Mul, &eps, &scale)?)
         }
         Kind::Uniform => {
             let (low, high) = (d.param("low"), d.param("high"));
-            let u = c::rand(&shape, low.dtype())?.to_device(low.device())?;
+            let u = c::rand(&shape, low.dtype(), low.device())?;
             bin(
                 BinOp::Add,
                 &low,
@@ -50,7 +50,7 @@ fn draw(it: &mut Interp, d: &Dist, sample_shape: &[usize]) -> Result<Tensor> {
         }
         Kind::Bernoulli => {
             let p = d.param("probs");
-            let u = c::rand(&shape, p.dtype())?.to_device(p.device())?;
+            let u = c::rand(&shape, p.dtype(), p.device())?;
             cmp(CmpOp::Lt, &u, &p)?.to_dtype(p.dtype())
         }
         Kind::Categorical => categorical_draw(it, &d.param("probs"), sample_shape),
@@ -85,8 +85,7 @@ fn categorical_draw(it: &mut Interp, probs: &Tensor, sample_shape: &[usize]) -> 
             vec![tv(probs), Value::Int(rows as i64), Value::Int(k as i64)],
             vec![],
         )?;
-        let u = crate::tensor::ops::creation::rand(&[rows, k], DType::F64)?
-            .to_device(probs.device())?;
+        let u = crate::tensor::ops::creation::rand(&[rows, k], DType::F64, probs.device())?;
         let neg = bin(BinOp::Mul, &u, &num(-1.0, &u)?)?;
         let log = call(it, "log1p", vec![tv(&neg)], vec![])?;
         let q = bin(BinOp::Mul, &log, &num(-1.0, &log)?)?.to_dtype(probs.dtype())?;
@@ -121,8 +120,7 @@ fn categorical_draw(it: &mut Interp, probs: &Tensor, sample_shape: &[usize]) -> 
         vec![],
     )?;
     let cum = bin(BinOp::Div, &cum, &last)?;
-    let u =
-        crate::tensor::ops::creation::rand(&[rows, n], DType::F64)?.to_device(probs.device())?;
+    let u = crate::tensor::ops::creation::rand(&[rows, n], DType::F64, probs.device())?;
     let below = cmp(
         CmpOp::Lt,
         &call(it, "unsqueeze", vec![tv(&cum), Value::Int(1)], vec![])?,
