@@ -146,7 +146,7 @@ pub fn to_dtype(v: &Value) -> Result<DType> {
 
 pub fn to_device(v: &Value) -> Result<Device> {
     match v {
-        Value::Device(d) => Ok(*d),
+        Value::Device(d) | Value::DeviceType(d) => Ok(*d),
         Value::Str(s) => Device::parse(s),
         Value::Int(i) if *i >= 0 => Ok(Device::Cuda(*i as usize)),
         v => Err(type_err(format!(

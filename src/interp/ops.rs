@@ -288,7 +288,9 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         },
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
-        (Value::Device(x), Value::Device(y)) => x == y,
+        (Value::Device(x), Value::Device(y)) | (Value::DeviceType(x), Value::DeviceType(y)) => {
+            x == y
+        }
         (Value::Device(x), Value::Str(s)) | (Value::Str(s), Value::Device(x)) => {
             crate::tensor::Device::parse(s)
                 .map(|d| d == *x)

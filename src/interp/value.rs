@@ -26,6 +26,10 @@ pub enum Value {
     Tensor(Tensor),
     DType(DType),
     Device(Device),
+    /// `torch.device("cuda")`: a device named by its type alone. Tensors made
+    /// on it go to the current device (cuda:0), but it prints, and compares, as
+    /// PyTorch's index-less device.
+    DeviceType(Device),
     Shape(Rc<Vec<usize>>),
     Function(Rc<Func>),
     Builtin(&'static Builtin),
@@ -265,7 +269,7 @@ impl Value {
             Value::Ellipsis => "ellipsis",
             Value::Tensor(_) => "tensor",
             Value::DType(_) => "dtype",
-            Value::Device(_) => "device",
+            Value::Device(_) | Value::DeviceType(_) => "device",
             Value::Shape(_) => "shape",
             Value::Function(_) => "function",
             Value::Builtin(_) => "builtin function",

@@ -20,6 +20,7 @@ pub fn plain_with(v: &Value, opts: &PrintOptions) -> String {
     match v {
         Value::Str(s) => s.to_string(),
         Value::Device(d) => d.to_string(),
+        Value::DeviceType(d) => d.kind().to_string(),
         Value::Array(t) => {
             super::numpy::str_of(t).unwrap_or_else(|e| format!("<array: {}>", e.message))
         }
@@ -113,6 +114,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::DType(d) => format!("torch.{}", d.name()),
         Value::Device(Device::Cpu) => "device(type='cpu')".into(),
         Value::Device(Device::Cuda(i)) => format!("device(type='cuda', index={i})"),
+        Value::DeviceType(d) => format!("device(type='{}')", d.kind()),
         Value::Shape(s) => format!("torch.Size({})", fmt_shape(s)),
         Value::Function(f) => format!("<function {} at {:#x}>", f.name, Rc::as_ptr(f) as usize),
         Value::Builtin(b) => format!("<built-in function {}>", b.name),

@@ -63,7 +63,7 @@ fn inputs(dtype: &str) -> String {
 
 /// Examples whose output names the device they ran on, as PyTorch's do
 /// (`.numpy()` of a CUDA tensor is refused; the default device is printed).
-const ABOUT_THE_DEVICE: &[&str] = &["numpy", "get_default_device"];
+const ABOUT_THE_DEVICE: &[&str] = &["numpy", "get_default_device", "get_device"];
 
 /// The programs compared: every builtin's example, then generated ones.
 fn programs() -> Vec<(String, String)> {

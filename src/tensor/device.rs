@@ -9,6 +9,14 @@ pub enum Device {
 }
 
 impl Device {
+    /// PyTorch's `device.type`: "cpu" or "cuda".
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::Cuda(_) => "cuda",
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Device> {
         let s = s.trim();
         if s == "cpu" {

@@ -243,10 +243,12 @@ fn device(_: &mut Interp, mut a: Args) -> Result<Value> {
     let index = a.opt_int("index")?;
     a.finish()?;
     let d = convert::to_device(&v).map_err(|e| e.at(s))?;
-    Ok(Value::Device(match (d, index) {
-        (Device::Cuda(_), Some(i)) if i >= 0 => Device::Cuda(i as usize),
-        (d, _) => d,
-    }))
+    let type_only = matches!(&v, Value::Str(t) if &**t == "cuda") && index.is_none();
+    Ok(match (d, index) {
+        (Device::Cuda(_), _) if type_only => Value::DeviceType(d),
+        (Device::Cuda(_), Some(i)) if i >= 0 => Value::Device(Device::Cuda(i as usize)),
+        (d, _) => Value::Device(d),
+    })
 }
 
 fn cuda_is_available(_: &mut Interp, a: Args) -> Result<Value> {

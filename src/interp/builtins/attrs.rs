@@ -27,6 +27,7 @@ pub fn tensor_attr_names() -> &'static [&'static str] {
         "layout",
         "data",
         "is_cuda",
+        "is_cpu",
         "itemsize",
         "nbytes",
     ]
@@ -53,6 +54,7 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
         "layout" => Value::str("torch.strided"),
         "data" => Value::Tensor(t.view_with(t.layout().clone())),
         "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
+        "is_cpu" => Value::Bool(t.device() == crate::tensor::Device::Cpu),
         "itemsize" => Value::Int(t.dtype().size() as i64),
         "nbytes" => Value::Int((t.dtype().size() * t.numel()) as i64),
         _ => return None,
@@ -338,6 +340,11 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             }),
             _ => Err(no_attr(obj, name, vec!["type", "index"])),
         },
+        Value::DeviceType(d) => match name {
+            "type" => Ok(Value::str(d.kind())),
+            "index" => Ok(Value::None),
+            _ => Err(no_attr(obj, name, vec!["type", "index"])),
+        },
         Value::GradFn(_) => match name {
             "name" => Ok(Value::Method(Rc::new((obj.clone(), &GRAD_FN_NAME)))),
             _ => Err(no_attr(obj, name, vec!["name"])),
@@ -481,6 +488,9 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
             o.set(name.into(), v);
             Ok(())
         }
+        (Value::Module(m), name) if super::backend_flags::set(m, name, &v).is_some() => {
+            super::backend_flags::set(m, name, &v).unwrap_or(Ok(()))
+        }
         (o, n) => Err(type_err(format!(
             "cannot set attribute '{n}' on {}",
             o.a_type_name()
@@ -508,7 +518,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
             .into_iter()
             .map(String::from)
             .collect(),
-        Value::Device(_) => vec!["type".into(), "index".into()],
+        Value::Device(_) | Value::DeviceType(_) => vec!["type".into(), "index".into()],
         Value::GradFn(_) => vec!["name".into()],
         Value::Shape(_) => vec!["numel".into()],
         Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),

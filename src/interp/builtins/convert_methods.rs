@@ -21,6 +21,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Method,
+        "get_device",
+        "get_device()",
+        "The index of the CUDA device the tensor is on, or -1 on the cpu.",
+        "tensor([1, 2]).get_device()",
+        get_device
+    ),
+    row!(
+        Method,
         "type",
         "type(dtype=None)",
         "The type name, or a conversion to dtype.",
@@ -146,6 +154,15 @@ fn convert_to(t: &Tensor, dtype: Option<DType>, device: Option<Device>) -> Resul
     }))
 }
 
+fn get_device(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let t = receiver(&mut a)?;
+    a.finish()?;
+    Ok(Value::Int(match t.device() {
+        Device::Cpu => -1,
+        Device::Cuda(i) => i as i64,
+    }))
+}
+
 fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     let (dtype, device) = to_arguments(&mut a)?;
@@ -162,7 +179,7 @@ pub(crate) fn to_arguments(a: &mut Args) -> Result<(Option<DType>, Option<Device
             Value::DType(_) | Value::Builtin(_) => {
                 dtype = Some(convert::to_dtype(&v).map_err(|e| e.at(s))?)
             }
-            Value::Device(d) => device = Some(*d),
+            Value::Device(d) | Value::DeviceType(d) => device = Some(*d),
             Value::Str(st) => device = Some(Device::parse(st).map_err(|e| e.at(s))?),
             Value::Tensor(o) => {
                 dtype = Some(o.dtype());
@@ -220,7 +237,11 @@ fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
                 DType::U8 => "torch.ByteTensor",
                 DType::Bool => "torch.BoolTensor",
             };
-            Ok(Value::str(name))
+            // A CUDA tensor's type lives in torch.cuda: 'torch.cuda.FloatTensor'.
+            Ok(match t.device() {
+                Device::Cpu => Value::str(name),
+                Device::Cuda(_) => Value::str(&name.replace("torch.", "torch.cuda.")),
+            })
         }
         Some((v, s)) => {
             let d = convert::to_dtype(&v).map_err(|e| e.at(s))?;

@@ -5,6 +5,7 @@
 mod accel;
 mod attrs;
 mod autograd;
+mod backend_flags;
 mod convert_methods;
 mod creation;
 pub mod distributions;
@@ -263,6 +264,12 @@ pub fn global(name: &str) -> Option<Value> {
 /// `module.name`: only the names that module holds in PyTorch (or Python), of
 /// those tsh has.
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {
+    if let Some(m) = backend_flags::submodule(module, name) {
+        return Some(Value::Module(m));
+    }
+    if let Some(v) = backend_flags::get(module, name) {
+        return Some(v);
+    }
     match (module, name) {
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),

@@ -260,7 +260,11 @@ class TensorDataset:
 
 
 class DataLoader:
-    def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False):
+    # num_workers, pin_memory and persistent_workers are accepted for PyTorch's
+    # scripts and change nothing: tsh loads batches in the calling thread, and
+    # copies to a GPU go from ordinary memory.
+    def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False,
+                 num_workers=0, pin_memory=False, persistent_workers=False):
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = shuffle

@@ -100,7 +100,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Ellipsis => "ellipsis",
         Value::Tensor(_) => "torch.Tensor",
         Value::DType(_) => "torch.dtype",
-        Value::Device(_) => "torch.device",
+        Value::Device(_) | Value::DeviceType(_) => "torch.device",
         Value::Shape(_) => "torch.Size",
         Value::Function(_) => "function",
         Value::Builtin(_) | Value::Method(_) => "builtin_function_or_method",
