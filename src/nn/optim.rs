@@ -116,6 +116,13 @@ impl Optimizer {
 
     /// One update of every parameter that has a gradient.
     pub fn step(&mut self) -> Result<()> {
+        if self.params.iter().any(crate::nn::parameter::was_replaced) {
+            return Err(crate::error::value_err(
+                "this optimizer holds parameters from before the model was moved or cast \
+                 (model.to / .cuda() / .double() made new ones), so its steps would not train the model",
+            )
+            .hint("make the optimizer after moving the model: model.to(device), then torch.optim.SGD(model.parameters(), ...)"));
+        }
         let _off = NoGradGuard::new();
         self.steps += 1;
         for i in 0..self.params.len() {

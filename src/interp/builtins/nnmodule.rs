@@ -455,6 +455,9 @@ fn convert_module(o: &Rc<Object>, dtype: Option<DType>, device: Option<Device>) 
                 Some((_, new)) => new.clone(),
                 None => {
                     let new = converted_parameter(&p, dtype, device)?;
+                    if !new.same_tensor(&p) {
+                        crate::nn::parameter::mark_replaced(&p);
+                    }
                     done.push((p, new.clone()));
                     new
                 }
