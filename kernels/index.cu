@@ -106,13 +106,20 @@ __device__ __forceinline__ i64 nz_count_chunk(const bool* flags, i64 lo, i64 hi)
     return c;
 }
 
+// This thread's chunk [*lo, *hi) of the n flags, with its count stored in
+// counts[threadIdx.x]. Every thread of the block calls it (it synchronises).
+__device__ void nz_chunk(i64 n, const bool* flags, i64* counts, i64* lo, i64* hi) {
+    i64 chunk = (n + NZ_THREADS - 1) / NZ_THREADS;
+    *lo = threadIdx.x * chunk;
+    *hi = *lo + chunk < n ? *lo + chunk : n;
+    counts[threadIdx.x] = *lo < *hi ? nz_count_chunk(flags, *lo, *hi) : 0;
+    __syncthreads();
+}
+
 extern "C" __global__ void nonzero_count(i64 n, const bool* flags, i64* count) {
     __shared__ i64 counts[NZ_THREADS];
-    i64 chunk = (n + NZ_THREADS - 1) / NZ_THREADS;
-    i64 lo = threadIdx.x * chunk;
-    i64 hi = lo + chunk < n ? lo + chunk : n;
-    counts[threadIdx.x] = lo < hi ? nz_count_chunk(flags, lo, hi) : 0;
-    __syncthreads();
+    i64 lo, hi;
+    nz_chunk(n, flags, counts, &lo, &hi);
     if (threadIdx.x == 0) {
         i64 total = 0;
         for (int t = 0; t < NZ_THREADS; ++t) total += counts[t];
@@ -123,11 +130,8 @@ extern "C" __global__ void nonzero_count(i64 n, const bool* flags, i64* count) {
 // shape.shape[0..ndim] is the input's shape (row-major coordinates).
 extern "C" __global__ void nonzero_write(i64 n, const bool* flags, Strided shape, i64* out) {
     __shared__ i64 starts[NZ_THREADS];
-    i64 chunk = (n + NZ_THREADS - 1) / NZ_THREADS;
-    i64 lo = threadIdx.x * chunk;
-    i64 hi = lo + chunk < n ? lo + chunk : n;
-    starts[threadIdx.x] = lo < hi ? nz_count_chunk(flags, lo, hi) : 0;
-    __syncthreads();
+    i64 lo, hi;
+    nz_chunk(n, flags, starts, &lo, &hi);
     if (threadIdx.x == 0) {
         i64 acc = 0;
         for (int t = 0; t < NZ_THREADS; ++t) {

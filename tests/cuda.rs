@@ -94,22 +94,12 @@ fn tsh_on_cuda(what: &str) -> Option<(Command, bool)> {
     }
 }
 
-fn output(cmd: &mut Command) -> (bool, String) {
-    let out = cmd.output().expect("run tsh");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
-
 #[test]
 fn check_device_cuda_passes() {
     let Some((mut cmd, _)) = tsh_on_cuda("tsh --check-device cuda") else {
         return;
     };
-    let (ok, text) = output(cmd.args(["--check-device", "cuda"]));
+    let (ok, text) = common::run_to_end(cmd.args(["--check-device", "cuda"]));
     let last = text.lines().last().unwrap_or_default().to_string();
     let (same, of) = last
         .split_once(" of ")
@@ -126,7 +116,7 @@ fn devices_command_lists_the_drivers_device_name() {
     let Some((mut cmd, fake)) = tsh_on_cuda(":devices") else {
         return;
     };
-    let (ok, text) = output(cmd.args(["-c", ":devices"]));
+    let (ok, text) = common::run_to_end(cmd.args(["-c", ":devices"]));
     let line = text.lines().find(|l| l.starts_with("cuda:0")).unwrap_or("");
     let name = line.trim_start_matches("cuda:0").trim();
     assert!(
@@ -142,7 +132,7 @@ fn devices_command_lists_the_drivers_device_name() {
 fn without_cuda_libraries_cuda_is_a_clean_device_error() {
     let empty = std::env::temp_dir().join(format!("tsh-no-cuda-{}", std::process::id()));
     std::fs::create_dir_all(&empty).expect("temp dir");
-    let (_, text) = output(
+    let (_, text) = common::run_to_end(
         Command::new(env!("CARGO_BIN_EXE_tsh"))
             .env("LD_LIBRARY_PATH", &empty)
             .args([
@@ -174,7 +164,7 @@ fn a_driver_without_a_gpu_is_a_clean_device_error() {
         eprintln!("driver without a GPU: skipped: the fake driver cannot be built");
         return;
     };
-    let (ok, text) = output(
+    let (ok, text) = common::run_to_end(
         Command::new(env!("CARGO_BIN_EXE_tsh"))
             .env("LD_LIBRARY_PATH", &dir)
             .env("FAKECUDA_DEVICES", "0")
@@ -205,28 +195,17 @@ fn asan_reports_an_out_of_bounds_kernel_read() {
         eprintln!("ASAN on the fake driver: skipped: no C++ compiler with libasan");
         return;
     };
-    let out = Command::new(std::env::current_exe().expect("test binary"))
-        .args([
-            "asan_reports_an_out_of_bounds_kernel_read",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("LD_LIBRARY_PATH", &dir)
-        .env("FAKECUDA_CACHE", dir.join("cache"))
-        .env("FAKECUDA_ASAN", "1")
-        .env("LD_PRELOAD", asan)
-        .env("ASAN_OPTIONS", "detect_leaks=0")
-        .env("TSH_OOB_KERNEL", "1")
-        .output()
-        .expect("run the test binary");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, text) = common::run_to_end(
+        common::this_test_again("asan_reports_an_out_of_bounds_kernel_read")
+            .env("LD_LIBRARY_PATH", &dir)
+            .env("FAKECUDA_CACHE", dir.join("cache"))
+            .env("FAKECUDA_ASAN", "1")
+            .env("LD_PRELOAD", asan)
+            .env("ASAN_OPTIONS", "detect_leaks=0")
+            .env("TSH_OOB_KERNEL", "1"),
     );
     assert!(
-        !out.status.success()
+        !ok
             && text.contains("AddressSanitizer: heap-buffer-overflow")
             // The frame names the kernel and its source line (4: the read).
             && text

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use tsh::backend::cuda::kernels::{SOURCES, compile};
 
+mod common;
+
 /// The folder of pip's libnvrtc, if a Python environment has it.
 fn pip_nvrtc() -> Option<String> {
     let out = Command::new("python3")
@@ -46,23 +48,13 @@ fn every_kernel_compiles_with_the_real_nvrtc() {
         return;
     };
     // The loader reads LD_LIBRARY_PATH at start: compile in a child process.
-    let out = Command::new(std::env::current_exe().expect("test binary"))
-        .args([
-            "every_kernel_compiles_with_the_real_nvrtc",
-            "--exact",
-            "--nocapture",
-        ])
-        .env("LD_LIBRARY_PATH", &dir)
-        .env("TSH_REAL_NVRTC", "1")
-        .output()
-        .expect("run the test again");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, text) = common::run_to_end(
+        common::this_test_again("every_kernel_compiles_with_the_real_nvrtc")
+            .env("LD_LIBRARY_PATH", &dir)
+            .env("TSH_REAL_NVRTC", "1"),
     );
     assert!(
-        out.status.success() && text.contains("1 passed"),
+        ok && text.contains("1 passed"),
         "NVRTC rejected a kernel:\n{text}"
     );
 }

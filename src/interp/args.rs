@@ -237,6 +237,13 @@ impl Args {
         }
     }
 
+    /// `finish` where the arguments were lent (`&mut Args`) to a helper that
+    /// reads the last of them.
+    pub fn finish_lent(&mut self) -> Result<()> {
+        let span = self.span;
+        std::mem::replace(self, Args::new("", vec![], vec![], span)).finish()
+    }
+
     /// Every argument was used; anything left is the caller's mistake.
     pub fn finish(self) -> Result<()> {
         if let Some((k, _, s)) = self.keywords.first() {

@@ -50,6 +50,25 @@ pub fn on_cuda(suite: &str) -> bool {
     false
 }
 
+/// This test binary, set to run only the test `name` (in a child process, with
+/// what the caller adds: the environment the loader reads at start).
+pub fn this_test_again(name: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"]);
+    cmd
+}
+
+/// Run `cmd` to the end: whether it succeeded, and its stdout then stderr.
+pub fn run_to_end(cmd: &mut std::process::Command) -> (bool, String) {
+    let out = cmd.output().expect("start the process");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
 fn report_skip(suite: &str, why: &str) {
     use std::io::Write;
     static REPORTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -142,27 +161,20 @@ pub mod fakecuda {
     /// driver, with `env` added; panic with its output if it fails.
     pub fn run_test_on_fake_cuda(name: &str, env: &[(&str, &str)]) -> Result<(), String> {
         let dir = libdir()?;
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut path = dir.to_string_lossy().to_string();
         if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
             path = format!("{path}:{}", old.to_string_lossy());
         }
-        let out = Command::new(exe)
-            .args([name, "--exact", "--nocapture", "--test-threads=1"])
-            .env("LD_LIBRARY_PATH", path)
-            .env("TSH_TEST_ONLY_CUDA", "1")
-            .env("TSH_KERNEL_CACHE", dir.join("ptx"))
-            .env("FAKECUDA_CACHE", dir.join("cache"))
-            .envs(env.iter().copied())
-            .output()
-            .map_err(|e| format!("cannot start the test again: {e}"))?;
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+        let (ok, text) = super::run_to_end(
+            super::this_test_again(name)
+                .env("LD_LIBRARY_PATH", path)
+                .env("TSH_TEST_ONLY_CUDA", "1")
+                .env("TSH_KERNEL_CACHE", dir.join("ptx"))
+                .env("FAKECUDA_CACHE", dir.join("cache"))
+                .envs(env.iter().copied()),
         );
         assert!(
-            out.status.success() && text.contains("1 passed"),
+            ok && text.contains("1 passed"),
             "{name} on cuda:0 (fake driver) failed:\n{text}"
         );
         Ok(())

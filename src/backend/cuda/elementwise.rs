@@ -4,7 +4,7 @@
 use cudarc::driver::PushKernelArg;
 
 use super::CudaStorage;
-use super::kernels::{Source, dtype_code, grid, launched, merged, suffix};
+use super::kernels::{Source, dtype_code, merged, suffix};
 use crate::error::{Result, value_err};
 use crate::tensor::DType;
 use crate::tensor::layout::Layout;
@@ -24,25 +24,16 @@ pub fn cast(s: &CudaStorage, l: &Layout, to: DType) -> Result<CudaStorage> {
     let gpu = s.gpu();
     let (n64, ls) = (n as i64, merged(&[l])?);
     let (inp, outp) = (s.ptr(), out.ptr());
-    let name = if s.dtype == to {
+    if s.dtype == to {
         // A gather: copy_T(n, dst layout, dst, src layout, src).
-        let name = format!("copy_{}", suffix(to));
-        let f = gpu.function(Source::Copy, &name)?;
         let dl = super::kernels::Strided::contiguous(&[n])?;
-        let mut b = gpu.stream.launch_builder(&f);
-        b.arg(&n64).arg(&dl).arg(&outp).arg(&ls[0]).arg(&inp);
-        // SAFETY: arguments as copy_T's signature.
-        launched(&name, unsafe { b.launch(grid(n)) })?;
-        return Ok(out);
+        let name = format!("copy_{}", suffix(to));
+        launch!(gpu, Source::Copy, &name, n; n64, dl, outp, ls[0], inp)?;
     } else {
-        format!("cast_{}", suffix(s.dtype))
-    };
-    let f = gpu.function(Source::Copy, &name)?;
-    let to_code = dtype_code(to);
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&n64).arg(&to_code).arg(&ls[0]).arg(&inp).arg(&outp);
-    // SAFETY: arguments as cast_T's signature.
-    launched(&name, unsafe { b.launch(grid(n)) })?;
+        let to_code = dtype_code(to);
+        let name = format!("cast_{}", suffix(s.dtype));
+        launch!(gpu, Source::Copy, &name, n; n64, to_code, ls[0], inp, outp)?;
+    }
     Ok(out)
 }
 
@@ -58,13 +49,9 @@ pub fn copy_into(dst: &mut CudaStorage, l: &Layout, src: &CudaStorage, sl: &Layo
     }
     let gpu = dst.gpu().clone();
     let ls = merged(&[l, sl])?;
-    let name = format!("copy_{}", suffix(dst.dtype));
-    let f = gpu.function(Source::Copy, &name)?;
     let (n64, d, s) = (n as i64, dst.ptr(), src.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&n64).arg(&ls[0]).arg(&d).arg(&ls[1]).arg(&s);
-    // SAFETY: arguments as copy_T's signature.
-    launched(&name, unsafe { b.launch(grid(n)) })
+    let name = format!("copy_{}", suffix(dst.dtype));
+    launch!(gpu, Source::Copy, &name, n; n64, ls[0], d, ls[1], s)
 }
 
 /// `kernel(n, op, layout, in, out)` of the Elementwise module.
@@ -81,13 +68,9 @@ fn one_operand(
         return Ok(out);
     }
     let gpu = s.gpu();
-    let name = format!("{kernel}_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Elementwise, &name)?;
     let (n64, ls, inp, outp) = (n as i64, merged(&[l])?, s.ptr(), out.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&n64).arg(&op).arg(&ls[0]).arg(&inp).arg(&outp);
-    // SAFETY: arguments as unary_T / predicate_T.
-    launched(&name, unsafe { b.launch(grid(n)) })?;
+    let name = format!("{kernel}_{}", suffix(s.dtype));
+    launch!(gpu, Source::Elementwise, &name, n; n64, op, ls[0], inp, outp)?;
     Ok(out)
 }
 
@@ -117,7 +100,6 @@ pub fn binary(
     let (n64, code, ap, bp, outp) = (n as i64, op as i32, a.ptr(), b.ptr(), out.ptr());
     let kernel = if compare { "compare" } else { "binary" };
     let name = format!("{kernel}_{}", suffix(a.dtype));
-    let f = gpu.function(Source::Elementwise, &name)?;
     // Integer division by zero is an error (integers have no inf): the kernel
     // raises a flag the host reads, for the integer divisions only.
     use BinaryOp::*;
@@ -131,19 +113,11 @@ pub fn binary(
     };
     // Without a division the flag is never written; any valid address will do.
     let errp = flag.as_ref().map_or(outp, |f| f.ptr());
-    let mut lb_ = gpu.stream.launch_builder(&f);
-    lb_.arg(&n64)
-        .arg(&code)
-        .arg(&ls[0])
-        .arg(&ap)
-        .arg(&ls[1])
-        .arg(&bp)
-        .arg(&outp);
-    if !compare {
-        lb_.arg(&errp);
+    if compare {
+        launch!(gpu, Source::Elementwise, &name, n; n64, code, ls[0], ap, ls[1], bp, outp)?;
+    } else {
+        launch!(gpu, Source::Elementwise, &name, n; n64, code, ls[0], ap, ls[1], bp, outp, errp)?;
     }
-    // SAFETY: arguments as binary_T / compare_T.
-    launched(&name, unsafe { lb_.launch(grid(n)) })?;
     if let Some(flag) = flag {
         let raised = super::host_from_device(gpu, &flag, 0, 1)?.get_i64(0);
         if raised != 0 {
@@ -176,21 +150,9 @@ pub fn ternary(
     }
     let gpu = a.gpu();
     let ls = merged(&[la, b.1, c.1])?;
-    let name = format!("ternary_{}", suffix(dtype));
-    let f = gpu.function(Source::Elementwise, &name)?;
     let (n64, code) = (n as i64, op as i32);
     let (ap, bp, cp, outp) = (a.ptr(), b.0.ptr(), c.0.ptr(), out.ptr());
-    let mut lb = gpu.stream.launch_builder(&f);
-    lb.arg(&n64)
-        .arg(&code)
-        .arg(&ls[0])
-        .arg(&ap)
-        .arg(&ls[1])
-        .arg(&bp)
-        .arg(&ls[2])
-        .arg(&cp)
-        .arg(&outp);
-    // SAFETY: arguments as ternary_T.
-    launched(&name, unsafe { lb.launch(grid(n)) })?;
+    let name = format!("ternary_{}", suffix(dtype));
+    launch!(gpu, Source::Elementwise, &name, n; n64, code, ls[0], ap, ls[1], bp, ls[2], cp, outp)?;
     Ok(out)
 }

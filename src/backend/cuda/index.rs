@@ -5,7 +5,7 @@ use cudarc::driver::DeviceRepr;
 
 use cudarc::driver::PushKernelArg;
 
-use super::kernels::{Source, Strided, blocks, grid, launched, merged, suffix};
+use super::kernels::{Source, Strided, blocks, launched, merged, suffix};
 use super::{CudaStorage, host_from_device};
 use crate::backend::BackendStorage;
 use crate::error::{Result, device_err, index_err, value_err};
@@ -100,12 +100,8 @@ fn check(s: &CudaStorage, p: &Plan) -> Result<()> {
     }
     let gpu = s.gpu();
     let err = CudaStorage::from_host(crate::backend::HostBuffer::I64(vec![-1]), gpu.index)?;
-    let f = gpu.function(Source::Index, "index_check")?;
     let (nb, errp) = (p.nb as i64, err.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&nb).arg(&p.ix).arg(&errp);
-    // SAFETY: arguments as index_check.
-    launched("index_check", unsafe { b.launch(grid(n)) })?;
+    launch!(gpu, Source::Index, "index_check", n; nb, p.ix, errp)?;
     let first = host_from_device(gpu, &err, 0, 1)?.get_i64(0);
     if first == -1 {
         return Ok(());
@@ -137,20 +133,9 @@ pub fn index(
         return Ok(out);
     }
     let gpu = s.gpu();
-    let name = format!("index_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Index, &name)?;
     let (n, nb, na, src, outp) = (p.total as i64, p.nb as i64, p.na as i64, s.ptr(), out.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&n)
-        .arg(&nb)
-        .arg(&na)
-        .arg(&p.before)
-        .arg(&p.after)
-        .arg(&p.ix)
-        .arg(&src)
-        .arg(&outp);
-    // SAFETY: arguments as index_T.
-    launched(&name, unsafe { b.launch(grid(p.total)) })?;
+    let name = format!("index_{}", suffix(s.dtype));
+    launch!(gpu, Source::Index, &name, p.total; n, nb, na, p.before, p.after, p.ix, src, outp)?;
     Ok(out)
 }
 
@@ -175,7 +160,6 @@ pub fn index_put_into(
     let gpu = dst.gpu().clone();
     let sl = merged(&[src.1])?.remove(0);
     let name = format!("index_put_{}", suffix(dst.dtype));
-    let f = gpu.function(Source::Index, &name)?;
     let (n, nb, na, d, sp, acc) = (
         p.total as i64,
         p.nb as i64,
@@ -184,19 +168,7 @@ pub fn index_put_into(
         src.0.ptr(),
         accumulate as i32,
     );
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&n)
-        .arg(&nb)
-        .arg(&na)
-        .arg(&p.before)
-        .arg(&p.after)
-        .arg(&p.ix)
-        .arg(&d)
-        .arg(&sl)
-        .arg(&sp)
-        .arg(&acc);
-    // SAFETY: arguments as index_put_T.
-    launched(&name, unsafe { b.launch(grid(p.total)) })
+    launch!(gpu, Source::Index, &name, p.total; n, nb, na, p.before, p.after, p.ix, d, sl, sp, acc)
 }
 
 pub fn nonzero(s: &CudaStorage, l: &Layout) -> Result<CudaStorage> {

@@ -8,7 +8,7 @@ use cudarc::driver::PushKernelArg;
 
 use super::CudaStorage;
 use super::device::{Gpu, driver_err};
-use super::kernels::{Source, Strided, grid, launched, merged, suffix};
+use super::kernels::{Source, Strided, merged, suffix};
 use crate::backend::{Scalar, Window};
 use crate::error::{Result, device_err};
 use crate::tensor::DType;
@@ -266,7 +266,6 @@ fn integer_matmul(
         merged(&[&batch_of(lb)])?.remove(0),
     );
     let name = format!("matmul_{}", suffix(a.dtype));
-    let f = gpu.function(Source::Matmul, &name)?;
     let total = batch * m * n;
     let (t64, m64, n64, k64) = (total as i64, m as i64, n as i64, k as i64);
     let (ars, acs, brs, bcs) = (
@@ -276,18 +275,8 @@ fn integer_matmul(
         lb.strides[nd - 1] as i64,
     );
     let (ap, bp, op) = (a.ptr(), b.ptr(), out.ptr());
-    let mut lb_ = gpu.stream.launch_builder(&f);
-    lb_.arg(&t64)
-        .arg(&m64)
-        .arg(&n64)
-        .arg(&k64)
-        .arg(&ab)
-        .arg(&ars)
-        .arg(&acs)
-        .arg(&ap);
-    lb_.arg(&bb).arg(&brs).arg(&bcs).arg(&bp).arg(&op);
-    // SAFETY: arguments as matmul_T.
-    launched(&name, unsafe { lb_.launch(grid(total)) })
+    launch!(gpu, Source::Matmul, &name, total;
+        t64, m64, n64, k64, ab, ars, acs, ap, bb, brs, bcs, bp, op)
 }
 
 /// struct Win in kernels/window.cu.
@@ -322,9 +311,6 @@ pub fn unfold(s: &CudaStorage, l: &Layout, w: &Window, pad: f64) -> Result<CudaS
     if total == 0 {
         return Ok(out);
     }
-    let gpu = s.gpu();
-    let name = format!("unfold_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Window, &name)?;
     let (t, c64, h64, w64, wn, il) = (
         total as i64,
         c as i64,
@@ -334,18 +320,8 @@ pub fn unfold(s: &CudaStorage, l: &Layout, w: &Window, pad: f64) -> Result<CudaS
         Strided::exact(l)?,
     );
     let (ip, op) = (s.ptr(), out.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&t)
-        .arg(&c64)
-        .arg(&h64)
-        .arg(&w64)
-        .arg(&wn)
-        .arg(&il)
-        .arg(&ip)
-        .arg(&pad)
-        .arg(&op);
-    // SAFETY: arguments as unfold_T.
-    launched(&name, unsafe { b.launch(grid(total)) })?;
+    let name = format!("unfold_{}", suffix(s.dtype));
+    launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, il, ip, pad, op)?;
     Ok(out)
 }
 
@@ -361,9 +337,6 @@ pub fn fold(
     if total == 0 {
         return Ok(out);
     }
-    let gpu = s.gpu();
-    let name = format!("fold_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Window, &name)?;
     let (t, c64, h64, w64, wn, cl) = (
         total as i64,
         channels as i64,
@@ -373,16 +346,7 @@ pub fn fold(
         Strided::exact(l)?,
     );
     let (cp, op) = (s.ptr(), out.ptr());
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&t)
-        .arg(&c64)
-        .arg(&h64)
-        .arg(&w64)
-        .arg(&wn)
-        .arg(&cl)
-        .arg(&cp)
-        .arg(&op);
-    // SAFETY: arguments as fold_T.
-    launched(&name, unsafe { b.launch(grid(total)) })?;
+    let name = format!("fold_{}", suffix(s.dtype));
+    launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, cl, cp, op)?;
     Ok(out)
 }

@@ -6,6 +6,23 @@
 //! Without a driver nothing here is reached: `device::check` answers with a
 //! `device` error before a buffer is ever made.
 
+/// Launch `$name` of `$source` with one thread per element of `$n`, the
+/// arguments pushed in order (places or locals: the launch borrows them, so a
+/// computed value is bound to a local first). The arguments are the kernel's C
+/// parameters, in order and with their types: that is what makes it safe.
+macro_rules! launch {
+    ($gpu:expr, $source:expr, $name:expr, $n:expr; $($arg:expr),+ $(,)?) => {{
+        let name: &str = $name;
+        let f = $gpu.function($source, name)?;
+        let mut b = $gpu.stream.launch_builder(&f);
+        $(b.arg(&$arg);)+
+        // SAFETY: the caller lists the kernel's parameters (see above).
+        $crate::backend::cuda::kernels::launched(name, unsafe {
+            b.launch($crate::backend::cuda::kernels::grid($n))
+        })
+    }};
+}
+
 mod alloc;
 pub mod device;
 mod elementwise;
@@ -26,7 +43,7 @@ use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, Unar
 use crate::tensor::{DType, Device};
 use alloc::DeviceBuffer;
 use device::{Gpu, driver_err};
-use kernels::{Source, grid, launched, suffix};
+use kernels::{Source, suffix};
 
 pub use alloc::{empty_cache, stats as memory_stats};
 pub use device::{check, device_count, gpu, list, synchronize, synchronize_open};
@@ -93,13 +110,9 @@ impl CudaStorage {
         if n == 0 {
             return Ok(out);
         }
-        let name = format!("fill_{}", suffix(dtype));
-        let f = gpu.function(Source::Copy, &name)?;
         let (n64, op) = (n as i64, out.ptr());
-        let mut b = gpu.stream.launch_builder(&f);
-        b.arg(&n64).arg(&value.f).arg(&value.i).arg(&op);
-        // SAFETY: arguments as fill_T in copy.cu.
-        launched(&name, unsafe { b.launch(grid(n)) })?;
+        let name = format!("fill_{}", suffix(dtype));
+        launch!(gpu, Source::Copy, &name, n; n64, value.f, value.i, op)?;
         Ok(out)
     }
 
@@ -115,18 +128,9 @@ impl CudaStorage {
         if n == 0 {
             return Ok(out);
         }
-        let name = format!("arange_{}", suffix(dtype));
-        let f = gpu.function(Source::Copy, &name)?;
         let (n64, op) = (n as i64, out.ptr());
-        let mut b = gpu.stream.launch_builder(&f);
-        b.arg(&n64)
-            .arg(&start.f)
-            .arg(&step.f)
-            .arg(&start.i)
-            .arg(&step.i)
-            .arg(&op);
-        // SAFETY: arguments as arange_T in copy.cu.
-        launched(&name, unsafe { b.launch(grid(n)) })?;
+        let name = format!("arange_{}", suffix(dtype));
+        launch!(gpu, Source::Copy, &name, n; n64, start.f, step.f, start.i, step.i, op)?;
         Ok(out)
     }
 
@@ -142,13 +146,9 @@ impl CudaStorage {
         if n == 0 {
             return Ok(out);
         }
-        let name = format!("linspace_{}", suffix(dtype));
-        let f = gpu.function(Source::Copy, &name)?;
         let (n64, f64_math, op) = (n as i64, (dtype == DType::F64) as i32, out.ptr());
-        let mut b = gpu.stream.launch_builder(&f);
-        b.arg(&n64).arg(&start).arg(&end).arg(&f64_math).arg(&op);
-        // SAFETY: arguments as linspace_T in copy.cu.
-        launched(&name, unsafe { b.launch(grid(n)) })?;
+        let name = format!("linspace_{}", suffix(dtype));
+        launch!(gpu, Source::Copy, &name, n; n64, start, end, f64_math, op)?;
         Ok(out)
     }
 

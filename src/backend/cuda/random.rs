@@ -9,7 +9,7 @@ use cudarc::driver::PushKernelArg;
 
 use super::CudaStorage;
 use super::device::Gpu;
-use super::kernels::{Source, grid, launched, suffix};
+use super::kernels::{Source, suffix};
 use crate::backend::{Distribution, HostBuffer};
 use crate::error::Result;
 use crate::tensor::DType;
@@ -60,21 +60,8 @@ pub fn fill(
         Distribution::Permutation => (2, 0.0, 0.0, 0, 1),
     };
     let (seed, offset) = take(n);
-    let name = format!("random_{}", suffix(dtype));
-    let f = gpu.function(Source::Random, &name)?;
     let (n64, wide, op) = (n as i64, (dtype == DType::F64) as i32, out.ptr());
-    let mut lb = gpu.stream.launch_builder(&f);
-    lb.arg(&n64)
-        .arg(&seed)
-        .arg(&offset)
-        .arg(&kind)
-        .arg(&a)
-        .arg(&b)
-        .arg(&lo)
-        .arg(&hi)
-        .arg(&wide)
-        .arg(&op);
-    // SAFETY: arguments as random_T.
-    launched(&name, unsafe { lb.launch(grid(n)) })?;
+    let name = format!("random_{}", suffix(dtype));
+    launch!(gpu, Source::Random, &name, n; n64, seed, offset, kind, a, b, lo, hi, wide, op)?;
     Ok(out)
 }

@@ -126,7 +126,6 @@ pub fn scan(s: &CudaStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CudaS
     }
     let gpu = s.gpu();
     let name = format!("scan_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Reduce, &name)?;
     let (count, len, opc, inp, outp, dt) = (
         ln.count as i64,
         ln.len as i64,
@@ -135,19 +134,8 @@ pub fn scan(s: &CudaStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CudaS
         out.ptr(),
         dtype_code(out_dtype),
     );
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&count)
-        .arg(&len)
-        .arg(&opc)
-        .arg(&ln.in_kept)
-        .arg(&ln.in_step)
-        .arg(&ln.out_kept)
-        .arg(&ln.out_step)
-        .arg(&inp)
-        .arg(&outp)
-        .arg(&dt);
-    // SAFETY: arguments as scan_T.
-    launched(&name, unsafe { b.launch(grid(ln.count)) })?;
+    launch!(gpu, Source::Reduce, &name, ln.count;
+        count, len, opc, ln.in_kept, ln.in_step, ln.out_kept, ln.out_step, inp, outp, dt)?;
     Ok(out)
 }
 
@@ -159,7 +147,6 @@ pub fn softmax(s: &CudaStorage, l: &Layout, dim: usize, log: bool) -> Result<Cud
     }
     let gpu = s.gpu();
     let name = format!("softmax_{}", suffix(s.dtype));
-    let f = gpu.function(Source::Reduce, &name)?;
     let (count, len, lg, inp, outp) = (
         ln.count as i64,
         ln.len as i64,
@@ -167,17 +154,7 @@ pub fn softmax(s: &CudaStorage, l: &Layout, dim: usize, log: bool) -> Result<Cud
         s.ptr(),
         out.ptr(),
     );
-    let mut b = gpu.stream.launch_builder(&f);
-    b.arg(&count)
-        .arg(&len)
-        .arg(&lg)
-        .arg(&ln.in_kept)
-        .arg(&ln.in_step)
-        .arg(&ln.out_kept)
-        .arg(&ln.out_step)
-        .arg(&inp)
-        .arg(&outp);
-    // SAFETY: arguments as softmax_T.
-    launched(&name, unsafe { b.launch(grid(ln.count)) })?;
+    launch!(gpu, Source::Reduce, &name, ln.count;
+        count, len, lg, ln.in_kept, ln.in_step, ln.out_kept, ln.out_step, inp, outp)?;
     Ok(out)
 }

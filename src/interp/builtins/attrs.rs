@@ -488,14 +488,18 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
             o.set(name.into(), v);
             Ok(())
         }
-        (Value::Module(m), name) if super::backend_flags::set(m, name, &v).is_some() => {
-            super::backend_flags::set(m, name, &v).unwrap_or(Ok(()))
+        (Value::Module(m), name) => {
+            super::backend_flags::set(m, name, &v).unwrap_or_else(|| Err(cannot_set(obj, name)))
         }
-        (o, n) => Err(type_err(format!(
-            "cannot set attribute '{n}' on {}",
-            o.a_type_name()
-        ))),
+        (o, n) => Err(cannot_set(o, n)),
     }
+}
+
+fn cannot_set(obj: &Value, name: &str) -> crate::error::Error {
+    type_err(format!(
+        "cannot set attribute '{name}' on {}",
+        obj.a_type_name()
+    ))
 }
 
 /// Every attribute and method name `obj.NAME` can take (for completion).

@@ -196,8 +196,7 @@ pub(crate) fn to_arguments(a: &mut Args) -> Result<(Option<DType>, Option<Device
     }
     let _ = a.take_kw("non_blocking");
     let _ = a.take_kw("copy");
-    let span = a.span;
-    std::mem::replace(a, Args::new("", vec![], vec![], span)).finish()?;
+    a.finish_lent()?;
     Ok((dtype, device))
 }
 
@@ -214,8 +213,7 @@ pub(crate) fn cuda_argument(a: &mut Args) -> Result<Device> {
         },
     };
     let _ = a.take_kw("non_blocking");
-    let span = a.span;
-    std::mem::replace(a, Args::new("", vec![], vec![], span)).finish()?;
+    a.finish_lent()?;
     Ok(device)
 }
 

@@ -261,8 +261,7 @@ fn finish(t: Tensor, a: &mut Args, device: Device) -> Result<Value> {
         }
         t.set_requires_grad(true);
     }
-    let span = a.span;
-    std::mem::replace(a, Args::new("", vec![], vec![], span)).finish()?;
+    a.finish_lent()?;
     Ok(Value::Tensor(t))
 }
 

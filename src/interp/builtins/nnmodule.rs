@@ -404,28 +404,26 @@ fn cuda(_: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 /// `module.double()`, `.float()`, `.half()`, `.bfloat16()`.
-fn cast(dtype: DType) -> impl Fn(&mut Interp, Args) -> Result<Value> {
-    move |_, mut a| {
-        let o = receiver(&mut a)?;
-        a.finish()?;
-        convert_module(&o, Some(dtype), None)
-    }
+fn cast(mut a: Args, dtype: DType) -> Result<Value> {
+    let o = receiver(&mut a)?;
+    a.finish()?;
+    convert_module(&o, Some(dtype), None)
 }
 
-fn double(it: &mut Interp, a: Args) -> Result<Value> {
-    cast(DType::F64)(it, a)
+fn double(_: &mut Interp, a: Args) -> Result<Value> {
+    cast(a, DType::F64)
 }
 
-fn float(it: &mut Interp, a: Args) -> Result<Value> {
-    cast(DType::F32)(it, a)
+fn float(_: &mut Interp, a: Args) -> Result<Value> {
+    cast(a, DType::F32)
 }
 
-fn half(it: &mut Interp, a: Args) -> Result<Value> {
-    cast(DType::F16)(it, a)
+fn half(_: &mut Interp, a: Args) -> Result<Value> {
+    cast(a, DType::F16)
 }
 
-fn bfloat16(it: &mut Interp, a: Args) -> Result<Value> {
-    cast(DType::BF16)(it, a)
+fn bfloat16(_: &mut Interp, a: Args) -> Result<Value> {
+    cast(a, DType::BF16)
 }
 
 /// PyTorch's Module._apply: every parameter of the module and its children,
