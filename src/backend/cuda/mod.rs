@@ -6,20 +6,25 @@
 //! Without a driver nothing here is reached: `device::check` answers with a
 //! `device` error before a buffer is ever made.
 
-/// Launch `$name` of `$source` with one thread per element of `$n`, the
-/// arguments pushed in order (places or locals: the launch borrows them, so a
-/// computed value is bound to a local first). The arguments are the kernel's C
-/// parameters, in order and with their types: that is what makes it safe.
+/// Launch `$name` of `$source` with one thread per element of `$n` (nothing
+/// for none), the arguments pushed in order (places or locals: the launch
+/// borrows them, so a computed value is bound to a local first). The arguments
+/// are the kernel's C parameters, in order and with their types: that is what
+/// makes it safe.
 macro_rules! launch {
     ($gpu:expr, $source:expr, $name:expr, $n:expr; $($arg:expr),+ $(,)?) => {{
-        let name: &str = $name;
-        let f = $gpu.function($source, name)?;
-        let mut b = $gpu.stream.launch_builder(&f);
-        $(b.arg(&$arg);)+
-        // SAFETY: the caller lists the kernel's parameters (see above).
-        $crate::backend::cuda::kernels::launched(name, unsafe {
-            b.launch($crate::backend::cuda::kernels::grid($n))
-        })
+        let (name, n): (&str, usize) = ($name, $n);
+        if n == 0 {
+            Ok(())
+        } else {
+            let f = $gpu.function($source, name)?;
+            let mut b = $gpu.stream.launch_builder(&f);
+            $(b.arg(&$arg);)+
+            // SAFETY: the caller lists the kernel's parameters (see above).
+            $crate::backend::cuda::kernels::launched(name, unsafe {
+                b.launch($crate::backend::cuda::kernels::grid(n))
+            })
+        }
     }};
 }
 
@@ -107,9 +112,6 @@ impl CudaStorage {
     pub fn full(index: usize, n: usize, dtype: DType, value: Scalar) -> Result<CudaStorage> {
         let gpu = device::gpu(index)?;
         let out = CudaStorage::empty(&gpu, n, dtype)?;
-        if n == 0 {
-            return Ok(out);
-        }
         let (n64, op) = (n as i64, out.ptr());
         let name = format!("fill_{}", suffix(dtype));
         launch!(gpu, Source::Copy, &name, n; n64, value.f, value.i, op)?;
@@ -125,9 +127,6 @@ impl CudaStorage {
     ) -> Result<CudaStorage> {
         let gpu = device::gpu(index)?;
         let out = CudaStorage::empty(&gpu, n, dtype)?;
-        if n == 0 {
-            return Ok(out);
-        }
         let (n64, op) = (n as i64, out.ptr());
         let name = format!("arange_{}", suffix(dtype));
         launch!(gpu, Source::Copy, &name, n; n64, start.f, step.f, start.i, step.i, op)?;
@@ -143,9 +142,6 @@ impl CudaStorage {
     ) -> Result<CudaStorage> {
         let gpu = device::gpu(index)?;
         let out = CudaStorage::empty(&gpu, n, dtype)?;
-        if n == 0 {
-            return Ok(out);
-        }
         let (n64, f64_math, op) = (n as i64, (dtype == DType::F64) as i32, out.ptr());
         let name = format!("linspace_{}", suffix(dtype));
         launch!(gpu, Source::Copy, &name, n; n64, start, end, f64_math, op)?;
