@@ -14,6 +14,9 @@ pub struct Args {
     pub positional: Vec<(Value, Span)>,
     pub keywords: Vec<(String, Value, Span)>,
     pub span: Span,
+    /// Called as a method (the receiver is the first positional): error texts
+    /// count arguments as PyTorch does, without it.
+    pub method: bool,
     next: usize,
 }
 
@@ -38,6 +41,7 @@ impl Args {
             positional,
             keywords,
             span,
+            method: false,
             next: 0,
         }
     }

@@ -26,7 +26,7 @@ impl Interp {
             Value::Method(m) => {
                 let (recv, b) = (&m.0, m.1);
                 positional.insert(0, (recv.clone(), span));
-                let out = self.call_builtin(b, positional, keywords, span)?;
+                let out = self.call_builtin_as(b, positional, keywords, span, true)?;
                 // A method of an array gives an array back.
                 match recv {
                     Value::Array(_) if b.name != "tolist" && b.name != "item" => {
@@ -55,14 +55,25 @@ impl Interp {
         &mut self,
         b: &'static Builtin,
         positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
+        self.call_builtin_as(b, positional, keywords, span, false)
+    }
+
+    fn call_builtin_as(
+        &mut self,
+        b: &'static Builtin,
+        positional: Vec<(Value, Span)>,
         mut keywords: Vec<(String, Value, Span)>,
         span: Span,
+        method: bool,
     ) -> Result<Value> {
         // `out=`: the result is written into the given tensor (or array), as
         // PyTorch's and NumPy's functions do, and that is what the call returns.
         if let Some(i) = keywords.iter().position(|(k, _, _)| k == "out") {
             let (_, out, out_span) = keywords.remove(i);
-            let result = self.call_builtin(b, positional, keywords, span)?;
+            let result = self.call_builtin_as(b, positional, keywords, span, method)?;
             return super::ops::write_out(&out, &result).map_err(|e| e.at(out_span));
         }
         // What the call was given (reference counts only): its tensors are
@@ -72,7 +83,8 @@ impl Interp {
             .cloned()
             .chain(keywords.iter().map(|(_, v, s)| (v.clone(), *s)))
             .collect();
-        let args = Args::new(b.name, positional, keywords, span);
+        let mut args = Args::new(b.name, positional, keywords, span);
+        args.method = method;
         let result = if self.trace_log.is_some() {
             let operands = super::observe::call_operands(&given);
             let refs: Vec<(&Value, Option<Span>)> = operands.iter().map(|(v, s)| (v, *s)).collect();

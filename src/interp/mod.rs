@@ -2,6 +2,7 @@
 //! expressions, and the tables of builtins, methods and attributes.
 
 pub mod args;
+pub mod bind;
 pub mod builtins;
 mod call;
 pub mod classes;
@@ -14,6 +15,7 @@ mod observe;
 mod ops;
 mod pyexpr;
 mod pystmt;
+pub mod schema;
 pub mod session;
 mod subscript;
 pub mod value;

@@ -345,7 +345,7 @@ impl Value {
                         .hint("use .item() to get its value"));
                 }
                 check_items(t.shape()[0] as u128)?;
-                crate::tensor::ops::view::unbind(t, 0)?
+                crate::tensor::ops::split::unbind(t, 0)?
                     .into_iter()
                     .map(Value::Tensor)
                     .collect()

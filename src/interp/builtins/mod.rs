@@ -79,6 +79,11 @@ pub struct Builtin {
     pub example: &'static str,
     pub reach: Reach,
     pub func: BuiltinFn,
+    /// An `op!` row's parameters as its closure reads them: (name, type, optional).
+    /// A test checks them against the schema (`sig`).
+    pub typed: &'static [(&'static str, &'static str, bool)],
+    /// The row also makes the in-place method `name_`.
+    pub inplace: bool,
 }
 
 /// A table row: `row!(Reach, "name", "sig", "help", "example", func)`.
@@ -92,6 +97,8 @@ macro_rules! row {
             example: $example,
             reach: $crate::interp::builtins::Reach::$reach,
             func: $f,
+            typed: &[],
+            inplace: false,
         }
     };
 }
@@ -189,7 +196,36 @@ fn index() -> &'static Index {
                 }
             }
         }
+        for b in inplace_variants() {
+            ix.methods.insert(b.name, b);
+        }
         ix
+    })
+}
+
+/// The methods `name_` of the rows marked `inplace`.
+fn inplace_variants() -> &'static [Builtin] {
+    static ROWS: OnceLock<Vec<Builtin>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        all()
+            .filter(|b| b.inplace)
+            .map(|b| Builtin {
+                name: ops::leak(format!("{}_", b.name)),
+                sig: ops::leak(b.sig.replacen('(', "_(", 1)),
+                help: ops::leak(format!("In place: {}", b.help)),
+                example: "",
+                reach: Reach::Method,
+                func: |it, args| {
+                    let base = args.name.strip_suffix('_').and_then(method);
+                    match base {
+                        Some(base) => crate::interp::bind::call_inplace(it, base, args),
+                        None => Err(crate::error::type_err(format!("no {}", args.name))),
+                    }
+                },
+                typed: &[],
+                inplace: false,
+            })
+            .collect()
     })
 }
 

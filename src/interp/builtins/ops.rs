@@ -27,7 +27,7 @@ const BY_HAND: &[&str] = &[
     "round",
 ];
 
-fn leak(s: String) -> &'static str {
+pub(super) fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
 
@@ -58,6 +58,8 @@ fn unary_row(name: &'static str, help: &'static str, example: String) -> Builtin
         example: leak(example),
         reach: Reach::Both,
         func: unary_builtin,
+        typed: &[],
+        inplace: false,
     }
 }
 
@@ -105,6 +107,8 @@ pub fn rows() -> &'static [Builtin] {
                 example: leak(example),
                 reach: Reach::Both,
                 func: binary_builtin,
+                typed: &[],
+                inplace: false,
             });
         }
         out

@@ -339,6 +339,8 @@ macro_rules! unary_rows {
             example: $example,
             reach: super::Reach::Math,
             func: unary,
+            typed: &[],
+            inplace: false,
         },)*]
     };
 }

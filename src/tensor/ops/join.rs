@@ -121,3 +121,38 @@ pub fn hstack(tensors: &[Tensor]) -> Result<Tensor> {
         .collect::<Result<_>>()?;
     cat(&parts, if all_1d { 0 } else { 1 })
 }
+
+/// `atleast_1d/2d/3d`: a view with dims added as NumPy adds them: a 1-d
+/// tensor becomes a row (1, n), then (1, n, 1); a matrix (m, n, 1).
+pub fn atleast(t: &Tensor, ndim: usize) -> Result<Tensor> {
+    use crate::tensor::ops::view::reshape;
+    let s: Vec<i64> = t.shape().iter().map(|&x| x as i64).collect();
+    match (t.ndim(), ndim) {
+        (0, n) => reshape(t, &vec![1; n]),
+        (1, 2) => unsqueeze(t, 0),
+        (1, 3) => reshape(t, &[1, s[0], 1]),
+        (2, 3) => unsqueeze(t, 2),
+        _ => Ok(t.clone()),
+    }
+}
+
+/// `dstack`: join along the third dim, each part made at least 3-d.
+pub fn dstack(tensors: &[Tensor]) -> Result<Tensor> {
+    let parts: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| atleast(t, 3))
+        .collect::<Result<_>>()?;
+    cat(&parts, 2)
+}
+
+/// `column_stack`: 0-d and 1-d tensors become columns, then they join along dim 1.
+pub fn column_stack(tensors: &[Tensor]) -> Result<Tensor> {
+    let parts: Vec<Tensor> = tensors
+        .iter()
+        .map(|t| match t.ndim() {
+            0 | 1 => crate::tensor::ops::view::reshape(t, &[t.numel() as i64, 1]),
+            _ => Ok(t.clone()),
+        })
+        .collect::<Result<_>>()?;
+    cat(&parts, 1)
+}

@@ -11,4 +11,5 @@ pub mod matmul;
 pub mod reduce;
 pub mod scalar;
 pub mod sort;
+pub mod split;
 pub mod view;
