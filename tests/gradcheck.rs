@@ -590,6 +590,49 @@ fn picking_and_masking_ops() {
     check("roll(x, 1, 0)", &[("x", "a,b", S)], "");
     check("roll(x, -2)", &[("x", "a,b", S)], "");
     check("x.trace()", &[("x", "a,b", S)], "");
+    check("diagonal(x, 1)", &[("x", "a,b", S)], "");
+    check("diagonal(x, -1, 0, 2)", &[("x", "a,b,c", S)], "");
+    check("diag_embed(x, 1)", &[("x", "a,b", S)], "");
+    check("masked_select(x, x > 0)", &[("x", "a,b", S)], "");
+    check("take(x, tensor([0, 3, 0]))", &[("x", "2,2", S)], "");
+    check(
+        "take_along_dim(x, tensor([[1], [0]]), 1)",
+        &[("x", "2,b", S)],
+        "",
+    );
+    check(
+        "x.scatter(0, tensor([[1, 0]]), y)",
+        &[("x", "2,2", S), ("y", "2,3", S)],
+        "",
+    );
+    check(
+        "x.scatter(1, tensor([[1], [0]]), 0.5)",
+        &[("x", "2,2", S)],
+        "",
+    );
+    check(
+        "x.scatter_add(1, tensor([[0, 0, 1], [1, 1, 1]]), y)",
+        &[("x", "2,2", S), ("y", "2,3", S)],
+        "",
+    );
+    check(
+        "x.index_add(0, tensor([2, 0, 2]), y, alpha=-2)",
+        &[("x", "3,b", S), ("y", "3,b", S)],
+        "",
+    );
+    check(
+        "x.index_copy(1, tensor([1, 0]), y)",
+        &[("x", "a,2", S), ("y", "a,2", S)],
+        "",
+    );
+    check("x.index_fill(1, tensor([1]), 2.0)", &[("x", "a,2", S)], "");
+    check("tensor_split(x, 3, 1)[1]", &[("x", "a,b", S)], "");
+    check("dstack([x, y])", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check(
+        "column_stack([x, y])",
+        &[("x", "a", S), ("y", "a,b", S)],
+        "",
+    );
 }
 
 #[test]

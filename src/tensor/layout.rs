@@ -94,6 +94,25 @@ impl Layout {
         l.strides.remove(dim);
         l
     }
+    /// The `k`-th diagonal of dims `a` and `b` as the last dim (a view: its
+    /// stride steps along both at once).
+    pub fn diagonal(&self, k: i64, a: usize, b: usize) -> Layout {
+        let (na, nb) = (self.shape[a] as i64, self.shape[b] as i64);
+        let (r0, c0) = if k >= 0 { (0, k) } else { (-k, 0) };
+        let len = (na - r0).min(nb - c0).max(0) as usize;
+        let mut l = self.clone();
+        if len > 0 {
+            l.offset += r0 as usize * self.strides[a] + c0 as usize * self.strides[b];
+        }
+        let step = self.strides[a] + self.strides[b];
+        for d in [a.max(b), a.min(b)] {
+            l.shape.remove(d);
+            l.strides.remove(d);
+        }
+        l.shape.push(len);
+        l.strides.push(step);
+        l
+    }
     pub fn unsqueeze(&self, dim: usize) -> Layout {
         let mut l = self.clone();
         let stride = if dim < self.ndim() {

@@ -54,14 +54,6 @@ pub const ROWS: &[Builtin] = &[
         new_tensor
     ),
     row!(
-        Both,
-        "trace",
-        "trace(input)",
-        "The sum of the main diagonal of a 2-D tensor.",
-        "tensor([[1, 2], [3, 4]]).trace()",
-        trace
-    ),
-    row!(
         Function,
         "set_default_dtype",
         "set_default_dtype(d)",
@@ -234,31 +226,6 @@ fn new_full(it: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 /// The diagonal picked out by an identity mask, then summed: gradients flow.
-fn trace(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    a.finish()?;
-    if t.ndim() != 2 {
-        return Err(crate::error::shape_err(format!(
-            "trace: expected a matrix, but got tensor with dim {}",
-            t.ndim()
-        )));
-    }
-    let (n, m) = (t.shape()[0], t.shape()[1]);
-    let dtype = if t.dtype() == DType::Bool {
-        DType::I64
-    } else {
-        t.dtype()
-    };
-    let eye = crate::tensor::ops::creation::eye(n, m, dtype, t.device())?;
-    let t = t.to_dtype(dtype)?;
-    crate::autograd::composite::composite("TraceBackward0", &[&t], |x| {
-        let picked =
-            crate::tensor::ops::elementwise::binary(crate::tensor::op::BinaryOp::Mul, &x[0], &eye)?;
-        crate::tensor::ops::reduce::reduce(&picked, crate::tensor::op::ReduceOp::Sum, None, false)
-    })
-    .map(Value::Tensor)
-}
-
 fn set_default_dtype(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = convert::to_dtype(&a.value("d")?)?;
     a.finish()?;

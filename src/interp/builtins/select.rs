@@ -1,308 +1,189 @@
-//! Ops that pick or mask elements, built from other tensor ops (so gradients
-//! flow and every device runs them): masked_fill, tril/triu, diag,
-//! index_select, gather, roll.
+//! Ops that pick, place or mask elements: gather/scatter, the index_* family,
+//! masks, diagonals and triangles, roll, take (the math is tensor/ops/select.rs).
 
 use super::Builtin;
-use crate::autograd::composite::composite;
-use crate::error::{Result, index_err, shape_err};
-use crate::interp::Interp;
-use crate::interp::args::Args;
-use crate::interp::value::Value;
-use crate::row;
-use crate::syntax::ast::{BinOp, CmpOp};
-use crate::tensor::ops::creation::{arange_on, zeros_on};
-use crate::tensor::ops::elementwise::where_;
-use crate::tensor::ops::index::{Idx, index, index_put};
-use crate::tensor::ops::view::{narrow, reshape, view};
-use crate::tensor::{DType, Tensor};
+use crate::op;
+use crate::tensor::ops::select as s;
+use crate::tensor::{DType, Device, Tensor};
 
 pub const ROWS: &[Builtin] = &[
-    row!(
-        Both,
-        "masked_fill",
-        "masked_fill(input, mask, value)",
+    op!(Both inplace, "masked_fill(Tensor input, Tensor mask, Scalar value) -> Tensor",
         "value where mask is True, input elsewhere (mask broadcasts).",
         "tensor([1., 2., 3.]).masked_fill(tensor([True, False, True]), 0)",
-        masked_fill
-    ),
-    row!(
-        Method,
-        "masked_fill_",
-        "masked_fill_(mask, value)",
-        "masked_fill, in place.",
-        "t = ones(3); t.masked_fill_(tensor([False, True, False]), -1); t",
-        masked_fill_
-    ),
-    row!(
+        |input: Tensor, mask: Tensor, value: Tensor| s::masked_fill(&input, &mask, &value)),
+    op!(
         Both,
-        "tril",
-        "tril(input, diagonal=0)",
-        "The lower triangle (on and below the diagonal), zeros above.",
-        "tril(ones(3, 3))",
-        tril
+        "masked_select(Tensor input, Tensor mask) -> Tensor",
+        "The elements where mask (broadcast) is True, as a 1-d tensor.",
+        "masked_select(arange(4).reshape(2, 2), tensor([True, False]))",
+        |input: Tensor, mask: Tensor| s::masked_select(&input, &mask)
     ),
-    row!(
-        Both,
-        "triu",
-        "triu(input, diagonal=0)",
-        "The upper triangle (on and above the diagonal), zeros below.",
-        "triu(ones(3, 3), diagonal=1)",
-        triu
+    op!(Both inplace, "tril(Tensor input, int diagonal=0) -> Tensor",
+        "The lower triangle (on and below the diagonal), zeros above.", "tril(ones(3, 3))",
+        |input: Tensor, diagonal: i64| s::triangle(&input, diagonal, true)),
+    op!(Both inplace, "triu(Tensor input, int diagonal=0) -> Tensor",
+        "The upper triangle (on and above the diagonal), zeros below.", "triu(ones(3, 3), diagonal=1)",
+        |input: Tensor, diagonal: i64| s::triangle(&input, diagonal, false)),
+    op!(
+        Function,
+        "tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+        "The (row, col) indices of a row×col matrix's lower triangle, as a 2×N tensor.",
+        "tril_indices(3, 3)",
+        |row: i64, col: i64, offset: i64, dtype: Option<DType>, device: Option<Device>| {
+            s::triangle_indices(
+                row,
+                col,
+                offset,
+                true,
+                dtype.unwrap_or(DType::I64),
+                device.unwrap_or_else(crate::tensor::device::default_device),
+            )
+        }
     ),
-    row!(
+    op!(
+        Function,
+        "triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+        "The (row, col) indices of a row×col matrix's upper triangle, as a 2×N tensor.",
+        "triu_indices(3, 3, 1)",
+        |row: i64, col: i64, offset: i64, dtype: Option<DType>, device: Option<Device>| {
+            s::triangle_indices(
+                row,
+                col,
+                offset,
+                false,
+                dtype.unwrap_or(DType::I64),
+                device.unwrap_or_else(crate::tensor::device::default_device),
+            )
+        }
+    ),
+    op!(
         Both,
-        "diag",
-        "diag(input, diagonal=0)",
+        "diag(Tensor input, int diagonal=0) -> Tensor",
         "A 1-D input as a diagonal matrix; a 2-D input's diagonal.",
         "diag(tensor([1, 2, 3]))",
-        diag
+        |input: Tensor, diagonal: i64| s::diag(&input, diagonal)
     ),
-    row!(
+    op!(
         Both,
-        "index_select",
-        "index_select(input, dim, index)",
+        "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+        "A view of the diagonal of dims dim1 and dim2 (as the last dim).",
+        "diagonal(arange(9).reshape(3, 3), 1)",
+        |input: Tensor, offset: i64, dim1: i64, dim2: i64| s::diagonal(&input, offset, dim1, dim2)
+    ),
+    op!(
+        Both,
+        "diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+        "The last dim placed on a diagonal of two new dims (zeros elsewhere).",
+        "diag_embed(tensor([[1, 2], [3, 4]]))",
+        |input: Tensor, offset: i64, dim1: i64, dim2: i64| s::diag_embed(
+            &input, offset, dim1, dim2
+        )
+    ),
+    op!(
+        Both,
+        "trace(Tensor input) -> Tensor",
+        "Sum of the main diagonal of a matrix.",
+        "trace(tensor([[1., 2.], [3., 4.]]))",
+        |input: Tensor| s::trace(&input)
+    ),
+    op!(
+        Both,
+        "index_select(Tensor input, int dim, Tensor index) -> Tensor",
         "The entries at index (1-D int64) along dim.",
         "arange(6).reshape(2, 3).index_select(1, tensor([0, 2]))",
-        index_select
+        |input: Tensor, dim: i64, index: Tensor| s::index_select(&input, dim, &index)
     ),
-    row!(
+    op!(
         Both,
-        "gather",
-        "gather(input, dim, index)",
+        "gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
         "out[i][j] = input[index[i][j]][j] (dim=0), and so on for each dim.",
         "tensor([[1, 2], [3, 4]]).gather(1, tensor([[0, 0], [1, 0]]))",
-        gather
+        |input: Tensor, dim: i64, index: Tensor, _sparse_grad: bool| s::gather(&input, dim, &index)
     ),
-    row!(
+    op!(
         Both,
-        "roll",
-        "roll(input, shifts, dims=None)",
+        "take(Tensor input, Tensor index) -> Tensor",
+        "Elements of the flattened input at index, in index's shape.",
+        "take(tensor([[4, 3, 5], [6, 7, 8]]), tensor([0, 2, 5]))",
+        |input: Tensor, index: Tensor| s::take(&input, &index)
+    ),
+    op!(
+        Both,
+        "take_along_dim(Tensor input, Tensor indices, int? dim=None) -> Tensor",
+        "gather with indices broadcast against input (flattened when dim is None).",
+        "take_along_dim(tensor([[10, 30, 20], [60, 40, 50]]), tensor([[0], [1]]), dim=1)",
+        |input: Tensor, indices: Tensor, dim: Option<i64>| s::take_along_dim(&input, &indices, dim)
+    ),
+    op!(Both inplace, "scatter(Tensor input, int dim, Tensor index, Tensor? src=None, *, Scalar? value=None, str? reduce=None) -> Tensor",
+    "A copy of input with src (or value) written at index along dim.",
+    "zeros(3, 4).scatter(0, tensor([[0, 1, 2, 0]]), 1.0)",
+    |input: Tensor, dim: i64, index: Tensor, src: Option<Tensor>, value: Option<Tensor>, reduce: Option<String>| {
+        scatter(&input, dim, &index, src.or(value), reduce.as_deref())
+    }),
+    op!(Both inplace, "scatter_add(Tensor input, int dim, Tensor index, Tensor src) -> Tensor",
+        "A copy of input with src added at index along dim (repeats add up).",
+        "zeros(3).scatter_add(0, tensor([0, 1, 0]), tensor([1., 2., 3.]))",
+        |input: Tensor, dim: i64, index: Tensor, src: Tensor| s::scatter(&input, dim, &index, &src, true)),
+    op!(Both inplace, "index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
+    "A copy of input with alpha * source added at index (1-D) along dim.",
+    "zeros(3, 2).index_add(0, tensor([0, 2]), ones(2, 2))",
+    |input: Tensor, dim: i64, index: Tensor, source: Tensor, alpha: f64| {
+        s::index_place(&input, dim, &index, &s::times(&source, alpha)?, true)
+    }),
+    op!(Both inplace, "index_copy(Tensor input, int dim, Tensor index, Tensor source) -> Tensor",
+        "A copy of input with source's slices written at index (1-D) along dim.",
+        "zeros(3, 2).index_copy(0, tensor([2, 0]), tensor([[1., 2.], [3., 4.]]))",
+        |input: Tensor, dim: i64, index: Tensor, source: Tensor| s::index_place(&input, dim, &index, &source, false)),
+    op!(Both inplace, "index_fill(Tensor input, int dim, Tensor index, Scalar value) -> Tensor",
+        "A copy of input with value written at index (1-D) along dim.",
+        "zeros(2, 3).index_fill(1, tensor([0, 2]), -1)",
+        |input: Tensor, dim: i64, index: Tensor, value: Tensor| s::index_fill(&input, dim, &index, &value)),
+    op!(
+        Both,
+        "roll(Tensor input, int[1] shifts, int[1]? dims=None) -> Tensor",
         "Elements shifted along dims, wrapping around (flattened when dims is None).",
         "roll(arange(5), 2)",
-        roll
+        |input: Tensor, shifts: Vec<i64>, dims: Option<Vec<i64>>| s::roll(
+            &input,
+            &shifts,
+            &dims.unwrap_or_default()
+        )
+    ),
+    op!(
+        Both,
+        "argwhere(Tensor input) -> Tensor",
+        "The indices of the non-zero elements, one row each.",
+        "argwhere(tensor([[1, 0], [0, 3]]))",
+        |input: Tensor| crate::tensor::ops::sort::nonzero(&input)
+    ),
+    op!(
+        Both,
+        "isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
+        "Whether each element is among test_elements.",
+        "isin(tensor([[1, 2], [3, 4]]), tensor([2, 3]))",
+        |elements: Tensor, test_elements: Tensor, _assume_unique: bool, invert: bool| s::isin(
+            &elements,
+            &test_elements,
+            invert
+        )
     ),
 ];
 
-fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    crate::interp::ops::tensor_binary(BinOp::Sub, a, b)
-}
-
-/// The fill value as a 0-d tensor of the input's dtype.
-fn fill_of(a: &mut Args, t: &Tensor) -> Result<Tensor> {
-    let v = a.value("value")?;
-    let f = crate::interp::convert::to_tensor_arg(&v, "masked_fill", "value")?;
-    if f.numel() != 1 {
-        return Err(shape_err(format!(
-            "masked_fill only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
-            f.ndim()
-        )));
-    }
-    view(&f, &[])?.to_dtype(t.dtype())
-}
-
-fn bool_mask(a: &mut Args) -> Result<Tensor> {
-    let m = a.tensor("mask")?;
-    if m.dtype() != DType::Bool {
-        return Err(crate::error::dtype_err(format!(
-            "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-            m.dtype()
-        )));
-    }
-    Ok(m)
-}
-
-fn masked_fill(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let mask = bool_mask(&mut a)?;
-    let fill = fill_of(&mut a, &t)?;
-    a.finish()?;
-    composite("MaskedFillBackward0", &[&t], |x| {
-        where_(&mask, &fill, &x[0])
-    })
-    .map(Value::Tensor)
-}
-
-fn masked_fill_(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("self")?;
-    let mask = bool_mask(&mut a)?;
-    let fill = fill_of(&mut a, &t)?;
-    a.finish()?;
-    let source = crate::interp::ops::inplace_source(&t)?;
-    let result = composite("MaskedFillBackward0", &[&source], |x| {
-        where_(&mask, &fill, &x[0])
+fn scatter(
+    t: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: Option<Tensor>,
+    reduce: Option<&str>,
+) -> crate::error::Result<Tensor> {
+    let src = src.ok_or_else(|| {
+        crate::error::type_err("scatter() missing 1 required positional arguments: \"src\"")
     })?;
-    crate::interp::ops::write_into(&t, &result, "masked_fill_")?;
-    Ok(Value::Tensor(t))
-}
-
-/// Keep (i, j) where `j - i` passes `keep` against the diagonal offset.
-fn triangle(mut a: Args, lower: bool) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let k = a.int_or("diagonal", 0)?;
-    a.finish()?;
-    if t.ndim() < 2 {
-        return Err(shape_err(format!(
-            "{}: input tensor must have at least 2 dimensions",
-            if lower { "tril" } else { "triu" }
-        )));
-    }
-    let (n, m) = (t.shape()[t.ndim() - 2], t.shape()[t.ndim() - 1]);
-    let rows = reshape(&arange_on(n, t.device())?, &[n as i64, 1])?;
-    let cols = reshape(&arange_on(m, t.device())?, &[1, m as i64])?;
-    let offset = sub(&cols, &rows)?;
-    let k = crate::tensor::ops::creation::full(&[], k as f64, k, DType::I64, t.device())?;
-    let keep =
-        crate::interp::ops::tensor_compare(if lower { CmpOp::Le } else { CmpOp::Ge }, &offset, &k)?;
-    let zero = zeros_on(&[], t.dtype(), t.device())?;
-    let name = if lower {
-        "TrilBackward0"
-    } else {
-        "TriuBackward0"
-    };
-    composite(name, &[&t], |x| where_(&keep, &x[0], &zero)).map(Value::Tensor)
-}
-
-fn tril(_: &mut Interp, a: Args) -> Result<Value> {
-    triangle(a, true)
-}
-
-fn triu(_: &mut Interp, a: Args) -> Result<Value> {
-    triangle(a, false)
-}
-
-/// 0..n shifted by `by`, as an int64 index.
-fn range_from(n: usize, by: usize, t: &Tensor) -> Result<Tensor> {
-    let r = arange_on(n, t.device())?;
-    let shift =
-        crate::tensor::ops::creation::full(&[], by as f64, by as i64, DType::I64, t.device())?;
-    crate::interp::ops::tensor_binary(BinOp::Add, &r, &shift)
-}
-
-fn diag(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let k = a.int_or("diagonal", 0)?;
-    a.finish()?;
-    let (row0, col0) = (k.min(0).unsigned_abs() as usize, k.max(0) as usize);
-    match t.ndim() {
-        1 => {
-            let n = t.shape()[0];
-            let size = n + k.unsigned_abs() as usize;
-            let idx = [
-                Idx::Tensor(range_from(n, row0, &t)?),
-                Idx::Tensor(range_from(n, col0, &t)?),
-            ];
-            // The diagonal's values land in zeros: as a sum of picked ones, so
-            // gradients flow back to the vector.
-            composite("DiagEmbedBackward0", &[&t], |x| {
-                let out = zeros_on(&[size, size], t.dtype(), t.device())?;
-                let picked = index(&out, &idx)?;
-                let placed = crate::interp::ops::tensor_binary(BinOp::Add, &picked, &x[0])?;
-                let result = out.deep_clone()?;
-                index_put(&result, &idx, &placed)?;
-                Ok(result)
-            })
-            .map(Value::Tensor)
-        }
-        2 => {
-            let (n, m) = (t.shape()[0], t.shape()[1]);
-            let len = n.saturating_sub(row0).min(m.saturating_sub(col0));
-            let idx = [
-                Idx::Tensor(range_from(len, row0, &t)?),
-                Idx::Tensor(range_from(len, col0, &t)?),
-            ];
-            composite("DiagonalBackward0_copy", &[&t], |x| index(&x[0], &idx)).map(Value::Tensor)
-        }
-        d => Err(shape_err(format!(
-            "diag(): Supports 1D or 2D tensors. Got {d}D"
+    match reduce {
+        None => s::scatter(t, dim, index, &src, false),
+        Some("add") => s::scatter(t, dim, index, &src, true),
+        Some(r) => Err(crate::error::value_err(format!(
+            "scatter(): reduce={r:?} is not available in tsh (reduce='add' is)"
         ))),
     }
-}
-
-fn index_select(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let dim = crate::tensor::shape::normalize_dim(a.int("dim")?, t.ndim())?;
-    let idx = a.tensor("index")?;
-    a.finish()?;
-    if idx.ndim() > 1 {
-        return Err(index_err(
-            "index_select(): Index is supposed to be a vector",
-        ));
-    }
-    let mut picks = vec![Idx::Slice(None, None, None); dim];
-    picks.push(Idx::Tensor(idx.to_dtype(DType::I64)?));
-    composite("IndexSelectBackward0", &[&t], |x| index(&x[0], &picks)).map(Value::Tensor)
-}
-
-fn gather(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let dim = crate::tensor::shape::normalize_dim(a.int("dim")?, t.ndim())?;
-    let idx = a.tensor("index")?;
-    a.finish()?;
-    if idx.ndim() != t.ndim() {
-        return Err(index_err(
-            "Index tensor must have the same number of dimensions as input tensor",
-        ));
-    }
-    // One int64 index per dim, shaped to broadcast to the index's shape.
-    let mut picks = vec![];
-    for d in 0..t.ndim() {
-        if d == dim {
-            picks.push(Idx::Tensor(idx.to_dtype(DType::I64)?));
-            continue;
-        }
-        let mut shape = vec![1i64; t.ndim()];
-        shape[d] = idx.shape()[d] as i64;
-        picks.push(Idx::Tensor(reshape(
-            &arange_on(idx.shape()[d], t.device())?,
-            &shape,
-        )?));
-    }
-    composite("GatherBackward0", &[&t], |x| index(&x[0], &picks)).map(Value::Tensor)
-}
-
-fn roll(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let shifts = crate::interp::convert::to_int_list(&a.value("shifts")?, "roll", "shifts")?;
-    let dims = a.dims("dims")?;
-    a.finish()?;
-    composite("RollBackward0", &[&t], |x| {
-        roll_all(&x[0], &shifts, dims.as_deref())
-    })
-    .map(Value::Tensor)
-}
-
-fn roll_all(t: &Tensor, shifts: &[i64], dims: Option<&[i64]>) -> Result<Tensor> {
-    let t = t.clone();
-    let Some(dims) = dims else {
-        let flat = reshape(&t, &[-1])?;
-        let rolled = roll_dim(&flat, shifts.first().copied().unwrap_or(0), 0)?;
-        let shape: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
-        return reshape(&rolled, &shape);
-    };
-    if dims.len() != shifts.len() {
-        return Err(shape_err(format!(
-            "shifts and dimensions must align. shifts: {}, dims:{}",
-            shifts.len(),
-            dims.len()
-        )));
-    }
-    let mut out = t;
-    for (&s, &d) in shifts.iter().zip(dims) {
-        out = roll_dim(&out, s, crate::tensor::shape::normalize_dim(d, out.ndim())?)?;
-    }
-    Ok(out)
-}
-
-fn roll_dim(t: &Tensor, shift: i64, dim: usize) -> Result<Tensor> {
-    let n = t.shape().get(dim).copied().unwrap_or(1) as i64;
-    if n == 0 {
-        return Ok(t.clone());
-    }
-    let s = shift.rem_euclid(n);
-    if s == 0 {
-        return Ok(t.clone());
-    }
-    let tail = narrow(t, dim as i64, n - s, s)?;
-    let head = narrow(t, dim as i64, 0, n - s)?;
-    crate::tensor::ops::join::cat(&[tail, head], dim as i64)
 }

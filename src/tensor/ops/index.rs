@@ -319,7 +319,7 @@ pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
 /// Index tensors that pick, for every position of `index` (a tensor shaped like
 /// `t` except along `dim`), the element at `index` along `dim` and at the same
 /// position along every other dim: how gather and scatter are advanced indexing.
-fn along(t: &Tensor, dim: usize, index: &Tensor) -> Result<Vec<Idx>> {
+pub(crate) fn along(t: &Tensor, dim: usize, index: &Tensor) -> Result<Vec<Idx>> {
     if index.ndim() != t.ndim() {
         return Err(index_err(format!(
             "the index must have as many dims as the input ({}), but it has {}",

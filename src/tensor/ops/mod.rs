@@ -10,6 +10,7 @@ pub mod join;
 pub mod matmul;
 pub mod reduce;
 pub mod scalar;
+pub mod select;
 pub mod sort;
 pub mod split;
 pub mod view;
