@@ -4,5 +4,5 @@
 set -e
 cd "$(dirname "$0")/../tests/pytorch"
 for f in ${1:-*.py}; do
-    python3 "$f" > "${f%.py}.out" 2>&1 || { echo "$f failed under PyTorch"; exit 1; }
+    python3 "$f" > "${f%.py}.out" || { echo "$f failed under PyTorch"; exit 1; }
 done

@@ -8,6 +8,8 @@ use std::cell::RefCell;
 pub enum WarningKind {
     /// Broadcasting that probably was not meant (a loss's target of another shape).
     Broadcast,
+    /// Any other UserWarning PyTorch gives (deprecated defaults, …).
+    User,
 }
 
 #[derive(Clone, Debug)]

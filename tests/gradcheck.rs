@@ -690,3 +690,92 @@ fn order_statistics_and_multinomial_density() {
         "",
     );
 }
+
+#[test]
+fn rearranging_ops() {
+    check("movedim(x, 0, -1)", &[("x", "a,b,c", S)], "");
+    check("x.tile((2, 1, 3))", &[("x", "a,b", S)], "");
+    check("rot90(x, 1)", &[("x", "a,b", S)], "");
+    check("rot90(x, -1, [1, 2])", &[("x", "a,b,c", S)], "");
+    check("x.unflatten(1, (2, -1))", &[("x", "a,4", S)], "");
+    check("repeat_interleave(x, 2, dim=1)", &[("x", "a,b", S)], "");
+    check(
+        "x.repeat_interleave(tensor([2, 0, 1]), dim=0)",
+        &[("x", "3,b", S)],
+        "",
+    );
+    check(
+        "diff(x, n=2, dim=0, prepend=y)",
+        &[("x", "a,b", S), ("y", "1,b", S)],
+        "",
+    );
+    check("kron(x, y)", &[("x", "a,b", S), ("y", "c", S)], "");
+    check(
+        "cross(x, y, dim=1)",
+        &[("x", "a,3", S), ("y", "a,3", S)],
+        "",
+    );
+    check("cdist(x, y)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    check("cdist(x, y, p=1)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+}
+
+#[test]
+fn normalisation_and_lookup() {
+    check(
+        "F.layer_norm(x, (3,), w, b)",
+        &[("x", "a,3", S), ("w", "3", S), ("b", "3", S)],
+        "",
+    );
+    check("F.layer_norm(x, x.shape[1:])", &[("x", "a,b,2", S)], "");
+    check(
+        "F.batch_norm(x, None, None, w, b, training=True)",
+        &[("x", "3,c", S), ("w", "c", S), ("b", "c", S)],
+        "",
+    );
+    check(
+        "F.batch_norm(x, torch.zeros(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64), w, None)",
+        &[("x", "a,2,c", S), ("w", "2", S)],
+        "",
+    );
+    check(
+        "F.group_norm(x, 2, w, b)",
+        &[("x", "a,4,c", S), ("w", "4", S), ("b", "4", S)],
+        "",
+    );
+    check(
+        "F.embedding(tensor([[0, 2], [2, 1]]), x)",
+        &[("x", "3,b", S)],
+        "",
+    );
+    check("F.normalize(x)", &[("x", "a,b", S)], "");
+    check(
+        "F.cosine_similarity(x, y, dim=1)",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check("F.pad(x, (1, 2, 0, 1), value=0.5)", &[("x", "a,b", S)], "");
+    check("F.pad(x, (2, 1), mode='reflect')", &[("x", "a,4", S)], "");
+    check("F.pad(x, (1, 2), mode='replicate')", &[("x", "a,b", S)], "");
+    check("F.pad(x, (1, 1), mode='circular')", &[("x", "a,b", S)], "");
+}
+
+/// Gradients of gradients: the first gradient, made with create_graph=True,
+/// checked as a function of the input like any other op.
+#[test]
+fn second_derivatives() {
+    let g = |f: &str| format!("torch.autograd.grad(({f}).sum(), x, create_graph=True)[0]");
+    for f in [
+        "x ** 3",
+        "torch.tanh(x)",
+        "torch.sigmoid(x)",
+        "torch.exp(x) * torch.sin(x)",
+        "x * y + x / y",
+        "torch.log(y * x * x)",
+        "(x @ y.T).relu() * x.sum()",
+        "torch.sqrt(x * x + 1)",
+        "x.softmax(dim=-1) * y",
+        "x.pow(2).mean(dim=0)",
+    ] {
+        check(&g(f), &[("x", "a,b", S), ("y", "a,b", P)], "");
+    }
+}

@@ -17,29 +17,95 @@ fn key(n: &Arc<Node>) -> usize {
     Arc::as_ptr(n) as usize
 }
 
-/// `root.backward(gradient, retain_graph=...)`.
-pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<()> {
+/// `root.backward(gradient, retain_graph=..., create_graph=...)`. With
+/// `create_graph` the rules run with grad mode on, so the gradients carry a
+/// graph of their own (gradients of gradients).
+pub fn backward(
+    root: &Tensor,
+    gradient: Option<&Tensor>,
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<()> {
+    let grad = start_gradient(root, gradient)?;
+    let _guard = super::NoGradGuard::set(create_graph);
+    let mut sink = |leaf: &Tensor, g: Tensor| accumulate(leaf, g, create_graph);
+    match root.grad_fn() {
+        None => sink(root, grad),
+        Some(node) => run(node, grad, retain_graph || create_graph, &mut sink),
+    }
+}
+
+/// `torch.autograd.grad`: the gradients of `outputs` (weighted by
+/// `grad_outputs`) with respect to `inputs`, leaves or not, returned instead
+/// of accumulated; None for an input the outputs do not depend on.
+pub fn grad(
+    outputs: &[Tensor],
+    grad_outputs: &[Option<Tensor>],
+    inputs: &[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+) -> Result<Vec<Option<Tensor>>> {
+    let mut found: Vec<Option<Tensor>> = vec![None; inputs.len()];
+    let add_to = |slot: &mut Option<Tensor>, g: Tensor| -> Result<()> {
+        *slot = Some(match slot.take() {
+            Some(prev) => binary(crate::tensor::op::BinaryOp::Add, &prev, &g)?,
+            None => g,
+        });
+        Ok(())
+    };
+    for (k, out) in outputs.iter().enumerate() {
+        let g = start_gradient(out, grad_outputs.get(k).and_then(|g| g.as_ref()))?;
+        let _guard = super::NoGradGuard::set(create_graph);
+        for (i, x) in inputs.iter().enumerate() {
+            if x.same_tensor(out) {
+                add_to(&mut found[i], g.clone())?;
+            }
+        }
+        let Some(node) = out.grad_fn() else { continue };
+        let watched: Vec<usize> = inputs
+            .iter()
+            .map(|x| x.grad_fn().map_or(0, |n| key(&n)))
+            .collect();
+        let mut at_nodes: HashMap<usize, Tensor> = HashMap::new();
+        let keep = retain_graph || create_graph || k + 1 < outputs.len();
+        let mut sink = |leaf: &Tensor, g: Tensor| -> Result<()> {
+            for (i, x) in inputs.iter().enumerate() {
+                if x.grad_fn().is_none() && x.same_tensor(leaf) {
+                    add_to(&mut found[i], g.clone())?;
+                }
+            }
+            Ok(())
+        };
+        run_watching(node, g, keep, &mut sink, &watched, &mut at_nodes)?;
+        for (i, w) in watched.iter().enumerate() {
+            if let Some(g) = at_nodes.remove(w).filter(|_| *w != 0) {
+                add_to(&mut found[i], g)?;
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The gradient backward starts from: ones for a scalar, else the one given.
+fn start_gradient(root: &Tensor, gradient: Option<&Tensor>) -> Result<Tensor> {
     if !root.requires_grad() {
         return Err(type_err(
             "this tensor does not require grad and has no grad_fn, so there is nothing to differentiate",
         )
         .hint("make the inputs you want gradients for with requires_grad=true, outside no_grad { }"));
     }
-    let _guard = super::NoGradGuard::new();
-    let grad = match gradient {
-        None if root.numel() != 1 => {
-            return Err(shape_err(format!(
-                "backward() without a gradient needs a scalar output, but this one has shape {}",
-                fmt_shape(root.shape())
-            ))
-            .hint("reduce it first (e.g. y.sum().backward()), or pass a gradient of the same shape: y.backward(ones_like(y))"));
-        }
+    match gradient {
+        None if root.numel() != 1 => Err(shape_err(format!(
+            "backward() without a gradient needs a scalar output, but this one has shape {}",
+            fmt_shape(root.shape())
+        ))
+        .hint("reduce it first (e.g. y.sum().backward()), or pass a gradient of the same shape: y.backward(ones_like(y))")),
         None => full_on(
             root.shape(),
             crate::backend::Scalar::int(1),
             root.dtype(),
             root.device(),
-        )?,
+        ),
         Some(g) => {
             if g.shape() != root.shape() {
                 return Err(shape_err(format!(
@@ -49,12 +115,8 @@ pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) ->
                 ))
                 .hint("backward(gradient) needs a gradient with exactly the output's shape"));
             }
-            g.to_dtype(root.dtype())?.to_device(root.device())?
+            g.to_dtype(root.dtype())?.to_device(root.device())
         }
-    };
-    match root.grad_fn() {
-        None => accumulate(root, grad),
-        Some(node) => run(node, grad, retain_graph, &mut accumulate),
     }
 }
 
@@ -84,6 +146,19 @@ pub type LeafSink<'a> = &'a mut dyn FnMut(&Tensor, Tensor) -> Result<()>;
 /// Run the graph behind `root` backward from `grad`, handing each leaf's
 /// gradient to `sink`.
 pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) -> Result<()> {
+    run_watching(root, grad, retain_graph, sink, &[], &mut HashMap::new())
+}
+
+/// `run`, also keeping in `seen` the whole gradient that reached each node
+/// whose key is in `watch` (a non-leaf input of autograd.grad).
+fn run_watching(
+    root: Arc<Node>,
+    grad: Tensor,
+    retain_graph: bool,
+    sink: LeafSink,
+    watch: &[usize],
+    seen: &mut HashMap<usize, Tensor>,
+) -> Result<()> {
     let mut deps = dependencies(&root);
     let mut pending: HashMap<usize, Tensor> = HashMap::new();
     pending.insert(key(&root), grad);
@@ -94,10 +169,13 @@ pub fn run(root: Arc<Node>, grad: Tensor, retain_graph: bool, sink: LeafSink) ->
         // releases its inputs, so nodes reached by other paths can run.
         let grads = match pending.remove(&key(&node)) {
             Some(g) => {
+                if watch.contains(&key(&node)) {
+                    seen.insert(key(&node), g.clone());
+                }
                 if node.retain.load(std::sync::atomic::Ordering::Relaxed) {
                     node.set_retained(g.deep_clone()?);
                 }
-                node.apply(&g, retain_graph)?
+                super::running(&node, || node.apply(&g, retain_graph))?
             }
             None => vec![None; node.inputs.len()],
         };
@@ -147,9 +225,18 @@ fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
     g.to_device(meta.device)?.to_dtype(meta.dtype)
 }
 
-/// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there).
-fn accumulate(leaf: &Tensor, g: Tensor) -> Result<()> {
+/// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there;
+/// out of place, keeping both graphs, under create_graph).
+fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     let g = g.to_device(leaf.device())?.to_dtype(leaf.dtype())?;
+    if create_graph {
+        let sum = match leaf.grad() {
+            Some(existing) => binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?,
+            None => g,
+        };
+        leaf.set_grad(Some(sum));
+        return Ok(());
+    }
     match leaf.grad() {
         Some(existing) if existing.shape() == g.shape() => {
             let sum = binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?;

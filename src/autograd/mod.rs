@@ -120,6 +120,21 @@ pub fn relabel(t: Tensor, name: &'static str) -> Tensor {
 pub struct Saved {
     t: Tensor,
     version: u64,
+    /// The op's own output: under create_graph it is given back the history of
+    /// the node now running its rule (that node made it).
+    output: bool,
+}
+
+thread_local! {
+    static RUNNING: std::cell::RefCell<Option<std::sync::Arc<Node>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run a node's rule, noting the node so that its saved output can be re-linked.
+pub fn running<T>(node: &std::sync::Arc<Node>, f: impl FnOnce() -> T) -> T {
+    let before = RUNNING.with(|r| r.replace(Some(node.clone())));
+    let out = f();
+    RUNNING.with(|r| *r.borrow_mut() = before);
+    out
 }
 
 impl Saved {
@@ -127,6 +142,7 @@ impl Saved {
         Saved {
             t: t.clone(),
             version: t.version(),
+            output: false,
         }
     }
     /// An op's own output, saved without its history: the output's node holds the
@@ -135,6 +151,7 @@ impl Saved {
         Saved {
             t: t.view_with(t.layout().clone()),
             version: t.version(),
+            output: true,
         }
     }
 
@@ -148,6 +165,11 @@ impl Saved {
                 self.version
             ))
             .hint("use the out-of-place form (t = t + x, not t += x) on tensors a graph still needs, or recompute the graph"));
+        }
+        if self.output && is_enabled() {
+            let linked = self.t.view_with(self.t.layout().clone());
+            linked.set_grad_fn(RUNNING.with(|r| r.borrow().clone()));
+            return Ok(linked);
         }
         Ok(self.t.clone())
     }

@@ -52,7 +52,7 @@ impl Interp {
                 let mut result = Value::Bool(true);
                 for (i, (op, right)) in rest.iter().enumerate() {
                     let rv = self.eval(right)?;
-                    let r = super::ops::compare(*op, &left, &rv)?;
+                    let r = self.compare_values(*op, &left, &rv)?;
                     if rest.len() == 1 {
                         return Ok(r);
                     }
@@ -120,5 +120,23 @@ impl Interp {
             e = e.hint(format!("did you mean `{best}`?"));
         }
         e
+    }
+}
+
+impl Interp {
+    /// A comparison; `in` asks an object's `__contains__` (ModuleDict), if it has one.
+    fn compare_values(&mut self, op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
+        if let (CmpOp::In | CmpOp::NotIn, Value::Object(o)) = (op, b)
+            && let Some(f) = super::classes::object_attr(o, "__contains__")
+        {
+            let found = self.call(
+                &f,
+                vec![(a.clone(), Span::default())],
+                vec![],
+                Span::default(),
+            )?;
+            return Ok(Value::Bool(found.truthy()? == (op == CmpOp::In)));
+        }
+        super::ops::compare(op, a, b)
     }
 }

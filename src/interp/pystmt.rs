@@ -19,6 +19,8 @@ const IMPORTABLE: &[&str] = &[
     "math",
     "numpy",
     "torch.distributions",
+    "torch.linalg",
+    "torch.autograd",
     "random",
     "time",
     "torch.utils",

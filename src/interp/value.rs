@@ -167,6 +167,8 @@ impl Scope {
 #[derive(Clone, Default)]
 pub struct Dict {
     pub items: Vec<(Value, Value)>,
+    /// A `collections.OrderedDict` (what state_dict() returns): printed as one.
+    pub ordered: bool,
 }
 
 impl Dict {
@@ -237,7 +239,16 @@ impl Value {
     }
     pub fn dict(items: Vec<(Rc<str>, Value)>) -> Value {
         let items = items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect();
-        Value::Dict(Rc::new(RefCell::new(Dict { items })))
+        Value::Dict(Rc::new(RefCell::new(Dict {
+            items,
+            ordered: false,
+        })))
+    }
+    pub fn ordered_dict(items: Vec<(Value, Value)>) -> Value {
+        Value::Dict(Rc::new(RefCell::new(Dict {
+            items,
+            ordered: true,
+        })))
     }
     pub fn str(s: &str) -> Value {
         Value::Str(s.into())

@@ -7,5 +7,6 @@ pub mod conv;
 pub mod functional;
 pub mod init;
 pub mod loss;
+pub mod normalization;
 pub mod optim;
 pub mod parameter;

@@ -91,6 +91,22 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
                 format!("({})", join(t, opts))
             }
         }
+        Value::Named(n) if n.name == "_IncompatibleKeys" => {
+            let empty = n
+                .fields
+                .iter()
+                .all(|(_, v)| v.iter_items().is_ok_and(|i| i.is_empty()));
+            let fields: Vec<String> = n
+                .fields
+                .iter()
+                .map(|(k, x)| format!("{k}={}", repr_with(x, opts)))
+                .collect();
+            if empty {
+                "<All keys matched successfully>".into()
+            } else {
+                format!("_IncompatibleKeys({})", fields.join(", "))
+            }
+        }
         Value::Named(n) => {
             let fields: Vec<String> = n
                 .fields
@@ -150,6 +166,19 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         ),
         Value::Optimizer(o) => o.borrow().describe(),
         Value::Progress(inner) => format!("progress({})", repr_with(inner, opts)),
+        Value::Dict(d) if d.borrow().ordered => {
+            let items: Vec<String> = d
+                .borrow()
+                .items
+                .iter()
+                .map(|(k, v)| format!("({}, {})", repr_with(k, opts), repr_with(v, opts)))
+                .collect();
+            if items.is_empty() {
+                "OrderedDict()".into()
+            } else {
+                format!("OrderedDict([{}])", items.join(", "))
+            }
+        }
         Value::Dict(d) => {
             let items: Vec<String> = d
                 .borrow()

@@ -45,11 +45,17 @@ pub fn record_view_of(
     view: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static,
 ) -> Tensor {
     let shape = x.shape().to_vec();
+    let view = std::sync::Arc::new(view);
     record(out, name, &[x], false, move || {
         rule(move |g| {
             let z = zeros_on(&shape, g.dtype(), g.device())?;
-            write_all(&view(&z)?, g)?;
-            Ok(vec![Some(z)])
+            crate::autograd::no_grad(|| write_all(&view(&z)?, g))?;
+            // Under create_graph the placed gradient is itself differentiable:
+            // its gradient is the same view of the incoming one.
+            let again = view.clone();
+            Ok(vec![Some(record(z, name, &[g], false, move || {
+                rule(move |gg| Ok(vec![Some(again(gg)?.contiguous()?)]))
+            }))])
         })
     })
 }

@@ -113,15 +113,11 @@ fn backward(_: &mut Interp, mut a: Args) -> Result<Value> {
         None | Some((Value::None, _)) => false,
         Some((v, s)) => v.truthy().map_err(|e| e.at(s))?,
     };
-    if a.kw_flag("create_graph", false)? {
-        return Err(crate::error::value_err(
-            "create_graph=true (gradients of gradients) is not supported by tsh",
-        )
-        .at(a.span));
-    }
+    let create_graph = a.kw_flag("create_graph", false)?;
     let span = a.span;
     a.finish()?;
-    crate::autograd::engine::backward(&t, gradient.as_ref(), retain).map_err(|e| e.at(span))?;
+    crate::autograd::engine::backward(&t, gradient.as_ref(), retain, create_graph)
+        .map_err(|e| e.at(span))?;
     Ok(Value::None)
 }
 
@@ -150,4 +146,91 @@ fn detach_(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn is_grad_enabled(_: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
     Ok(Value::Bool(crate::autograd::is_enabled()))
+}
+
+/// torch.autograd's functions.
+pub const MODULE_ROWS: &[Builtin] = &[crate::op!(
+    Module,
+    "autograd.grad(Any outputs, Any inputs, Any grad_outputs=None, bool? retain_graph=None, bool create_graph=False, bool only_inputs=True, bool? allow_unused=None, bool is_grads_batched=False, bool materialize_grads=False) -> Any",
+    "The gradients of outputs with respect to inputs, returned (not accumulated in .grad); create_graph=True makes them differentiable.",
+    "x = tensor(2., requires_grad=True); torch.autograd.grad(x ** 3, x)",
+    |outputs: Value,
+     inputs: Value,
+     grad_outputs: Value,
+     retain_graph: Option<bool>,
+     create_graph: bool,
+     _only_inputs: bool,
+     allow_unused: Option<bool>,
+     _is_grads_batched: bool,
+     materialize_grads: bool| {
+        autograd_grad(
+            &outputs,
+            &inputs,
+            &grad_outputs,
+            retain_graph,
+            create_graph,
+            allow_unused,
+            materialize_grads,
+        )
+    }
+)];
+
+/// A tensor, or a list or tuple of them (None entries kept as None).
+fn tensors(v: &Value, what: &str) -> Result<Vec<Option<crate::tensor::Tensor>>> {
+    let items = match v {
+        Value::List(_) | Value::Tuple(_) => v.iter_items()?,
+        Value::None => vec![],
+        other => vec![other.clone()],
+    };
+    items
+        .iter()
+        .map(|x| match x {
+            Value::None => Ok(None),
+            x => crate::interp::convert::to_tensor_arg(x, "grad", what).map(Some),
+        })
+        .collect()
+}
+
+fn autograd_grad(
+    outputs: &Value,
+    inputs: &Value,
+    grad_outputs: &Value,
+    retain_graph: Option<bool>,
+    create_graph: bool,
+    allow_unused: Option<bool>,
+    materialize: bool,
+) -> Result<Value> {
+    let outs: Vec<_> = tensors(outputs, "outputs")?.into_iter().flatten().collect();
+    let ins: Vec<_> = tensors(inputs, "inputs")?.into_iter().flatten().collect();
+    let gouts = tensors(grad_outputs, "grad_outputs")?;
+    if gouts.len() > outs.len() || (!gouts.is_empty() && gouts.len() != outs.len()) {
+        return Err(crate::error::value_err(format!(
+            "grad requires one grad_output per output: {} outputs, {} grad_outputs",
+            outs.len(),
+            gouts.len()
+        )));
+    }
+    for x in &ins {
+        if !x.requires_grad() {
+            return Err(crate::error::value_err(
+                "One of the differentiated Tensors does not require grad",
+            ));
+        }
+    }
+    let retain = retain_graph.unwrap_or(create_graph);
+    let grads = crate::autograd::engine::grad(&outs, &gouts, &ins, retain, create_graph)?;
+    let mut out = vec![];
+    for (i, (g, x)) in grads.into_iter().zip(&ins).enumerate() {
+        out.push(match g {
+            Some(g) => Value::Tensor(g),
+            None if materialize => Value::Tensor(crate::tensor::ops::arith::zeros_like(x)?),
+            None if allow_unused.unwrap_or(materialize) => Value::None,
+            None => {
+                return Err(crate::error::value_err(format!(
+                    "The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."
+                )));
+            }
+        });
+    }
+    Ok(Value::tuple(out))
 }

@@ -3,6 +3,7 @@
 //! `:help` and completion.
 
 mod accel;
+mod arrange;
 mod attrs;
 mod autograd;
 mod backend_flags;
@@ -15,8 +16,10 @@ mod inplace;
 mod io;
 mod join;
 mod math;
+mod module_state;
 pub mod modules;
 mod nn;
+mod nn_norm;
 mod nnmodule;
 mod numpy;
 mod ops;
@@ -103,8 +106,11 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 28] {
+fn tables() -> [&'static [Builtin]; 31] {
     [
+        autograd::MODULE_ROWS,
+        nn_norm::ROWS,
+        arrange::ROWS,
         nnmodule::ROWS,
         pyiter::ROWS,
         einsum::ROWS,
@@ -143,6 +149,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(optim::optimizer_methods())
         .chain(distributions::METHODS)
         .chain(nnmodule::METHODS)
+        .chain(module_state::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -316,6 +323,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             .get("nn.Parameter")
             .map(|b| Value::Builtin(b)),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
+        ("torch", "linalg") => Some(Value::Module("torch.linalg")),
+        ("torch", "autograd") => Some(Value::Module("torch.autograd")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         // The PyTorch whose behaviour tsh follows.
         ("torch", "__version__") => Some(Value::str("2.15.0")),
@@ -331,6 +340,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.accelerator"
             | "torch.backends.mps"
             | "torch.distributions"
+            | "torch.linalg"
+            | "torch.autograd"
             | "random"
             | "time",
             n,

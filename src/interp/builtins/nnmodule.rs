@@ -39,6 +39,19 @@ pub const LAYERS: &[&str] = &[
     "CrossEntropyLoss",
     "BCELoss",
     "BCEWithLogitsLoss",
+    "NLLLoss",
+    "ModuleList",
+    "ModuleDict",
+    "LayerNorm",
+    "GroupNorm",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "Embedding",
+    "Unflatten",
+    "SiLU",
+    "ELU",
+    "Softplus",
+    "LogSigmoid",
 ];
 
 pub const ROWS: &[Builtin] = &[
@@ -201,7 +214,10 @@ pub const METHODS: &[Builtin] = &[
 ];
 
 pub fn module_method(name: &str) -> Option<&'static Builtin> {
-    METHODS.iter().find(|b| b.name == name)
+    METHODS
+        .iter()
+        .chain(super::module_state::METHODS)
+        .find(|b| b.name == name)
 }
 
 /// The file of torch.nn.modules a layer lives in (its class path says so).
@@ -212,7 +228,11 @@ fn home(name: &str) -> &'static str {
         "TensorDataset" => "dataset",
         "DataLoader" => "dataloader",
         "MaxPool2d" | "AvgPool2d" => "pooling",
-        "Flatten" => "flatten",
+        "Flatten" | "Unflatten" => "flatten",
+        "LayerNorm" | "GroupNorm" => "normalization",
+        "BatchNorm1d" | "BatchNorm2d" => "batchnorm",
+        "Embedding" => "sparse",
+        "ModuleList" | "ModuleDict" => "container",
         "Dropout" => "dropout",
         "Sequential" => "container",
         n if n.ends_with("Loss") => "loss",
@@ -256,7 +276,7 @@ fn receiver(a: &mut Args) -> Result<Rc<Object>> {
 
 /// The module and its submodules, depth first, each once (a module that holds
 /// itself, directly or not, is not walked again), with their name prefixes.
-fn modules_of(o: &Rc<Object>) -> Vec<(String, Rc<Object>)> {
+pub(super) fn modules_of(o: &Rc<Object>) -> Vec<(String, Rc<Object>)> {
     let mut out: Vec<(String, Rc<Object>)> = vec![];
     let mut stack = vec![(String::new(), o.clone())];
     while let Some((prefix, m)) = stack.pop() {
@@ -313,7 +333,7 @@ fn named_parameters(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(generator("named_parameters", pairs))
 }
 
-fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
+pub(super) fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
     o.attrs
         .borrow()
         .iter()
@@ -325,7 +345,7 @@ fn child_modules(o: &Rc<Object>) -> Vec<(Rc<str>, Rc<Object>)> {
 }
 
 /// What PyTorch's module methods return: a generator (tsh's are eager).
-fn generator(method: &str, items: Vec<Value>) -> Value {
+pub(super) fn generator(method: &str, items: Vec<Value>) -> Value {
     crate::interp::value::Iter::value(format!("generator object Module.{method}"), items)
 }
 

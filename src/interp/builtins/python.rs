@@ -470,6 +470,14 @@ fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
     if a.has_more_positional()
         && let Some((pairs, _)) = a.take("pairs")
     {
+        if let Value::Dict(other) = &pairs {
+            d.items = other.borrow().items.clone();
+        }
+        let pairs = if matches!(pairs, Value::Dict(_)) {
+            Value::list(vec![])
+        } else {
+            pairs
+        };
         for p in pairs.iter_items()? {
             let kv = p.iter_items()?;
             match kv.as_slice() {

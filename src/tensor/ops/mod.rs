@@ -2,6 +2,7 @@
 //! decides the result's dtype and shape, and hands the loops to the backend.
 
 pub mod arith;
+pub mod arrange;
 pub mod compare;
 pub mod creation;
 pub mod elementwise;

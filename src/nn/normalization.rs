@@ -1,0 +1,335 @@
+//! Normalisation and lookup layers' math: layer_norm, batch_norm, group_norm,
+//! embedding, normalize, cosine_similarity and pad. Composites over tensor
+//! ops, each recorded as PyTorch's single node.
+
+use crate::autograd::composite::composite;
+use crate::autograd::no_grad;
+use crate::error::{Result, shape_err, value_err};
+use crate::tensor::Tensor;
+use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
+use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un, where_};
+use crate::tensor::ops::creation::full;
+use crate::tensor::ops::index::{Idx, index, write_all};
+use crate::tensor::ops::join::cat;
+use crate::tensor::ops::reduce::reduce;
+use crate::tensor::ops::view::{narrow, reshape};
+use crate::tensor::shape::fmt_shape;
+
+fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
+    let mean = reduce(x, ReduceOp::Mean, Some(dims), true)?;
+    let var = reduce(x, ReduceOp::Var(0.0), Some(dims), true)?;
+    Ok((mean, var))
+}
+
+/// (x - mean) / sqrt(var + eps).
+fn standardise(x: &Tensor, mean: &Tensor, var: &Tensor, eps: f64) -> Result<Tensor> {
+    div(&sub(x, mean)?, &un(UnaryOp::Sqrt, &add(var, &num(eps))?)?)
+}
+
+/// `x * w + b` for the optional affine parameters, shaped by `shape`.
+fn affine(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, shape: &[i64]) -> Result<Tensor> {
+    let x = match w {
+        Some(w) => mul(x, &reshape(w, shape)?)?,
+        None => x.clone(),
+    };
+    match b {
+        Some(b) => add(&x, &reshape(b, shape)?),
+        None => Ok(x),
+    }
+}
+
+fn inputs<'a>(x: &'a Tensor, w: Option<&'a Tensor>, b: Option<&'a Tensor>) -> Vec<&'a Tensor> {
+    std::iter::once(x).chain(w).chain(b).collect()
+}
+
+/// F.layer_norm: each sample normalised over its last `normalized_shape` dims.
+pub fn layer_norm(
+    x: &Tensor,
+    normalized: &[usize],
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let k = normalized.len();
+    if k > x.ndim() || x.shape()[x.ndim() - k..] != *normalized {
+        return Err(shape_err(format!(
+            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
+            fmt_shape(normalized),
+            normalized
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            fmt_shape(x.shape())
+        )));
+    }
+    let dims: Vec<i64> = (x.ndim() - k..x.ndim()).map(|d| d as i64).collect();
+    let shape: Vec<i64> = normalized.iter().map(|&d| d as i64).collect();
+    let ins = inputs(x, w, b);
+    composite("NativeLayerNormBackward0", &ins, |t| {
+        let (mean, var) = mean_var(&t[0], &dims)?;
+        let y = standardise(&t[0], &mean, &var, eps)?;
+        affine(&y, w.map(|_| &t[1]), b.map(|_| &t[ins.len() - 1]), &shape)
+    })
+}
+
+/// The shape that lines a per-channel vector up with dim 1.
+fn channel_shape(x: &Tensor) -> Vec<i64> {
+    let mut s = vec![1i64; x.ndim()];
+    s[1] = x.shape()[1] as i64;
+    s
+}
+
+/// F.batch_norm: per channel (dim 1) over the batch and every other dim; in
+/// training the batch's statistics are used and the running ones updated
+/// in place (the variance unbiased), in evaluation the running ones.
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(
+    x: &Tensor,
+    running_mean: Option<&Tensor>,
+    running_var: Option<&Tensor>,
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> Result<Tensor> {
+    if x.ndim() < 2 {
+        return Err(value_err(format!(
+            "Expected 2D or higher input to batch_norm (got {}D input)",
+            x.ndim()
+        )));
+    }
+    let cs = channel_shape(x);
+    let dims: Vec<i64> = (0..x.ndim() as i64).filter(|&d| d != 1).collect();
+    let per_channel = x.numel() / x.shape()[1].max(1);
+    if training && per_channel <= 1 {
+        return Err(value_err(format!(
+            "Expected more than 1 value per channel when training, got input size {}",
+            fmt_shape(x.shape())
+                .replace('[', "torch.Size([")
+                .replace(']', "])")
+        )));
+    }
+    if training {
+        no_grad(|| update_running(x, &dims, running_mean, running_var, momentum, per_channel))?;
+    }
+    let ins = inputs(x, w, b);
+    let stats = match (training, running_mean, running_var) {
+        (false, Some(m), Some(v)) => Some((reshape(m, &cs)?, reshape(v, &cs)?)),
+        _ => None,
+    };
+    composite("NativeBatchNormBackward0", &ins, |t| {
+        // PyTorch's CPU kernel: statistics and the per-channel alpha = w / sqrt(var + eps),
+        // beta = b - mean * alpha in double, then y = x * alpha + beta in x's dtype
+        // (so its rounding is PyTorch's).
+        let wide = |v: &Tensor| v.to_dtype(crate::tensor::DType::F64);
+        let (mean, var) = match &stats {
+            Some((m, v)) => (wide(m)?, wide(v)?),
+            None => mean_var(&wide(&t[0])?, &dims)?,
+        };
+        let invstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
+        let alpha = match w {
+            Some(_) => mul(&invstd, &wide(&reshape(&t[1], &cs)?)?)?,
+            None => invstd,
+        };
+        let shift = mul(&mean, &alpha)?;
+        let beta = match b {
+            Some(_) => sub(&wide(&reshape(&t[ins.len() - 1], &cs)?)?, &shift)?,
+            None => crate::tensor::ops::arith::neg(&shift)?,
+        };
+        let dt = t[0].dtype();
+        add(&mul(&t[0], &alpha.to_dtype(dt)?)?, &beta.to_dtype(dt)?)
+    })
+}
+
+fn update_running(
+    x: &Tensor,
+    dims: &[i64],
+    mean: Option<&Tensor>,
+    var: Option<&Tensor>,
+    momentum: f64,
+    n: usize,
+) -> Result<()> {
+    let blend = |run: &Tensor, stat: &Tensor| -> Result<()> {
+        let stat = stat.to_dtype(run.dtype())?;
+        let new = add(
+            &mul(run, &num(1.0 - momentum))?,
+            &mul(&stat, &num(momentum))?,
+        )?;
+        write_all(run, &new)
+    };
+    if let Some(m) = mean {
+        blend(m, &reduce(x, ReduceOp::Mean, Some(dims), false)?)?;
+    }
+    if let Some(v) = var {
+        let unbiased = reduce(x, ReduceOp::Var(0.0), Some(dims), false)?;
+        blend(
+            v,
+            &mul(&unbiased, &num(n as f64 / (n as f64 - 1.0).max(1.0)))?,
+        )?;
+    }
+    Ok(())
+}
+
+/// F.group_norm: the channels split into groups, each sample's group normalised.
+pub fn group_norm(
+    x: &Tensor,
+    groups: i64,
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let c = x.shape().get(1).copied().unwrap_or(0) as i64;
+    if x.ndim() < 2 || groups <= 0 || c % groups != 0 {
+        return Err(value_err(format!(
+            "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={groups}",
+            fmt_shape(x.shape())
+        )));
+    }
+    let n = x.shape()[0] as i64;
+    let back: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+    let cs = channel_shape(x);
+    let ins = inputs(x, w, b);
+    composite("NativeGroupNormBackward0", &ins, |t| {
+        let g = reshape(&t[0], &[n, groups, -1])?;
+        let (mean, var) = mean_var(&g, &[2])?;
+        let y = reshape(&standardise(&g, &mean, &var, eps)?, &back)?;
+        affine(&y, w.map(|_| &t[1]), b.map(|_| &t[ins.len() - 1]), &cs)
+    })
+}
+
+/// F.embedding: the rows of `weight` at `input`'s indices; the row at
+/// `padding_idx` gets no gradient.
+pub fn embedding(input: &Tensor, weight: &Tensor, padding_idx: Option<i64>) -> Result<Tensor> {
+    if input.dtype().is_float() {
+        return Err(crate::error::dtype_err(format!(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.{}Tensor instead (while checking arguments for embedding)",
+            match input.dtype() {
+                crate::tensor::DType::F64 => "Double",
+                _ => "Float",
+            }
+        )));
+    }
+    let pad = padding_idx.map(|p| {
+        if p < 0 {
+            p + weight.shape()[0] as i64
+        } else {
+            p
+        }
+    });
+    composite("EmbeddingBackward0", &[weight], |w| {
+        let rows = index(&w[0], &[Idx::Tensor(input.clone())])?;
+        let Some(p) = pad else {
+            return Ok(rows);
+        };
+        let frozen = index(&w[0].detached(), &[Idx::Tensor(input.clone())])?;
+        let keep = cmp(BinaryOp::Ne, input, &num(p as f64))?;
+        where_(
+            &crate::tensor::ops::view::unsqueeze(&keep, -1)?,
+            &rows,
+            &frozen,
+        )
+    })
+}
+
+/// F.normalize: x divided by its p-norm along dim (at least eps).
+pub fn normalize(x: &Tensor, p: f64, dim: i64, eps: f64) -> Result<Tensor> {
+    let norm = reduce(x, ReduceOp::Norm(p), Some(&[dim]), true)?;
+    div(x, &bin(BinaryOp::Maximum, &norm, &num(eps))?)
+}
+
+/// F.cosine_similarity: x1·x2 / max(|x1||x2|, eps) along dim (inputs broadcast).
+pub fn cosine_similarity(x1: &Tensor, x2: &Tensor, dim: i64, eps: f64) -> Result<Tensor> {
+    let sum = |t: &Tensor| reduce(t, ReduceOp::Sum, Some(&[dim]), false);
+    let dot = sum(&mul(x1, x2)?)?;
+    let n12 = mul(&sum(&mul(x1, x1)?)?, &sum(&mul(x2, x2)?)?)?;
+    div(
+        &dot,
+        &un(
+            UnaryOp::Sqrt,
+            &bin(BinaryOp::Maximum, &n12, &num(eps * eps))?,
+        )?,
+    )
+}
+
+/// F.pad: `pad` is (left, right) pairs from the last dim backwards; negative
+/// amounts crop. Modes: constant (with value), reflect, replicate, circular.
+pub fn pad(x: &Tensor, pad: &[i64], mode: &str, value: f64) -> Result<Tensor> {
+    if !pad.len().is_multiple_of(2) || pad.len() / 2 > x.ndim() {
+        return Err(value_err(format!(
+            "Padding length should be less than or equal to two times the input dimension but got padding length {} and input of dimension {}",
+            pad.len(),
+            x.ndim()
+        )));
+    }
+    let name = match mode {
+        "constant" => "ConstantPadNdBackward0",
+        "reflect" => [
+            "ReflectionPad1dBackward0",
+            "ReflectionPad2dBackward0",
+            "ReflectionPad3dBackward0",
+        ][(pad.len() / 2).clamp(1, 3) - 1],
+        "replicate" => [
+            "ReplicationPad1dBackward0",
+            "ReplicationPad2dBackward0",
+            "ReplicationPad3dBackward0",
+        ][(pad.len() / 2).clamp(1, 3) - 1],
+        "circular" => "CatBackward0",
+        other => {
+            return Err(value_err(format!("Unrecognised padding mode {other}")));
+        }
+    };
+    composite(name, &[x], |t| {
+        let mut y = t[0].clone();
+        for (i, lr) in pad.chunks(2).enumerate() {
+            let d = (x.ndim() - 1 - i) as i64;
+            y = pad_dim(&y, d, lr[0], lr[1], mode, value)?;
+        }
+        Ok(y)
+    })
+}
+
+fn pad_dim(x: &Tensor, d: i64, left: i64, right: i64, mode: &str, value: f64) -> Result<Tensor> {
+    let n = x.shape()[d as usize] as i64;
+    let (crop_l, crop_r) = ((-left).max(0), (-right).max(0));
+    if crop_l + crop_r > n {
+        return Err(shape_err("the padding crops more than the dimension holds"));
+    }
+    let x = narrow(x, d, crop_l, n - crop_l - crop_r)?;
+    let (l, r, n) = (left.max(0), right.max(0), n - crop_l - crop_r);
+    if l == 0 && r == 0 {
+        return Ok(x);
+    }
+    if mode == "constant" {
+        let side = |k: i64| -> Result<Tensor> {
+            let mut s = x.shape().to_vec();
+            s[d as usize] = k as usize;
+            full(&s, value, value as i64, x.dtype(), x.device())
+        };
+        return cat(&[side(l)?, x.clone(), side(r)?], d);
+    }
+    if mode == "reflect" && (l >= n || r >= n) {
+        return Err(value_err(format!(
+            "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({l}, {r}) at dimension {d} of input {}",
+            fmt_shape(x.shape())
+        )));
+    }
+    let at = |i: i64| -> i64 {
+        match mode {
+            "reflect" => {
+                let period = 2 * (n - 1).max(1);
+                let m = i.rem_euclid(period);
+                if m < n { m } else { period - m }
+            }
+            "replicate" => i.clamp(0, n - 1),
+            _ => i.rem_euclid(n),
+        }
+    };
+    let idx: Vec<i64> = (-l..n + r).map(at).collect();
+    let len = idx.len();
+    let idx = Tensor::from_vec(idx, &[len]).to_device(x.device())?;
+    let mut picks = vec![Idx::Slice(None, None, None); d as usize];
+    picks.push(Idx::Tensor(idx));
+    index(&x, &picks)
+}
