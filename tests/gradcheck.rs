@@ -779,3 +779,51 @@ fn second_derivatives() {
         check(&g(f), &[("x", "a,b", S), ("y", "a,b", P)], "");
     }
 }
+
+#[test]
+fn statistics_and_fused_products() {
+    check("nansum(x, 1)", &[("x", "a,b", S)], "");
+    check("nanmean(x)", &[("x", "a,b", S)], "");
+    check(
+        "std_mean(x, 0)[0] + std_mean(x, 0)[1]",
+        &[("x", "3,b", S)],
+        "",
+    );
+    check("var_mean(x, correction=0)[0]", &[("x", "a,b", S)], "");
+    check("aminmax(x, dim=1).max", &[("x", "a,b", S)], "");
+    check("cummax(x, 1).values", &[("x", "a,b", S)], "");
+    check("cummin(x, 0).values", &[("x", "a,b", S)], "");
+    check("logcumsumexp(x, 1)", &[("x", "a,b", S)], "");
+    check("quantile(x, 0.3, dim=1)", &[("x", "a,b", S)], "");
+    check("quantile(x, tensor([0.2, 0.9]))", &[("x", "a,b", S)], "");
+    check(
+        "addmm(x, y, z, beta=0.5, alpha=-2)",
+        &[("x", "a", S), ("y", "b,c", S), ("z", "c,a", S)],
+        "",
+    );
+    check(
+        "addmv(x, y, z)",
+        &[("x", "b", S), ("y", "b,c", S), ("z", "c", S)],
+        "",
+    );
+    check(
+        "baddbmm(x, y, z)",
+        &[("x", "a,1,c", S), ("y", "a,1,b", S), ("z", "a,b,c", S)],
+        "",
+    );
+    check(
+        "addr(x, y, z, alpha=3)",
+        &[("x", "a,b", S), ("y", "a", S), ("z", "b", S)],
+        "",
+    );
+    check(
+        "addcmul(x, y, z, value=0.5)",
+        &[("x", "a,b", S), ("y", "a,b", S), ("z", "b", S)],
+        "",
+    );
+    check(
+        "addcdiv(x, y, z)",
+        &[("x", "a,b", S), ("y", "a,b", S), ("z", "a,b", P)],
+        "",
+    );
+}

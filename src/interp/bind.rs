@@ -149,6 +149,16 @@ fn too_many(schema: &Schema, positional: &[usize], given: usize, method: bool) -
     }
 }
 
+/// The schema name a closure parameter reads: a leading `_` marks one the
+/// row ignores, a trailing `_` a Rust keyword (`type_` reads `type`).
+pub fn param_name(p: &str) -> &str {
+    let p = p.trim_start_matches('_');
+    match p {
+        "type_" | "fn_" | "self_" | "in_" | "async_" => &p[..p.len() - 1],
+        p => p,
+    }
+}
+
 /// What a value of the wrong kind gives: PyTorch's type error, or a more
 /// precise error of the conversion's own.
 pub enum Bad {
@@ -171,7 +181,7 @@ pub trait FromArg: Sized {
 impl Bound {
     /// The argument for parameter `param` (a leading `_` marks one the row ignores).
     pub fn take<T: FromArg>(&mut self, param: &str) -> Result<T> {
-        let param = param.trim_start_matches('_');
+        let param = param_name(param);
         let Some(i) = self.schema.params.iter().position(|p| p.name == param) else {
             return Err(type_err(format!(
                 "the row for {}() reads '{param}', which its schema lacks",
@@ -552,7 +562,7 @@ mod tests {
                 ));
             }
             for (name, ty, optional) in b.typed {
-                let name = name.trim_start_matches('_');
+                let name = super::param_name(name);
                 let Some(p) = s.params.iter().find(|p| p.name == name) else {
                     bad.push(format!("{}: reads '{name}', not in its schema", b.name));
                     continue;

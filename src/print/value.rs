@@ -91,6 +91,20 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
                 format!("({})", join(t, opts))
             }
         }
+        Value::Named(n) if matches!(n.name, "finfo" | "iinfo") => {
+            let fields: Vec<String> = n
+                .fields
+                .iter()
+                .filter(|(k, _)| *k != "bits")
+                .map(|(k, x)| match x {
+                    Value::Float(f) => format!("{k}={}", crate::interp::builtins::g6(*f)),
+                    Value::Int(i) => format!("{k}={}", crate::interp::builtins::g6(*i as f64)),
+                    Value::Str(s) => format!("{k}={s}"),
+                    other => format!("{k}={}", repr_with(other, opts)),
+                })
+                .collect();
+            format!("{}({})", n.name, fields.join(", "))
+        }
         Value::Named(n) if n.name == "_IncompatibleKeys" => {
             let empty = n
                 .fields

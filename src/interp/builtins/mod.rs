@@ -10,6 +10,7 @@ mod backend_flags;
 mod convert_methods;
 mod creation;
 pub mod distributions;
+mod dtype_info;
 mod einsum;
 mod init;
 mod inplace;
@@ -39,6 +40,7 @@ mod pytypes;
 mod reduce;
 mod select;
 mod shape;
+mod stats;
 mod teach;
 mod tensor_methods;
 
@@ -52,6 +54,7 @@ use crate::error::Result;
 use crate::tensor::DType;
 
 pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
+pub use dtype_info::g6;
 pub use nnmodule::{LAYERS, module_method};
 pub use pytypes::{class_of, same_class};
 
@@ -106,8 +109,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 31] {
+fn tables() -> [&'static [Builtin]; 33] {
     [
+        stats::ROWS,
+        dtype_info::ROWS,
         autograd::MODULE_ROWS,
         nn_norm::ROWS,
         arrange::ROWS,

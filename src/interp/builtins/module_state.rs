@@ -232,6 +232,11 @@ fn own(m: &Object, buffers: bool) -> Vec<(String, Tensor)> {
         .collect()
 }
 
+/// A module's own buffers, (name, tensor).
+pub fn own_buffers(m: &Object) -> Vec<(String, Tensor)> {
+    own(m, true)
+}
+
 fn walk(o: &Rc<Object>, buffers: bool, persistent_only: bool) -> Vec<(String, Tensor)> {
     let mut out = vec![];
     for (prefix, m) in modules_of(o) {

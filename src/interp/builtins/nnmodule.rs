@@ -482,6 +482,14 @@ fn convert_module(o: &Rc<Object>, dtype: Option<DType>, device: Option<Device>) 
             };
             m.set(name, Value::Tensor(new));
         }
+        // Buffers (BatchNorm's running statistics) move too, floating ones cast.
+        for (name, b) in super::module_state::own_buffers(&m) {
+            let dt = dtype.filter(|_| b.dtype().is_float()).unwrap_or(b.dtype());
+            let moved = crate::autograd::no_grad(|| {
+                b.to_device(device.unwrap_or(b.device()))?.to_dtype(dt)
+            })?;
+            m.set(name.into(), Value::Tensor(moved));
+        }
     }
     Ok(Value::Object(o.clone()))
 }

@@ -14,4 +14,5 @@ pub mod scalar;
 pub mod select;
 pub mod sort;
 pub mod split;
+pub mod stats;
 pub mod view;

@@ -1,0 +1,388 @@
+//! Statistics and counting built from other ops: nan-aware reductions,
+//! std_mean/var_mean, aminmax, cummax/cummin, logcumsumexp, quantile,
+//! searchsorted/bucketize, histc, bincount, heaviside, signbit, and the
+//! fused multiply-adds (addmm, addmv, addbmm, baddbmm, addr, addcmul, addcdiv).
+
+use crate::autograd::composite::composite;
+use crate::autograd::{no_grad, relabel};
+use crate::error::{Result, shape_err, value_err};
+use crate::tensor::core::Tensor;
+use crate::tensor::dtype::DType;
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
+use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un, where_};
+use crate::tensor::ops::creation::{arange_on, zeros_on};
+use crate::tensor::ops::elementwise::predicate;
+use crate::tensor::ops::index::{Idx, index, index_put_raw};
+use crate::tensor::ops::matmul::matmul;
+use crate::tensor::ops::reduce::{reduce, scan};
+use crate::tensor::ops::view::{reshape, unsqueeze};
+use crate::tensor::shape::normalize_dim;
+
+fn dims_or_all(dims: Option<&[i64]>) -> Option<&[i64]> {
+    dims.filter(|d| !d.is_empty())
+}
+
+/// x with NaNs as zeros (and whether each was one).
+fn nan_to_zero(x: &Tensor) -> Result<(Tensor, Tensor)> {
+    let nan = predicate(PredicateOp::IsNan, x)?;
+    Ok((where_(&nan, &num(0.0), x)?, nan))
+}
+
+/// torch.nansum: the sum, NaNs counted as zero.
+pub fn nansum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    composite("NansumBackward0", &[x], |t| {
+        reduce(
+            &nan_to_zero(&t[0])?.0,
+            ReduceOp::Sum,
+            dims_or_all(dims),
+            keepdim,
+        )
+    })
+}
+
+/// torch.nanmean: the mean of the elements that are not NaN.
+pub fn nanmean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let (zeroed, nan) = nan_to_zero(x)?;
+    let kept = predicate(PredicateOp::LogicalNot, &nan)?;
+    let count = reduce(&kept, ReduceOp::Sum, dims_or_all(dims), keepdim)?;
+    div(
+        &reduce(&zeroed, ReduceOp::Sum, dims_or_all(dims), keepdim)?,
+        &count,
+    )
+}
+
+/// std_mean / var_mean: the spread (with Bessel's correction) and the mean.
+pub fn spread_mean(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    std: bool,
+) -> Result<(Tensor, Tensor)> {
+    let name = if std {
+        "StdMeanBackward0"
+    } else {
+        "VarMeanBackward0"
+    };
+    let op = if std {
+        ReduceOp::Std(correction)
+    } else {
+        ReduceOp::Var(correction)
+    };
+    let d = dims_or_all(dims);
+    let spread = composite(name, &[x], |t| reduce(&t[0], op, d, keepdim))?;
+    let mean = composite(name, &[x], |t| reduce(&t[0], ReduceOp::Mean, d, keepdim))?;
+    Ok((spread, mean))
+}
+
+/// torch.aminmax: the smallest and largest elements (along dim).
+pub fn aminmax(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    let dims = dim.map(|d| vec![d]);
+    let pick = |op| {
+        composite("AminmaxBackward0", &[x], |t| {
+            reduce(&t[0], op, dims.as_deref(), keepdim)
+        })
+    };
+    Ok((pick(ReduceOp::Min)?, pick(ReduceOp::Max)?))
+}
+
+/// 0..n along dim `d` of a tensor of `ndim` dims, shaped to broadcast.
+fn positions(n: usize, d: usize, ndim: usize, t: &Tensor) -> Result<Tensor> {
+    let mut shape = vec![1i64; ndim];
+    shape[d] = n as i64;
+    reshape(&arange_on(n, t.device())?, &shape)
+}
+
+/// cummax/cummin: running extremes and where each was (the latest on ties).
+pub fn cumulative_extreme(x: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Tensor)> {
+    let d = normalize_dim(dim, x.ndim().max(1))?;
+    let op = if max { ScanOp::Max } else { ScanOp::Min };
+    let values = no_grad(|| scan(x, op, dim))?;
+    if x.ndim() == 0 {
+        return Ok((values, zeros_on(&[], DType::I64, x.device())?));
+    }
+    let at = cmp(BinaryOp::Eq, x, &values)?;
+    let idx = positions(x.shape()[d], d, x.ndim(), x)?;
+    let marked = where_(&at, &idx, &num(-1.0).to_dtype(DType::I64)?)?;
+    let indices = scan(&marked, ScanOp::Max, dim)?;
+    let name = if max {
+        "CummaxBackward0"
+    } else {
+        "CumminBackward0"
+    };
+    let values = crate::autograd::rules::shape::record_take_along(name, x, d, &indices, values);
+    Ok((values, indices))
+}
+
+/// torch.logcumsumexp: log of the running sum of exp, shifted by the max for range.
+pub fn logcumsumexp(x: &Tensor, dim: i64) -> Result<Tensor> {
+    composite("LogcumsumexpBackward0", &[x], |t| {
+        let m = no_grad(|| reduce(&t[0], ReduceOp::Max, Some(&[dim]), true))?;
+        let m = where_(&predicate(PredicateOp::IsInf, &m)?, &num(0.0), &m)?;
+        let s = scan(&un(UnaryOp::Exp, &sub(&t[0], &m)?)?, ScanOp::Sum, dim)?;
+        add(&un(UnaryOp::Log, &s)?, &m)
+    })
+}
+
+/// torch.quantile (nanquantile with `ignore_nan`): the q-th quantiles along dim
+/// (of all elements without one), between sorted neighbours by `interpolation`.
+pub fn quantile(
+    x: &Tensor,
+    q: &Tensor,
+    dim: Option<i64>,
+    keepdim: bool,
+    interpolation: &str,
+    ignore_nan: bool,
+) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        return Err(crate::error::dtype_err(
+            "quantile() input tensor must be either float or double dtype",
+        ));
+    }
+    if q.to_host_f64()?.iter().any(|q| !(0.0..=1.0).contains(q)) {
+        return Err(value_err("quantile() q values must be in the range [0, 1]"));
+    }
+    if !["linear", "lower", "higher", "midpoint", "nearest"].contains(&interpolation) {
+        return Err(value_err(format!(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Got {interpolation}"
+        )));
+    }
+    let (flat, d) = match dim {
+        None => (reshape(x, &[-1])?, 0),
+        Some(dim) => (x.clone(), normalize_dim(dim, x.ndim().max(1))?),
+    };
+    let flat = if flat.ndim() == 0 {
+        reshape(&flat, &[1])?
+    } else {
+        flat
+    };
+    let (sorted, _) = crate::tensor::ops::sort::sort(&flat, d as i64, false)?;
+    let n = flat.shape()[d];
+    // How many values each slice ranks: NaNs sort last and, for nanquantile, do not count.
+    let count = if ignore_nan {
+        let valid = predicate(
+            PredicateOp::LogicalNot,
+            &predicate(PredicateOp::IsNan, &flat)?,
+        )?;
+        reduce(&valid, ReduceOp::Sum, Some(&[d as i64]), true)?.to_dtype(DType::F64)?
+    } else {
+        let mut shape = flat.shape().to_vec();
+        shape[d] = 1;
+        crate::tensor::ops::creation::full(&shape, n as f64, n as i64, DType::F64, x.device())?
+    };
+    let last = bin(BinaryOp::Maximum, &sub(&count, &num(1.0))?, &num(0.0))?;
+    let mut parts = vec![];
+    for qv in q.to_host_f64()? {
+        let pos = mul(&last, &num(qv))?;
+        let rank = |op: UnaryOp| -> Result<Tensor> { un(op, &pos)?.to_dtype(DType::I64) };
+        let at = |i: &Tensor| crate::tensor::ops::select::gather(&sorted, d as i64, i);
+        let (lo, hi) = (rank(UnaryOp::Floor)?, rank(UnaryOp::Ceil)?);
+        let v = match interpolation {
+            "lower" => at(&lo)?,
+            "higher" => at(&hi)?,
+            "nearest" => at(&rank(UnaryOp::Round)?)?,
+            "midpoint" => {
+                let (a, b) = (at(&lo)?, at(&hi)?);
+                add(&a, &mul(&sub(&b, &a)?, &num(0.5))?)?
+            }
+            _ => {
+                let frac = sub(&pos, &un(UnaryOp::Floor, &pos)?)?.to_dtype(x.dtype())?;
+                crate::tensor::ops::elementwise::lerp(&at(&lo)?, &at(&hi)?, &frac)?
+            }
+        };
+        let v = match (keepdim, dim) {
+            (true, Some(_)) => v,
+            (true, None) => reshape(&v, &vec![1; x.ndim()])?,
+            (false, _) => crate::tensor::ops::view::squeeze(&v, Some(&[d as i64]))?,
+        };
+        parts.push(v);
+    }
+    if q.ndim() == 0 {
+        return Ok(parts.remove(0));
+    }
+    crate::tensor::ops::join::stack(&parts, 0)
+}
+
+/// torch.searchsorted: for each value, how many of the sorted sequence's
+/// elements (its last dim) are below it (at or below with `right`).
+pub fn searchsorted(seq: &Tensor, values: &Tensor, right: bool, int32: bool) -> Result<Tensor> {
+    if seq.ndim() > 1
+        && (values.ndim() != seq.ndim()
+            || values.shape()[..values.ndim() - 1] != seq.shape()[..seq.ndim() - 1])
+    {
+        return Err(shape_err(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match",
+        ));
+    }
+    let op = if right { BinaryOp::Le } else { BinaryOp::Lt };
+    let below = if seq.ndim() <= 1 {
+        cmp(op, &reshape(seq, &[-1])?, &unsqueeze(values, -1)?)?
+    } else {
+        cmp(op, &unsqueeze(seq, -2)?, &unsqueeze(values, -1)?)?
+    };
+    let out = reduce(&below, ReduceOp::Sum, Some(&[-1]), false)?;
+    out.to_dtype(if int32 { DType::I32 } else { DType::I64 })
+}
+
+/// torch.bincount: how often each non-negative int occurs (or its weights' sum).
+pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<Tensor> {
+    if x.ndim() != 1 || x.dtype().is_float() || x.dtype() == DType::Bool {
+        return Err(value_err(
+            "bincount only supports 1-d non-negative integral inputs.",
+        ));
+    }
+    let vals = x.to_host_i64()?;
+    if vals.iter().any(|&v| v < 0) {
+        return Err(value_err(
+            "bincount only supports 1-d non-negative integral inputs.",
+        ));
+    }
+    let len = (vals.iter().copied().max().map_or(0, |m| m + 1)).max(minlength.max(0)) as usize;
+    let dtype = weights.map_or(DType::I64, |w| {
+        if w.dtype() == DType::F32 {
+            DType::F32
+        } else {
+            DType::F64
+        }
+    });
+    let out = zeros_on(&[len], dtype, x.device())?;
+    let add_in = match weights {
+        Some(w) => w.to_dtype(dtype)?,
+        None => Tensor::scalar_i64(1, DType::I64),
+    };
+    index_put_raw(&out, &[Idx::Tensor(x.to_dtype(DType::I64)?)], &add_in, true)?;
+    Ok(out)
+}
+
+/// torch.histc: counts in `bins` equal bins over [min, max] (the data's range
+/// when both are 0); elements outside are not counted.
+pub fn histc(x: &Tensor, bins: i64, min: f64, max: f64) -> Result<Tensor> {
+    if bins <= 0 {
+        return Err(value_err("torch.histc: bins must be > 0"));
+    }
+    let (mut lo, mut hi) = (min, max);
+    if lo == hi && x.numel() > 0 {
+        lo = crate::tensor::ops::scalar::item_f64(&reduce(x, ReduceOp::Min, None, false)?)?;
+        hi = crate::tensor::ops::scalar::item_f64(&reduce(x, ReduceOp::Max, None, false)?)?;
+    }
+    if lo == hi {
+        lo -= 1.0;
+        hi += 1.0;
+    }
+    if lo > hi {
+        return Err(value_err("torch.histc: max must be larger than min"));
+    }
+    let flat = reshape(x, &[-1])?.to_dtype(DType::F64)?;
+    let inside = bin(
+        BinaryOp::LogicalAnd,
+        &cmp(BinaryOp::Ge, &flat, &num(lo))?,
+        &cmp(BinaryOp::Le, &flat, &num(hi))?,
+    )?;
+    let kept = index(&flat, &[Idx::Tensor(inside)])?;
+    let scaled = un(
+        UnaryOp::Floor,
+        &mul(&sub(&kept, &num(lo))?, &num(bins as f64 / (hi - lo)))?,
+    )?;
+    let bin_of = bin(BinaryOp::Minimum, &scaled, &num((bins - 1) as f64))?.to_dtype(DType::I64)?;
+    let out = zeros_on(&[bins as usize], x.dtype(), x.device())?;
+    index_put_raw(
+        &out,
+        &[Idx::Tensor(bin_of)],
+        &Tensor::scalar_f64(1.0, x.dtype()),
+        true,
+    )?;
+    Ok(out)
+}
+
+/// torch.heaviside: 0 below zero, 1 above, `values` at zero.
+pub fn heaviside(x: &Tensor, values: &Tensor) -> Result<Tensor> {
+    let dtype = crate::tensor::promote::result_type(&[x.operand(), values.operand()]);
+    let x = x.to_dtype(dtype)?;
+    let step = cmp(BinaryOp::Gt, &x, &num(0.0))?.to_dtype(dtype)?;
+    where_(
+        &cmp(BinaryOp::Eq, &x, &num(0.0))?,
+        &values.to_dtype(dtype)?,
+        &step,
+    )
+}
+
+/// torch.signbit: whether the sign bit is set (true for -0.0).
+pub fn signbit(x: &Tensor) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        return cmp(BinaryOp::Lt, x, &num(0.0));
+    }
+    cmp(
+        BinaryOp::Lt,
+        &bin(BinaryOp::Copysign, &num(1.0), x)?,
+        &num(0.0),
+    )
+}
+
+/// `beta * input + alpha * product`, where beta 0 ignores input (NaNs included).
+fn scaled_sum(input: &Tensor, product: &Tensor, beta: f64, alpha: f64) -> Result<Tensor> {
+    let p = if alpha == 1.0 {
+        product.clone()
+    } else {
+        mul(product, &num(alpha))?
+    };
+    match beta {
+        0.0 => add(&crate::tensor::ops::arith::zeros_like(input)?, &p),
+        1.0 => add(input, &p),
+        b => add(&mul(input, &num(b))?, &p),
+    }
+}
+
+/// addmm, addmv, baddbmm, addbmm, addr: `beta * input + alpha * (a ⊗ b)` as one node.
+pub fn add_product(
+    name: &'static str,
+    input: &Tensor,
+    a: &Tensor,
+    b: &Tensor,
+    beta: f64,
+    alpha: f64,
+) -> Result<Tensor> {
+    let check = |want_a: usize, want_b: usize| -> Result<()> {
+        if a.ndim() != want_a || b.ndim() != want_b {
+            return Err(shape_err(format!(
+                "{}: expected {want_a}-D and {want_b}-D operands, got {}-D and {}-D",
+                name.trim_end_matches("Backward0").to_lowercase(),
+                a.ndim(),
+                b.ndim()
+            )));
+        }
+        Ok(())
+    };
+    match name {
+        "AddmmBackward0" => check(2, 2)?,
+        "AddmvBackward0" => check(2, 1)?,
+        "BaddbmmBackward0" | "AddbmmBackward0" => check(3, 3)?,
+        _ => check(1, 1)?,
+    }
+    composite(name, &[input, a, b], |t| {
+        let product = match name {
+            "AddrBackward0" => mul(&unsqueeze(&t[1], 1)?, &unsqueeze(&t[2], 0)?)?,
+            "AddbmmBackward0" => reduce(&matmul(&t[1], &t[2])?, ReduceOp::Sum, Some(&[0]), false)?,
+            _ => matmul(&t[1], &t[2])?,
+        };
+        scaled_sum(&t[0], &product, beta, alpha)
+    })
+}
+
+/// addcmul / addcdiv: `input + value * t1 * t2` (or `/ t2`), as PyTorch's kernel orders it.
+pub fn addc(input: &Tensor, t1: &Tensor, t2: &Tensor, value: f64, divide: bool) -> Result<Tensor> {
+    let name = if divide {
+        "AddcdivBackward0"
+    } else {
+        "AddcmulBackward0"
+    };
+    let out = composite(name, &[input, t1, t2], |t| {
+        let scaled = mul(&num(value), &t[1])?;
+        let term = if divide {
+            div(&scaled, &t[2])?
+        } else {
+            mul(&scaled, &t[2])?
+        };
+        add(&t[0], &term)
+    })?;
+    Ok(relabel(out, name))
+}
