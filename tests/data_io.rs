@@ -179,12 +179,16 @@ fn bad_files_are_io_errors_and_the_session_goes_on() {
     assert!(got.starts_with("error[io]: cannot read"), "{got}");
     let got = run(&mut it, &out, "save(ones(2), '/nonexistent/dir/x.npy')");
     assert!(got.starts_with("error[io]: cannot write"), "{got}");
+    // Any other name is PyTorch's own format, as torch.save writes it.
+    let path = tmp("x.unknown");
     let got = run(
         &mut it,
         &out,
-        &format!("save(ones(2), '{}')", tmp("x.unknown")),
+        &format!("save(ones(2), '{path}'); print(load('{path}'))"),
     );
-    assert!(got.contains("cannot tell the format"), "{got}");
+    assert_eq!(got, "tensor([1., 1.])\n");
+    let got = run(&mut it, &out, &format!("save(nn.Linear(2, 1), '{path}')"));
+    assert!(got.contains("not a whole Linear module"), "{got}");
 }
 
 /// With python3 and numpy present, files go both ways: NumPy reads what tsh

@@ -20,6 +20,8 @@ pub fn manual_seed(seed: u64) {
     cuda::random::manual_seed(seed);
 }
 
+pub use cpu::random::{GeneratorState, swap_generator};
+
 /// A number to fill with: integers keep all 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scalar {

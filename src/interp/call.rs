@@ -76,6 +76,25 @@ impl Interp {
             let result = self.call_builtin_as(b, positional, keywords, span, method)?;
             return super::ops::write_out(&out, &result).map_err(|e| e.at(out_span));
         }
+        // `generator=`: the call draws from that generator's stream.
+        if let Some(i) = keywords.iter().position(|(k, _, _)| k == "generator") {
+            let (_, g, g_span) = keywords.remove(i);
+            return match g {
+                Value::None => self.call_builtin_as(b, positional, keywords, span, method),
+                Value::Generator(state) => {
+                    let mut st = state.borrow_mut();
+                    crate::tensor::ops::creation::with_generator(&mut st, || {
+                        self.call_builtin_as(b, positional, keywords, span, method)
+                    })
+                }
+                other => Err(type_err(format!(
+                    "{}(): argument 'generator' must be torch.Generator, not {}",
+                    b.name,
+                    other.type_name()
+                ))
+                .at(g_span)),
+            };
+        }
         // What the call was given (reference counts only): its tensors are
         // unpacked for :trace, or for :why when the call fails, not on every call.
         let given: Vec<(Value, Span)> = positional

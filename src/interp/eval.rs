@@ -185,6 +185,33 @@ impl Interp {
             let items = self.call(&f, vec![], vec![], Span::default())?;
             return self.iterate(&items);
         }
+        // Without __iter__, Python walks __getitem__ from 0 (here up to __len__).
+        if let Value::Object(o) = seq
+            && let (Some(get), Some(len)) = (
+                super::classes::object_attr(o, "__getitem__"),
+                super::classes::object_attr(o, "__len__"),
+            )
+        {
+            let n = match self.call(&len, vec![], vec![], Span::default())? {
+                Value::Int(n) => n,
+                other => {
+                    return Err(crate::error::type_err(format!(
+                        "__len__ gave {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            let mut items = Vec::with_capacity(n.max(0) as usize);
+            for i in 0..n {
+                items.push(self.call(
+                    &get,
+                    vec![(Value::Int(i), Span::default())],
+                    vec![],
+                    Span::default(),
+                )?);
+            }
+            return self.iterate(&Value::list(items));
+        }
         Ok(match seq {
             &Value::Range(a, b, st) => Box::new(
                 (0..super::value::range_len(a, b, st))

@@ -39,6 +39,9 @@ impl Interp {
                     return super::format::percent(self, template, &rv)
                         .map(|s| Value::Str(s.into()));
                 }
+                if let Some(v) = self.dunder_binary(*op, &lv, &rv)? {
+                    return Ok(v);
+                }
                 let operands = [(&lv, Some(l.span)), (&rv, Some(r.span))];
                 if *op != BinOp::MatMul {
                     self.check_broadcast(op.symbol(), &operands)?;
@@ -124,6 +127,36 @@ impl Interp {
 }
 
 impl Interp {
+    /// `a op b` where a user class defines it: `a.__add__(b)`, else `b.__radd__(a)`.
+    fn dunder_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>> {
+        if !matches!(a, Value::Object(_)) && !matches!(b, Value::Object(_)) {
+            return Ok(None);
+        }
+        let name = match op {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "truediv",
+            BinOp::FloorDiv => "floordiv",
+            BinOp::Mod => "mod",
+            BinOp::Pow => "pow",
+            BinOp::MatMul => "matmul",
+            _ => return Ok(None),
+        };
+        let sp = Span::default();
+        if let Value::Object(o) = a
+            && let Some(f) = super::classes::object_attr(o, &format!("__{name}__"))
+        {
+            return self.call(&f, vec![(b.clone(), sp)], vec![], sp).map(Some);
+        }
+        if let Value::Object(o) = b
+            && let Some(f) = super::classes::object_attr(o, &format!("__r{name}__"))
+        {
+            return self.call(&f, vec![(a.clone(), sp)], vec![], sp).map(Some);
+        }
+        Ok(None)
+    }
+
     /// A comparison; `in` asks an object's `__contains__` (ModuleDict), if it has one.
     fn compare_values(&mut self, op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
         if let (CmpOp::In | CmpOp::NotIn, Value::Object(o)) = (op, b)

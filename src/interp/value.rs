@@ -63,6 +63,8 @@ pub enum Value {
     Iter(Rc<RefCell<Iter>>),
     /// An object tsh only names: `torch.manual_seed` returns the generator.
     Opaque(&'static str),
+    /// `torch.Generator()`: a random stream of its own, for `generator=`.
+    Generator(Rc<RefCell<crate::tensor::ops::creation::GeneratorState>>),
     /// `torch.distributions.Normal(0., 1.)` and the others.
     Distribution(Rc<crate::interp::builtins::distributions::Dist>),
 }
@@ -288,6 +290,7 @@ impl Value {
             Value::Module(_) => "module",
             Value::GradFn(_) => "grad_fn",
             Value::Optimizer(_) => "optimizer",
+            Value::Generator(_) => "torch.Generator",
             Value::Progress(_) => "progress",
             Value::Dict(_) => "dict",
             Value::GradMode(_) => "grad mode",

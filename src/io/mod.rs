@@ -6,6 +6,8 @@ pub mod bytes;
 pub mod csv;
 pub mod npy;
 pub mod npz;
+pub mod pt;
+mod ptfile;
 pub mod safetensors;
 
 use std::path::Path;

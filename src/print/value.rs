@@ -179,6 +179,10 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
             std::sync::Arc::as_ptr(n) as usize
         ),
         Value::Optimizer(o) => o.borrow().describe(),
+        Value::Generator(g) => format!(
+            "<torch._C.Generator object at {:#x}>",
+            Rc::as_ptr(g) as usize
+        ),
         Value::Progress(inner) => format!("progress({})", repr_with(inner, opts)),
         Value::Dict(d) if d.borrow().ordered => {
             let items: Vec<String> = d

@@ -97,6 +97,33 @@ pub fn manual_seed(seed: u64) {
     GENERATOR.with(|g| *g.borrow_mut() = Some(Box::new(Mt19937::new(seed))));
 }
 
+/// A generator of its own (torch.Generator()): its state, which an op given
+/// `generator=` draws from while it is swapped in for the thread's.
+pub struct GeneratorState {
+    state: Option<Box<Mt19937>>,
+    pub seed: u64,
+}
+
+impl GeneratorState {
+    pub fn new(seed: u64) -> GeneratorState {
+        GeneratorState {
+            state: Some(Box::new(Mt19937::new(seed))),
+            seed,
+        }
+    }
+}
+
+/// Exchange the thread's generator with `state` (twice puts it back).
+pub fn swap_generator(state: &mut GeneratorState) {
+    GENERATOR.with(|g| {
+        let mut g = g.borrow_mut();
+        if g.is_none() {
+            *g = Some(Box::new(Mt19937::new(DEFAULT_SEED)));
+        }
+        std::mem::swap(&mut *g, &mut state.state);
+    });
+}
+
 /// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
 fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
     with_gen(|g| {

@@ -211,13 +211,13 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     match obj {
-        Value::Module("torch.utils.data") if matches!(name, "TensorDataset" | "DataLoader") => {
+        Value::Module("torch.utils.data") if super::nnmodule::DATA.contains(&name) => {
             return it
                 .nn_layer(name)?
                 .ok_or_else(|| type_err(format!("torch.utils.data has no attribute '{name}'")));
         }
         Value::Module("torch.nn")
-            if super::LAYERS.contains(&name) && !matches!(name, "TensorDataset" | "DataLoader") =>
+            if super::LAYERS.contains(&name) && !super::nnmodule::DATA.contains(&name) =>
         {
             return it
                 .nn_layer(name)?
@@ -349,6 +349,8 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             "name" => Ok(Value::Method(Rc::new((obj.clone(), &GRAD_FN_NAME)))),
             _ => Err(no_attr(obj, name, vec!["name"])),
         },
+        Value::Generator(_) => super::generators::method(obj, name)
+            .ok_or_else(|| no_attr(obj, name, vec!["manual_seed", "initial_seed", "seed"])),
         Value::Optimizer(o) => {
             if let Some(v) = super::optim::optimizer_attr(&o.borrow(), name) {
                 return Ok(v);

@@ -16,15 +16,15 @@ pub const ROWS: &[Builtin] = &[
         Function,
         "save",
         "save(obj, f)",
-        "Write a tensor (.npy, .csv) or a dict of tensors (.npz, .safetensors) to file f; the extension picks the format. The write is atomic.",
+        "Write obj to file f in PyTorch's own format (tensors, state_dicts, dicts and lists of them), or, by extension, a tensor as .npy/.csv or a dict of tensors as .npz/.safetensors. The write is atomic.",
         "save(arange(6.).reshape(2, 3), '/tmp/tsh_example.npy')",
         save
     ),
     row!(
         Function,
         "load",
-        "load(f)",
-        "Read a file written by NumPy, safetensors or save(): .npy → tensor, .npz and .safetensors → dict of tensors, .csv → tensor.",
+        "load(f, map_location=None, weights_only=None)",
+        "Read a file of torch.save (PyTorch's or tsh's; no code runs), NumPy, safetensors or CSV: .npy → tensor, .npz and .safetensors → dict of tensors, .csv → tensor.",
         "save(eye(2), '/tmp/tsh_example2.npy'); load('/tmp/tsh_example2.npy')",
         load
     ),
@@ -99,20 +99,15 @@ fn as_dict(entries: Vec<(String, Tensor)>) -> Value {
     )
 }
 
-fn format_for(path: &str) -> Result<Format> {
-    io::format_of(path).ok_or_else(|| {
-        io_err(format!(
-            "cannot tell the format of {path:?} from its extension"
-        ))
-        .hint("use .npy, .npz, .safetensors or .csv")
-    })
-}
-
 fn save(_: &mut Interp, mut a: Args) -> Result<Value> {
     let obj = a.value("obj")?;
     let path = path_arg(&mut a, "f")?;
     a.finish()?;
-    let bytes = match (format_for(&path)?, &obj) {
+    let Some(format) = io::format_of(&path) else {
+        io::write_atomic(&path, &super::torch_file::save(&obj)?)?;
+        return Ok(Value::None);
+    };
+    let bytes = match (format, &obj) {
         (Format::Npy, Value::Tensor(t)) => io::npy::encode(t)?,
         (Format::Csv, Value::Tensor(t)) => io::csv::write(t)?.into_bytes(),
         (Format::Npz, Value::Tensor(t)) => io::npz::write(&[("arr_0".into(), t.clone())], false)?,
@@ -133,8 +128,22 @@ fn save(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn load(_: &mut Interp, mut a: Args) -> Result<Value> {
     let path = path_arg(&mut a, "f")?;
+    let device = match a.take("map_location") {
+        None | Some((Value::None, _)) => None,
+        Some((v, s)) => Some(crate::interp::convert::to_device(&v).map_err(|e| e.at(s))?),
+    };
+    // weights_only=False would let PyTorch run code from the file; tsh never does.
+    let _ = a.take("weights_only");
+    let _ = a.take("mmap");
     a.finish()?;
     let bytes = io::read(&path)?;
+    if io::pt::is_torch_zip(&bytes) {
+        return super::torch_file::load(&bytes, device).map_err(|e| {
+            let mut out = io_err(format!("{path}: {}", e.message));
+            out.hint = e.hint;
+            out
+        });
+    }
     let format = io::format_of(&path)
         .or_else(|| io::sniff(&bytes))
         .ok_or_else(|| {

@@ -12,6 +12,7 @@ mod creation;
 pub mod distributions;
 mod dtype_info;
 mod einsum;
+mod generators;
 mod init;
 mod inplace;
 mod io;
@@ -43,6 +44,7 @@ mod shape;
 mod stats;
 mod teach;
 mod tensor_methods;
+mod torch_file;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -109,8 +111,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 33] {
+fn tables() -> [&'static [Builtin]; 34] {
     [
+        generators::ROWS,
         stats::ROWS,
         dtype_info::ROWS,
         autograd::MODULE_ROWS,
@@ -155,6 +158,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(distributions::METHODS)
         .chain(nnmodule::METHODS)
         .chain(module_state::METHODS)
+        .chain(generators::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.

@@ -495,7 +495,12 @@ class AvgPool2d(nn.Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class TensorDataset:
+class Dataset:
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class TensorDataset(Dataset):
     def __init__(self, *tensors):
         self.tensors = tensors
 
@@ -511,11 +516,27 @@ class DataLoader:
     # scripts and change nothing: tsh loads batches in the calling thread, and
     # copies to a GPU go from ordinary memory.
     def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False,
-                 num_workers=0, pin_memory=False, persistent_workers=False):
+                 num_workers=0, pin_memory=False, persistent_workers=False, generator=None):
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = shuffle
         self.drop_last = drop_last
+        self.generator = generator
+
+    def _order(self, n):
+        # PyTorch's RandomSampler: without a generator it seeds a fresh one
+        # from the default stream, so a seeded run yields PyTorch's batches.
+        # The iterator first draws a base seed for workers (from the
+        # loader's generator), shuffled or not.
+        torch.empty((), dtype=torch.int64).random_(generator=self.generator)
+        if not self.shuffle:
+            return list(range(n))
+        g = self.generator
+        if g is None:
+            seed = int(torch.empty((), dtype=torch.int64).random_().item())
+            g = torch.Generator()
+            g.manual_seed(seed)
+        return torch.randperm(n, generator=g).tolist()
 
     def __len__(self):
         n = len(self.dataset)
@@ -525,7 +546,7 @@ class DataLoader:
 
     def __iter__(self):
         n = len(self.dataset)
-        order = torch.randperm(n).tolist() if self.shuffle else list(range(n))
+        order = self._order(n)
         for start in range(0, n, self.batch_size):
             picked = order[start:start + self.batch_size]
             if self.drop_last and len(picked) < self.batch_size:
@@ -535,3 +556,60 @@ class DataLoader:
                 yield [torch.stack([item[k] for item in items]) for k in range(len(items[0]))]
             else:
                 yield torch.stack(items)
+
+
+class Subset(Dataset):
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return [self.dataset[self.indices[i]] for i in idx]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1] if self.cumulative_sizes else 0
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        start = 0
+        for d, end in zip(self.datasets, self.cumulative_sizes):
+            if idx < end:
+                return d[idx - start]
+            start = end
+        raise IndexError("list index out of range")
+
+
+def random_split(dataset, lengths, generator=None):
+    n = len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = [int(math.floor(n * frac)) for frac in lengths]
+        for i in range(n - sum(counts)):
+            counts[i % len(counts)] += 1
+        lengths = counts
+    if sum(lengths) != n:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = torch.randperm(sum(lengths), generator=generator).tolist()
+    parts = []
+    offset = 0
+    for length in lengths:
+        parts.append(Subset(dataset, order[offset:offset + length]))
+        offset += length
+    return parts

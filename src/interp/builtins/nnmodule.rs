@@ -15,6 +15,16 @@ use crate::tensor::{DType, Device, Tensor};
 
 const PRELUDE: &str = include_str!("nn_prelude.py");
 
+/// The names of torch.utils.data that the prelude defines.
+pub const DATA: &[&str] = &[
+    "Dataset",
+    "TensorDataset",
+    "DataLoader",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
+];
+
 /// The layer classes tsh writes in Python.
 pub const LAYERS: &[&str] = &[
     "Linear",
@@ -32,8 +42,12 @@ pub const LAYERS: &[&str] = &[
     "Conv2d",
     "MaxPool2d",
     "AvgPool2d",
+    "Dataset",
     "TensorDataset",
     "DataLoader",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
     "MSELoss",
     "L1Loss",
     "CrossEntropyLoss",
@@ -225,7 +239,7 @@ fn home(name: &str) -> &'static str {
     match name {
         "Linear" | "Identity" => "linear",
         "Conv2d" => "conv",
-        "TensorDataset" => "dataset",
+        "Dataset" | "TensorDataset" | "Subset" | "ConcatDataset" => "dataset",
         "DataLoader" => "dataloader",
         "MaxPool2d" | "AvgPool2d" => "pooling",
         "Flatten" | "Unflatten" => "flatten",

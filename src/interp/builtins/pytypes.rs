@@ -98,6 +98,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Named(_) => "torch.return_types",
         Value::Range(..) => "range",
         Value::Ellipsis => "ellipsis",
+        Value::Tensor(t) if crate::nn::parameter::is_parameter(t) => "torch.nn.parameter.Parameter",
         Value::Tensor(_) => "torch.Tensor",
         Value::DType(_) => "torch.dtype",
         Value::Device(_) | Value::DeviceType(_) => "torch.device",
@@ -107,7 +108,9 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Module(_) => "module",
         Value::GradFn(_) => "torch.autograd.graph.Node",
         Value::Optimizer(_) => "torch.optim.Optimizer",
+        Value::Generator(_) => "torch.Generator",
         Value::Progress(_) => "progress",
+        Value::Dict(d) if d.borrow().ordered => "collections.OrderedDict",
         Value::Dict(_) => "dict",
         Value::GradMode(g) => g.class(),
         Value::Type(_) => "type",
@@ -148,6 +151,7 @@ fn as_class(v: &Value) -> Option<&'static str> {
             "range" => "range",
             "type" => "type",
             "Tensor" => "torch.Tensor",
+            "nn.Parameter" => "torch.nn.parameter.Parameter",
             _ => return None,
         }),
         _ => None,
@@ -194,7 +198,10 @@ fn isinstance(_: &mut Interp, mut a: Args) -> Result<Value> {
             ));
         };
         // bool is a subclass of int, as in Python.
-        hit |= c == class || (c == "int" && class == "bool");
+        // bool is a subclass of int, and Parameter of Tensor, as in Python.
+        hit |= c == class
+            || (c == "int" && class == "bool")
+            || (c == "torch.Tensor" && class == "torch.nn.parameter.Parameter");
     }
     Ok(Value::Bool(hit))
 }

@@ -142,6 +142,17 @@ pub fn manual_seed(seed: u64) {
     crate::backend::manual_seed(seed);
 }
 
+pub use crate::backend::GeneratorState;
+
+/// Run `f` drawing from `state` (a torch.Generator) instead of the default
+/// CPU generator; the default's state is untouched.
+pub fn with_generator<T>(state: &mut GeneratorState, f: impl FnOnce() -> T) -> T {
+    crate::backend::swap_generator(state);
+    let out = f();
+    crate::backend::swap_generator(state);
+    out
+}
+
 /// Random floats need a floating point dtype (PyTorch refuses the rest too).
 pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
     if dtype.is_float() {
@@ -224,6 +235,18 @@ pub fn randint(
         )));
     }
     random(shape, Distribution::Integers { low, high }, dtype, device)
+}
+
+/// int64s from the whole non-negative range [0, 2^63), as PyTorch's
+/// `random_()` draws them (one 64-bit word, modulo 2^63), from the CPU
+/// generator, which reads the range as `high - low` in 128 bits cut to 64:
+/// `high` = i64::MIN gives 2^63.
+pub fn randint_full(shape: &[usize], device: Device) -> Result<Tensor> {
+    let full_range = Distribution::Integers {
+        low: 0,
+        high: i64::MIN,
+    };
+    random(shape, full_range, DType::I64, Device::Cpu)?.to_device(device)
 }
 
 pub fn randperm(n: usize, dtype: DType, device: Device) -> Result<Tensor> {
