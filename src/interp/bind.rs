@@ -269,6 +269,13 @@ fn default_value(d: &str) -> Value {
                 .map(|x| default_value(x.trim()))
                 .collect(),
         ),
+        _ if d.starts_with('(') => Value::tuple(
+            d.trim_matches(['(', ')'])
+                .split(',')
+                .filter(|x| !x.trim().is_empty())
+                .map(|x| default_value(x.trim()))
+                .collect(),
+        ),
         _ if d.starts_with(['"', '\'']) => Value::Str(d[1..d.len() - 1].into()),
         _ => match (d.parse::<i64>(), d.parse::<f64>()) {
             (Ok(i), _) => Value::Int(i),

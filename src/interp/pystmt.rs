@@ -16,6 +16,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.nn.functional",
     "torch.nn.init",
     "torch.optim",
+    "torch.optim.lr_scheduler",
     "math",
     "numpy",
     "torch.distributions",

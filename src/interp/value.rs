@@ -40,7 +40,7 @@ pub enum Value {
     /// `t.grad_fn`: the autograd node that made a tensor.
     GradFn(std::sync::Arc<crate::autograd::Node>),
     /// `SGD([w], lr=0.1)` and the other optimizers.
-    Optimizer(Rc<RefCell<crate::nn::optim::Optimizer>>),
+    Optimizer(Rc<crate::interp::builtins::optim::OptimizerValue>),
     /// `progress(range(n))`: iterates as its inner value, drawing a bar.
     Progress(Rc<Value>),
     /// A dict with string keys in insertion order (`load("d.npz")`, `dict(a=1)`).

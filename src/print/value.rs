@@ -178,7 +178,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
             n.name(),
             std::sync::Arc::as_ptr(n) as usize
         ),
-        Value::Optimizer(o) => o.borrow().describe(),
+        Value::Optimizer(o) => o.describe(),
         Value::Generator(g) => format!(
             "<torch._C.Generator object at {:#x}>",
             Rc::as_ptr(g) as usize

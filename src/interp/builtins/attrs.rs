@@ -211,6 +211,13 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     match obj {
+        Value::Module("torch.optim.lr_scheduler")
+            if super::nnmodule::SCHEDULERS.contains(&name) =>
+        {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("lr_scheduler has no attribute '{name}'")));
+        }
         Value::Module("torch.utils.data") if super::nnmodule::DATA.contains(&name) => {
             return it
                 .nn_layer(name)?
@@ -352,7 +359,7 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         Value::Generator(_) => super::generators::method(obj, name)
             .ok_or_else(|| no_attr(obj, name, vec!["manual_seed", "initial_seed", "seed"])),
         Value::Optimizer(o) => {
-            if let Some(v) = super::optim::optimizer_attr(&o.borrow(), name) {
+            if let Some(v) = super::optim::optimizer_attr(o, name) {
                 return Ok(v);
             }
             super::optim::optimizer_method(obj, name)
@@ -483,9 +490,7 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
             "the tensor attribute '{other}' cannot be set"
         ))
         .hint("settable attributes: requires_grad, grad")),
-        (Value::Optimizer(o), name) => {
-            super::optim::set_optimizer_attr(&mut o.borrow_mut(), name, &v)
-        }
+        (Value::Optimizer(o), name) => super::optim::set_optimizer_attr(o, name, &v),
         (Value::Object(o), name) => {
             o.set(name.into(), v);
             Ok(())

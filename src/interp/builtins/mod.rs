@@ -25,7 +25,7 @@ mod nn_norm;
 mod nnmodule;
 mod numpy;
 mod ops;
-mod optim;
+pub mod optim;
 mod order;
 mod products;
 mod pycompat;
@@ -332,6 +332,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             .get("nn.Parameter")
             .map(|b| Value::Builtin(b)),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
+        ("torch.optim", "lr_scheduler") => Some(Value::Module("torch.optim.lr_scheduler")),
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),

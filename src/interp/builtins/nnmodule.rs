@@ -25,6 +25,19 @@ pub const DATA: &[&str] = &[
     "random_split",
 ];
 
+/// The classes of torch.optim.lr_scheduler that the prelude defines.
+pub const SCHEDULERS: &[&str] = &[
+    "LRScheduler",
+    "StepLR",
+    "MultiStepLR",
+    "ExponentialLR",
+    "LambdaLR",
+    "LinearLR",
+    "CosineAnnealingLR",
+    "OneCycleLR",
+    "ReduceLROnPlateau",
+];
+
 /// The layer classes tsh writes in Python.
 pub const LAYERS: &[&str] = &[
     "Linear",
@@ -539,7 +552,7 @@ fn extra_repr(_: &mut Interp, a: Args) -> Result<Value> {
 impl Interp {
     /// `nn.Linear` and the other layers of nn_prelude.py (run once, on first use).
     pub fn nn_layer(&mut self, name: &str) -> Result<Option<Value>> {
-        if !LAYERS.contains(&name) {
+        if !LAYERS.contains(&name) && !SCHEDULERS.contains(&name) {
             return Ok(None);
         }
         if self.nn_classes.is_none() {
@@ -565,7 +578,9 @@ impl Interp {
         for (name, v) in &defined {
             if let Value::Class(c) = v {
                 let home = home(name);
-                let path = if matches!(home, "dataset" | "dataloader") {
+                let path = if SCHEDULERS.contains(&name.as_ref()) {
+                    "torch.optim.lr_scheduler".to_string()
+                } else if matches!(home, "dataset" | "dataloader") {
                     format!("torch.utils.data.{home}")
                 } else {
                     format!("torch.nn.modules.{home}")

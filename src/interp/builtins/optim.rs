@@ -1,191 +1,429 @@
-//! torch.optim from the language: optimizer constructors, and the methods and
-//! attributes of an optimizer value.
+//! torch.optim from the language. An optimizer value keeps PyTorch's
+//! `param_groups` (a list of dicts the user and the lr schedulers may change)
+//! and, for each group, the Rust optimizer that updates its parameters with
+//! PyTorch's rules; each step reads the group's hyperparameters first.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::Builtin;
-use crate::error::{Result, type_err, value_err};
-use crate::interp::Interp;
-use crate::interp::args::Args;
+use crate::error::{Error, Result, type_err, value_err};
 use crate::interp::convert;
-use crate::interp::value::Value;
+use crate::interp::value::{Dict, Value};
 use crate::nn::optim::{Kind, Optimizer};
-use crate::row;
+use crate::op;
 use crate::tensor::Tensor;
 
+/// `SGD(...)`, `Adam(...)`: the groups as Python sees them and as Rust updates them.
+pub struct OptimizerValue {
+    pub name: &'static str,
+    pub param_groups: Value,
+    /// A group's hyperparameters that the user did not give (add_param_group fills from them).
+    defaults: Vec<(&'static str, Value)>,
+    groups: RefCell<Vec<Optimizer>>,
+}
+
 pub const ROWS: &[Builtin] = &[
-    row!(
+    op!(
         Function,
-        "SGD",
-        "SGD(params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, maximize=False)",
+        "SGD(Any params, Any lr=0.001, Any momentum=0, Any dampening=0, Any weight_decay=0, bool nesterov=False, *, bool maximize=False, Any foreach=None, bool differentiable=False, Any fused=None) -> Any",
         "Stochastic gradient descent (with momentum).",
         "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        sgd
+        |params: Value,
+         lr: Value,
+         momentum: Value,
+         dampening: Value,
+         weight_decay: Value,
+         nesterov: bool,
+         maximize: bool,
+         foreach: Value,
+         differentiable: bool,
+         fused: Value| {
+            build(
+                "SGD",
+                &params,
+                vec![
+                    ("lr", lr),
+                    ("momentum", momentum),
+                    ("dampening", dampening),
+                    ("weight_decay", weight_decay),
+                    ("nesterov", Value::Bool(nesterov)),
+                    ("maximize", Value::Bool(maximize)),
+                    ("foreach", foreach),
+                    ("differentiable", Value::Bool(differentiable)),
+                    ("fused", fused),
+                ],
+            )
+        }
     ),
-    row!(
+    op!(
         Function,
-        "Adam",
-        "Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, maximize=False)",
+        "Adam(Any params, Any lr=0.001, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0, bool amsgrad=False, *, bool maximize=False, Any foreach=None, bool capturable=False, bool differentiable=False, Any fused=None, bool decoupled_weight_decay=False) -> Any",
         "Adam: adaptive moment estimation.",
         "w = ones(2, requires_grad=true); opt = optim.Adam([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        adam
+        |params: Value,
+         lr: Value,
+         betas: Value,
+         eps: Value,
+         weight_decay: Value,
+         amsgrad: bool,
+         maximize: bool,
+         foreach: Value,
+         capturable: bool,
+         differentiable: bool,
+         fused: Value,
+         decoupled_weight_decay: bool| {
+            adam(
+                "Adam",
+                &params,
+                lr,
+                betas,
+                eps,
+                weight_decay,
+                amsgrad,
+                maximize,
+                foreach,
+                capturable,
+                differentiable,
+                fused,
+                decoupled_weight_decay,
+            )
+        }
     ),
-    row!(
+    op!(
         Function,
-        "AdamW",
-        "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, maximize=False)",
+        "AdamW(Any params, Any lr=0.001, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0.01, bool amsgrad=False, *, bool maximize=False, Any foreach=None, bool capturable=False, bool differentiable=False, Any fused=None) -> Any",
         "Adam with decoupled weight decay.",
         "w = ones(2, requires_grad=true); opt = optim.AdamW([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        adamw
+        |params: Value,
+         lr: Value,
+         betas: Value,
+         eps: Value,
+         weight_decay: Value,
+         amsgrad: bool,
+         maximize: bool,
+         foreach: Value,
+         capturable: bool,
+         differentiable: bool,
+         fused: Value| {
+            adam(
+                "AdamW",
+                &params,
+                lr,
+                betas,
+                eps,
+                weight_decay,
+                amsgrad,
+                maximize,
+                foreach,
+                capturable,
+                differentiable,
+                fused,
+                true,
+            )
+        }
     ),
 ];
 
-fn params(a: &mut Args) -> Result<Vec<Tensor>> {
-    let (v, s) = a.take("params").ok_or_else(|| {
-        type_err(format!("{}() missing required argument 'params'", a.name)).at(a.span)
-    })?;
-    let items = match &v {
+#[allow(clippy::too_many_arguments)]
+fn adam(
+    name: &'static str,
+    params: &Value,
+    lr: Value,
+    betas: Value,
+    eps: Value,
+    weight_decay: Value,
+    amsgrad: bool,
+    maximize: bool,
+    foreach: Value,
+    capturable: bool,
+    differentiable: bool,
+    fused: Value,
+    decoupled: bool,
+) -> Result<Value> {
+    build(
+        name,
+        params,
+        vec![
+            ("lr", lr),
+            ("betas", betas),
+            ("eps", eps),
+            ("weight_decay", weight_decay),
+            ("amsgrad", Value::Bool(amsgrad)),
+            ("maximize", Value::Bool(maximize)),
+            ("foreach", foreach),
+            ("capturable", Value::Bool(capturable)),
+            ("differentiable", Value::Bool(differentiable)),
+            ("fused", fused),
+            ("decoupled_weight_decay", Value::Bool(decoupled)),
+        ],
+    )
+}
+
+fn float(d: &Dict, key: &str) -> Result<f64> {
+    let v = d.get(key).cloned().unwrap_or(Value::None);
+    convert::to_float(&v, "optimizer", key)
+}
+
+fn flag(d: &Dict, key: &str) -> Result<bool> {
+    d.get(key).map_or(Ok(false), |v| v.truthy())
+}
+
+/// The Rust update rule a group's dict describes.
+fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
+    Ok(match name {
+        "SGD" => {
+            let (momentum, dampening, nesterov) = (
+                float(d, "momentum")?,
+                float(d, "dampening")?,
+                flag(d, "nesterov")?,
+            );
+            if nesterov && (momentum <= 0.0 || dampening != 0.0) {
+                return Err(value_err(
+                    "Nesterov momentum requires a momentum and zero dampening",
+                ));
+            }
+            if momentum < 0.0 {
+                return Err(value_err(format!("Invalid momentum value: {momentum}")));
+            }
+            Kind::Sgd {
+                momentum,
+                dampening,
+                nesterov,
+            }
+        }
+        _ => {
+            let betas = d
+                .get("betas")
+                .cloned()
+                .unwrap_or(Value::None)
+                .iter_items()?;
+            let [b1, b2] = betas.as_slice() else {
+                return Err(value_err("betas must be a pair (beta1, beta2)"));
+            };
+            let (beta1, beta2) = (
+                convert::to_float(b1, name, "betas")?,
+                convert::to_float(b2, name, "betas")?,
+            );
+            for (i, b) in [beta1, beta2].into_iter().enumerate() {
+                if !(0.0..1.0).contains(&b) {
+                    return Err(value_err(format!(
+                        "Invalid beta parameter at index {i}: {b}"
+                    )));
+                }
+            }
+            Kind::Adam {
+                beta1,
+                beta2,
+                eps: float(d, "eps")?,
+                amsgrad: flag(d, "amsgrad")?,
+                decoupled: flag(d, "decoupled_weight_decay")?,
+            }
+        }
+    })
+}
+
+fn tensors(v: &Value) -> Result<Vec<Tensor>> {
+    let items = match v {
         Value::Tensor(t) => vec![Value::Tensor(t.clone())],
-        other => other.iter_items().map_err(|e| e.at(s))?,
+        other => other.iter_items()?,
     };
     items
         .iter()
         .map(|v| match v {
             Value::Tensor(t) => Ok(t.clone()),
             other => Err(type_err(format!(
-                "optimizer parameters must be tensors, not {}",
+                "optimizer can only optimize Tensors, but one of the params is {}",
                 other.a_type_name()
-            ))
-            .at(s)),
+            ))),
         })
         .collect()
 }
 
-fn betas(a: &mut Args) -> Result<(f64, f64)> {
-    match a.take("betas") {
-        None | Some((Value::None, _)) => Ok((0.9, 0.999)),
-        Some((v, s)) => {
-            let items = v.iter_items().map_err(|e| e.at(s))?;
-            match items.as_slice() {
-                [b1, b2] => Ok((
-                    convert::to_float(b1, a.name, "betas").map_err(|e| e.at(s))?,
-                    convert::to_float(b2, a.name, "betas").map_err(|e| e.at(s))?,
-                )),
-                _ => Err(value_err("betas must be a pair (beta1, beta2)").at(s)),
-            }
-        }
-    }
-}
-
-fn optimizer(o: Optimizer) -> Value {
-    Value::Optimizer(Rc::new(RefCell::new(o)))
-}
-
-fn sgd(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let ps = params(&mut a)?;
-    let lr = a.float_or("lr", 0.001)?;
-    let momentum = a.float_or("momentum", 0.0)?;
-    let dampening = a.float_or("dampening", 0.0)?;
-    let wd = a.float_or("weight_decay", 0.0)?;
-    let nesterov = a.flag("nesterov", false)?;
-    let maximize = a.flag("maximize", false)?;
-    let span = a.span;
-    a.finish()?;
-    if nesterov && (momentum <= 0.0 || dampening != 0.0) {
-        return Err(value_err("Nesterov momentum requires a momentum and zero dampening").at(span));
-    }
-    if momentum < 0.0 {
-        return Err(value_err(format!("invalid momentum value: {momentum}")).at(span));
-    }
-    let kind = Kind::Sgd {
-        momentum,
-        dampening,
-        nesterov,
+/// A group's dict: `params` first, then each default unless the group gives it.
+fn group_dict(given: &Value, defaults: &[(&'static str, Value)]) -> Result<Dict> {
+    let mut d = Dict::default();
+    let own = match given {
+        Value::Dict(g) => Some(g.borrow().clone()),
+        _ => None,
     };
-    Optimizer::new(kind, ps, lr, wd, maximize)
-        .map(optimizer)
-        .map_err(|e| e.at(span))
-}
-
-fn adam_like(mut a: Args, decoupled: bool) -> Result<Value> {
-    let ps = params(&mut a)?;
-    let lr = a.float_or("lr", 0.001)?;
-    let (beta1, beta2) = betas(&mut a)?;
-    let eps = a.float_or("eps", 1e-8)?;
-    let wd = a.float_or("weight_decay", if decoupled { 0.01 } else { 0.0 })?;
-    let amsgrad = a.flag("amsgrad", false)?;
-    let maximize = a.flag("maximize", false)?;
-    let span = a.span;
-    a.finish()?;
-    for (name, b) in [("beta1", beta1), ("beta2", beta2)] {
-        if !(0.0..1.0).contains(&b) {
-            return Err(value_err(format!("invalid {name}: {b} (it must be in [0, 1))")).at(span));
-        }
-    }
-    let kind = Kind::Adam {
-        beta1,
-        beta2,
-        eps,
-        amsgrad,
-        decoupled,
+    let params = match &own {
+        Some(g) => g
+            .get("params")
+            .cloned()
+            .ok_or_else(|| value_err("a parameter group needs 'params'"))?,
+        None => given.clone(),
     };
-    Optimizer::new(kind, ps, lr, wd, maximize)
-        .map(optimizer)
-        .map_err(|e| e.at(span))
+    d.insert(
+        "params".into(),
+        Value::list(tensors(&params)?.into_iter().map(Value::Tensor).collect()),
+    );
+    for (k, v) in defaults {
+        let v = own
+            .as_ref()
+            .and_then(|g| g.get(k).cloned())
+            .unwrap_or_else(|| v.clone());
+        d.insert((*k).into(), v);
+    }
+    Ok(d)
 }
 
-fn adam(_: &mut Interp, a: Args) -> Result<Value> {
-    adam_like(a, false)
+fn optimizer_for(name: &str, d: &Dict) -> Result<Optimizer> {
+    let params = tensors(d.get("params").unwrap_or(&Value::None))?;
+    let lr = float(d, "lr")?;
+    let wd = float(d, "weight_decay")?;
+    Optimizer::new(kind_of(name, d)?, params, lr, wd, flag(d, "maximize")?)
 }
 
-fn adamw(_: &mut Interp, a: Args) -> Result<Value> {
-    adam_like(a, true)
+fn build(
+    name: &'static str,
+    params: &Value,
+    defaults: Vec<(&'static str, Value)>,
+) -> Result<Value> {
+    let given = match params {
+        Value::Tensor(_) => vec![params.clone()],
+        other => other.iter_items()?,
+    };
+    if given.is_empty() {
+        return Err(value_err("optimizer got an empty parameter list")
+            .hint("pass the tensors to train, e.g. SGD(model.parameters(), lr=0.1)"));
+    }
+    let group_values: Vec<Value> = if given.iter().all(|g| matches!(g, Value::Dict(_))) {
+        given
+    } else {
+        vec![Value::list(given)]
+    };
+    let mut dicts = vec![];
+    let mut groups = vec![];
+    for g in &group_values {
+        let d = group_dict(g, &defaults)?;
+        groups.push(optimizer_for(name, &d)?);
+        dicts.push(Value::Dict(Rc::new(RefCell::new(d))));
+    }
+    Ok(Value::Optimizer(Rc::new(OptimizerValue {
+        name,
+        param_groups: Value::list(dicts),
+        defaults,
+        groups: RefCell::new(groups),
+    })))
+}
+
+impl OptimizerValue {
+    fn dicts(&self) -> Vec<Rc<RefCell<Dict>>> {
+        self.param_groups
+            .iter_items()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Dict(d) => Some(d),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// One update: each group's hyperparameters as its dict says now.
+    pub fn step(&self) -> Result<()> {
+        let mut groups = self.groups.borrow_mut();
+        for (opt, d) in groups.iter_mut().zip(self.dicts()) {
+            let d = d.borrow();
+            opt.lr = float(&d, "lr")?;
+            opt.weight_decay = float(&d, "weight_decay")?;
+            opt.maximize = flag(&d, "maximize")?;
+            opt.kind = kind_of(self.name, &d)?;
+            opt.step()?;
+        }
+        Ok(())
+    }
+
+    pub fn zero_grad(&self, set_to_none: bool) -> Result<()> {
+        self.groups
+            .borrow()
+            .iter()
+            .try_for_each(|o| o.zero_grad(set_to_none))
+    }
+
+    fn add_param_group(&self, group: &Value) -> Result<()> {
+        let d = group_dict(group, &self.defaults)?;
+        self.groups.borrow_mut().push(optimizer_for(self.name, &d)?);
+        if let Value::List(l) = &self.param_groups {
+            l.borrow_mut().push(Value::Dict(Rc::new(RefCell::new(d))));
+        }
+        Ok(())
+    }
+
+    /// PyTorch's repr: each group's settings, sorted, without its params.
+    pub fn describe(&self) -> String {
+        let groups: Vec<String> = self
+            .dicts()
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let d = d.borrow();
+                let mut items: Vec<(String, String)> = d
+                    .items
+                    .iter()
+                    .filter_map(|(k, v)| match k {
+                        Value::Str(k) if k.as_ref() != "params" => {
+                            Some((k.to_string(), crate::print::value::plain(v)))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                items.sort();
+                let lines: String = items
+                    .iter()
+                    .map(|(k, v)| format!("    {k}: {v}\n"))
+                    .collect();
+                format!("Parameter Group {i}\n{lines}")
+            })
+            .collect();
+        format!("{} (\n{})", self.name, groups.join("\n"))
+    }
 }
 
 const OPTIMIZER_ROWS: &[Builtin] = &[
-    row!(
+    op!(Method, "step(Any optimizer, Any closure=None) -> None",
+    "Update every parameter that has a gradient.",
+    "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.5); w.sum().backward(); opt.step(); w",
+    |it; optimizer: Value, closure: Value| {
+        let loss = match closure {
+            Value::None => Value::None,
+            f => {
+                let _on = crate::autograd::NoGradGuard::set(true);
+                it.call(&f, vec![], vec![], Default::default())?
+            }
+        };
+        the(&optimizer)?.step()?;
+        Ok::<_, Error>(loss)
+    }),
+    op!(
         Method,
-        "step",
-        "step()",
-        "Update every parameter that has a gradient.",
-        "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.5); w.sum().backward(); opt.step(); w",
-        opt_step
-    ),
-    row!(
-        Method,
-        "zero_grad",
-        "zero_grad(set_to_none=True)",
+        "zero_grad(Any optimizer, bool set_to_none=True) -> None",
         "Clear every parameter's gradient.",
         "w = ones(2, requires_grad=true); opt = optim.SGD([w]); w.sum().backward(); opt.zero_grad(); w.grad",
-        opt_zero_grad
+        |optimizer: Value, set_to_none: bool| the(&optimizer)?
+            .zero_grad(set_to_none)
+            .map(|_| Value::None)
+    ),
+    op!(
+        Method,
+        "add_param_group(Any optimizer, Any param_group) -> None",
+        "Add a group of parameters with settings of its own.",
+        "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1); opt.add_param_group({'params': [ones(1, requires_grad=true)], 'lr': 0.01}); len(opt.param_groups)",
+        |optimizer: Value, param_group: Value| the(&optimizer)?
+            .add_param_group(&param_group)
+            .map(|_| Value::None)
     ),
 ];
 
-fn the_optimizer(a: &mut Args) -> Result<Rc<RefCell<Optimizer>>> {
-    match a.value("self")? {
-        Value::Optimizer(o) => Ok(o),
+fn the(v: &Value) -> Result<Rc<OptimizerValue>> {
+    match v {
+        Value::Optimizer(o) => Ok(o.clone()),
         other => Err(type_err(format!(
             "expected an optimizer, not {}",
             other.a_type_name()
         ))),
     }
-}
-
-fn opt_step(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let o = the_optimizer(&mut a)?;
-    let span = a.span;
-    a.finish()?;
-    o.borrow_mut().step().map_err(|e| e.at(span))?;
-    Ok(Value::None)
-}
-
-fn opt_zero_grad(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let o = the_optimizer(&mut a)?;
-    let set_to_none = a.flag("set_to_none", true)?;
-    a.finish()?;
-    o.borrow().zero_grad(set_to_none)?;
-    Ok(Value::None)
 }
 
 pub fn optimizer_methods() -> &'static [Builtin] {
@@ -200,32 +438,37 @@ pub fn optimizer_method(obj: &Value, name: &str) -> Option<Value> {
 }
 
 pub fn optimizer_attr_names() -> Vec<&'static str> {
-    let mut v = vec!["lr", "weight_decay", "params"];
+    let mut v = vec!["param_groups", "defaults", "lr"];
     v.extend(OPTIMIZER_ROWS.iter().map(|b| b.name));
     v
 }
 
-pub fn optimizer_attr(o: &Optimizer, name: &str) -> Option<Value> {
+pub fn optimizer_attr(o: &OptimizerValue, name: &str) -> Option<Value> {
     Some(match name {
-        "lr" => Value::Float(o.lr),
-        "weight_decay" => Value::Float(o.weight_decay),
-        "params" => Value::list(o.params.iter().cloned().map(Value::Tensor).collect()),
+        "param_groups" => o.param_groups.clone(),
+        "defaults" => Value::dict(
+            o.defaults
+                .iter()
+                .map(|(k, v)| (Rc::from(*k), v.clone()))
+                .collect(),
+        ),
+        // tsh's shorthand for the first group's learning rate.
+        "lr" => o.dicts().first()?.borrow().get("lr").cloned()?,
         _ => return None,
     })
 }
 
-pub fn set_optimizer_attr(o: &mut Optimizer, name: &str, v: &Value) -> Result<()> {
-    let x = convert::to_float(v, "optimizer", name)?;
+pub fn set_optimizer_attr(o: &OptimizerValue, name: &str, v: &Value) -> Result<()> {
     match name {
-        "lr" if x >= 0.0 => o.lr = x,
-        "weight_decay" if x >= 0.0 => o.weight_decay = x,
-        "lr" | "weight_decay" => return Err(value_err(format!("{name} must not be negative"))),
-        other => {
-            return Err(
-                type_err(format!("the optimizer attribute '{other}' cannot be set"))
-                    .hint("settable: lr, weight_decay"),
-            );
+        "lr" => {
+            for d in o.dicts() {
+                d.borrow_mut().insert("lr".into(), v.clone());
+            }
+            Ok(())
         }
+        other => Err(
+            type_err(format!("the optimizer attribute '{other}' cannot be set"))
+                .hint("change a group's settings: opt.param_groups[0]['lr'] = 0.01"),
+        ),
     }
-    Ok(())
 }
