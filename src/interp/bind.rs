@@ -228,6 +228,11 @@ impl Bound {
         }
     }
 
+    /// The schema's parameter names, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.schema.params.iter().map(|p| p.name).collect()
+    }
+
     /// The call's result: a named tuple where the schema names its returns.
     pub fn ret<T: IntoValue>(&self, out: T) -> Result<Value> {
         let v = out.into_value();

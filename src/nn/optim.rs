@@ -27,6 +27,17 @@ pub enum Kind {
         /// AdamW: weight decay shrinks the weights directly, not through the gradient.
         decoupled: bool,
     },
+    RmsProp {
+        alpha: f64,
+        eps: f64,
+        momentum: f64,
+        centered: bool,
+    },
+    Adagrad {
+        lr_decay: f64,
+        eps: f64,
+        initial_accumulator_value: f64,
+    },
 }
 
 /// Per-parameter state: momentum buffer (SGD) or moments (Adam).
@@ -99,6 +110,8 @@ impl Optimizer {
                 decoupled: false, ..
             } => "Adam",
             Kind::Adam { .. } => "AdamW",
+            Kind::RmsProp { .. } => "RMSprop",
+            Kind::Adagrad { .. } => "Adagrad",
         }
     }
 
@@ -213,46 +226,71 @@ impl Optimizer {
                 st.v = Some(v);
                 Ok(next)
             }
-        }
-    }
-
-    /// How the optimizer prints.
-    pub fn describe(&self) -> String {
-        let mut s = format!("{} (", self.name());
-        s.push_str(&format!(
-            "lr={}",
-            crate::print::number::py_float_repr(self.lr)
-        ));
-        match self.kind {
-            Kind::Sgd {
-                momentum,
-                dampening,
-                nesterov,
-            } => {
-                s.push_str(&format!(
-                    ", momentum={momentum}, dampening={dampening}, nesterov={nesterov}"
-                ));
-            }
-            Kind::Adam {
-                beta1,
-                beta2,
+            Kind::RmsProp {
+                alpha,
                 eps,
-                amsgrad,
-                ..
+                momentum,
+                centered,
             } => {
-                s.push_str(&format!(
-                    ", betas=({beta1}, {beta2}), eps={eps}, amsgrad={amsgrad}"
-                ));
+                if wd != 0.0 {
+                    g = add(&g, &mul(p, &num(wd))?)?;
+                }
+                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                // square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+                let sq = match st.m.take() {
+                    Some(s) => s,
+                    None => zeros()?,
+                };
+                let sq = add(
+                    &mul(&sq, &num(alpha))?,
+                    &mul(&mul(&num(1.0 - alpha), &g)?, &g)?,
+                )?;
+                let avg = if centered {
+                    let ga = match st.v.take() {
+                        Some(a) => a,
+                        None => zeros()?,
+                    };
+                    let ga = add(&ga, &mul(&num(1.0 - alpha), &sub(&g, &ga)?)?)?;
+                    let avg = un(UnaryOp::Sqrt, &sub(&sq, &mul(&ga, &ga)?)?)?;
+                    st.v = Some(ga);
+                    avg
+                } else {
+                    un(UnaryOp::Sqrt, &sq)?
+                };
+                st.m = Some(sq);
+                let avg = add(&avg, &num(eps))?;
+                if momentum > 0.0 {
+                    let buf = match st.vmax.take() {
+                        Some(b) => b,
+                        None => zeros()?,
+                    };
+                    let buf = add(&mul(&buf, &num(momentum))?, &div(&g, &avg)?)?;
+                    st.vmax = Some(buf.clone());
+                    return add(p, &mul(&buf, &num(-lr))?);
+                }
+                add(p, &div(&mul(&num(-lr), &g)?, &avg)?)
+            }
+            Kind::Adagrad {
+                lr_decay,
+                eps,
+                initial_accumulator_value,
+            } => {
+                if wd != 0.0 {
+                    g = add(&g, &mul(p, &num(wd))?)?;
+                }
+                let clr = lr / (1.0 + (steps as f64 - 1.0) * lr_decay);
+                let sum = match st.m.take() {
+                    Some(s) => s,
+                    None => add(
+                        &crate::tensor::ops::arith::zeros_like(p)?,
+                        &num(initial_accumulator_value),
+                    )?,
+                };
+                let sum = add(&sum, &mul(&g, &g)?)?;
+                let std = add(&un(UnaryOp::Sqrt, &sum)?, &num(eps))?;
+                st.m = Some(sum);
+                add(p, &div(&mul(&num(-clr), &g)?, &std)?)
             }
         }
-        s.push_str(&format!(
-            ", weight_decay={}; {} parameter{}, {} step{} taken)",
-            self.weight_decay,
-            self.params.len(),
-            if self.params.len() == 1 { "" } else { "s" },
-            self.steps,
-            if self.steps == 1 { "" } else { "s" }
-        ));
-        s
     }
 }

@@ -131,20 +131,14 @@ pub const METHODS: &[Builtin] = &[
         "add_module(Any module, str name, Any child) -> None",
         "Add a submodule under a name (as setting the attribute does).",
         "m = nn.Sequential(); m.add_module('act', nn.ReLU()); m",
-        |module: Value, name: String, child: Value| {
-            object(&module)?.set(name.into(), child);
-            Ok::<_, Error>(Value::None)
-        }
+        |module: Value, name: String, child: Value| add_module(&module, &name, child)
     ),
     op!(
         Method,
         "register_module(Any module, str name, Any child) -> None",
         "Alias of add_module.",
         "m = nn.Sequential(); m.register_module('act', nn.ReLU()); m",
-        |module: Value, name: String, child: Value| {
-            object(&module)?.set(name.into(), child);
-            Ok::<_, Error>(Value::None)
-        }
+        |module: Value, name: String, child: Value| add_module(&module, &name, child)
     ),
     op!(
         Method,
@@ -157,6 +151,11 @@ pub const METHODS: &[Builtin] = &[
         }
     ),
 ];
+
+fn add_module(module: &Value, name: &str, child: Value) -> Result<Value> {
+    object(module)?.set(name.into(), child);
+    Ok(Value::None)
+}
 
 fn object(v: &Value) -> Result<Rc<Object>> {
     match v {

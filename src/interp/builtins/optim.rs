@@ -23,141 +23,59 @@ pub struct OptimizerValue {
     groups: RefCell<Vec<Optimizer>>,
 }
 
+/// An optimizer's row: its schema is PyTorch's signature, and every setting
+/// after `params` goes, in that order, into each group's dict.
+macro_rules! optimizer_row {
+    ($sig:literal, $help:literal, $example:literal) => {
+        Builtin {
+            name: crate::interp::schema::name_of($sig),
+            sig: $sig,
+            help: $help,
+            example: $example,
+            reach: super::Reach::Function,
+            func: |_, args| construct($sig, args),
+            typed: &[],
+            inplace: false,
+        }
+    };
+}
+
 pub const ROWS: &[Builtin] = &[
-    op!(
-        Function,
+    optimizer_row!(
         "SGD(Any params, Any lr=0.001, Any momentum=0, Any dampening=0, Any weight_decay=0, bool nesterov=False, *, bool maximize=False, Any foreach=None, bool differentiable=False, Any fused=None) -> Any",
         "Stochastic gradient descent (with momentum).",
-        "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        |params: Value,
-         lr: Value,
-         momentum: Value,
-         dampening: Value,
-         weight_decay: Value,
-         nesterov: bool,
-         maximize: bool,
-         foreach: Value,
-         differentiable: bool,
-         fused: Value| {
-            build(
-                "SGD",
-                &params,
-                vec![
-                    ("lr", lr),
-                    ("momentum", momentum),
-                    ("dampening", dampening),
-                    ("weight_decay", weight_decay),
-                    ("nesterov", Value::Bool(nesterov)),
-                    ("maximize", Value::Bool(maximize)),
-                    ("foreach", foreach),
-                    ("differentiable", Value::Bool(differentiable)),
-                    ("fused", fused),
-                ],
-            )
-        }
+        "w = ones(2, requires_grad=true); opt = optim.SGD([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
     ),
-    op!(
-        Function,
+    optimizer_row!(
         "Adam(Any params, Any lr=0.001, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0, bool amsgrad=False, *, bool maximize=False, Any foreach=None, bool capturable=False, bool differentiable=False, Any fused=None, bool decoupled_weight_decay=False) -> Any",
         "Adam: adaptive moment estimation.",
-        "w = ones(2, requires_grad=true); opt = optim.Adam([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        |params: Value,
-         lr: Value,
-         betas: Value,
-         eps: Value,
-         weight_decay: Value,
-         amsgrad: bool,
-         maximize: bool,
-         foreach: Value,
-         capturable: bool,
-         differentiable: bool,
-         fused: Value,
-         decoupled_weight_decay: bool| {
-            adam(
-                "Adam",
-                &params,
-                lr,
-                betas,
-                eps,
-                weight_decay,
-                amsgrad,
-                maximize,
-                foreach,
-                capturable,
-                differentiable,
-                fused,
-                decoupled_weight_decay,
-            )
-        }
+        "w = ones(2, requires_grad=true); opt = optim.Adam([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
     ),
-    op!(
-        Function,
-        "AdamW(Any params, Any lr=0.001, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0.01, bool amsgrad=False, *, bool maximize=False, Any foreach=None, bool capturable=False, bool differentiable=False, Any fused=None) -> Any",
+    optimizer_row!(
+        "AdamW(Any params, Any lr=0.001, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0.01, bool amsgrad=False, *, bool maximize=False, Any foreach=None, bool capturable=False, bool differentiable=False, Any fused=None, bool decoupled_weight_decay=True) -> Any",
         "Adam with decoupled weight decay.",
-        "w = ones(2, requires_grad=true); opt = optim.AdamW([w], lr=0.1); (w * w).sum().backward(); opt.step(); w",
-        |params: Value,
-         lr: Value,
-         betas: Value,
-         eps: Value,
-         weight_decay: Value,
-         amsgrad: bool,
-         maximize: bool,
-         foreach: Value,
-         capturable: bool,
-         differentiable: bool,
-         fused: Value| {
-            adam(
-                "AdamW",
-                &params,
-                lr,
-                betas,
-                eps,
-                weight_decay,
-                amsgrad,
-                maximize,
-                foreach,
-                capturable,
-                differentiable,
-                fused,
-                true,
-            )
-        }
+        "w = ones(2, requires_grad=true); opt = optim.AdamW([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
+    ),
+    optimizer_row!(
+        "RMSprop(Any params, Any lr=0.01, Any alpha=0.99, Any eps=1e-08, Any weight_decay=0, Any momentum=0, bool centered=False, bool capturable=False, Any foreach=None, bool maximize=False, bool differentiable=False) -> Any",
+        "RMSprop: steps scaled by a running average of squared gradients.",
+        "w = ones(2, requires_grad=true); opt = optim.RMSprop([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
+    ),
+    optimizer_row!(
+        "Adagrad(Any params, Any lr=0.01, Any lr_decay=0, Any weight_decay=0, Any initial_accumulator_value=0, Any eps=1e-10, Any foreach=None, *, bool maximize=False, bool differentiable=False, Any fused=None) -> Any",
+        "Adagrad: steps scaled by the sum of all squared gradients so far.",
+        "w = ones(2, requires_grad=true); opt = optim.Adagrad([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
     ),
 ];
 
-#[allow(clippy::too_many_arguments)]
-fn adam(
-    name: &'static str,
-    params: &Value,
-    lr: Value,
-    betas: Value,
-    eps: Value,
-    weight_decay: Value,
-    amsgrad: bool,
-    maximize: bool,
-    foreach: Value,
-    capturable: bool,
-    differentiable: bool,
-    fused: Value,
-    decoupled: bool,
-) -> Result<Value> {
-    build(
-        name,
-        params,
-        vec![
-            ("lr", lr),
-            ("betas", betas),
-            ("eps", eps),
-            ("weight_decay", weight_decay),
-            ("amsgrad", Value::Bool(amsgrad)),
-            ("maximize", Value::Bool(maximize)),
-            ("foreach", foreach),
-            ("capturable", Value::Bool(capturable)),
-            ("differentiable", Value::Bool(differentiable)),
-            ("fused", fused),
-            ("decoupled_weight_decay", Value::Bool(decoupled)),
-        ],
-    )
+fn construct(sig: &'static str, args: crate::interp::args::Args) -> Result<Value> {
+    let mut b = crate::interp::bind::bind(sig, args)?;
+    let params: Value = b.take("params")?;
+    let mut settings = vec![];
+    for name in b.names().into_iter().skip(1) {
+        settings.push((name, b.take::<Value>(name)?));
+    }
+    build(crate::interp::schema::name_of(sig), &params, settings)
 }
 
 fn float(d: &Dict, key: &str) -> Result<f64> {
@@ -192,6 +110,17 @@ fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
                 nesterov,
             }
         }
+        "RMSprop" => Kind::RmsProp {
+            alpha: float(d, "alpha")?,
+            eps: float(d, "eps")?,
+            momentum: float(d, "momentum")?,
+            centered: flag(d, "centered")?,
+        },
+        "Adagrad" => Kind::Adagrad {
+            lr_decay: float(d, "lr_decay")?,
+            eps: float(d, "eps")?,
+            initial_accumulator_value: float(d, "initial_accumulator_value")?,
+        },
         _ => {
             let betas = d
                 .get("betas")
