@@ -169,6 +169,7 @@ fn run_watching(
         // releases its inputs, so nodes reached by other paths can run.
         let grads = match pending.remove(&key(&node)) {
             Some(g) => {
+                let g = node.hooks.apply(g)?;
                 if watch.contains(&key(&node)) {
                     seen.insert(key(&node), g.clone());
                 }
@@ -188,7 +189,7 @@ fn run_watching(
             match edge {
                 Edge::Leaf(t) => {
                     if let Some(g) = g {
-                        sink(t, g)?;
+                        sink(t, t.leaf_hooks().apply(g)?)?;
                     }
                 }
                 Edge::Node(next) => {

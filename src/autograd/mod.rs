@@ -4,6 +4,7 @@
 //! edges to its inputs' nodes. `backward()` walks that graph ([`engine`]).
 //! The graph lives in the tensors, so dropping the last handle frees it.
 
+pub mod callback;
 pub mod composite;
 pub mod engine;
 pub mod graph;

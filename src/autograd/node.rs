@@ -39,6 +39,8 @@ pub struct Node {
     /// `retain_grad()` on the tensor this node made: keep the gradient here.
     pub retain: std::sync::atomic::AtomicBool,
     pub retained: Mutex<Option<Tensor>>,
+    /// `register_hook` on the tensor this node made: run on its gradient first.
+    pub hooks: super::callback::Hooks,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -82,6 +84,7 @@ impl Node {
             backward: Mutex::new(Some(backward)),
             retain: std::sync::atomic::AtomicBool::new(false),
             retained: Mutex::new(None),
+            hooks: Default::default(),
         }
     }
 

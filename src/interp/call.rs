@@ -144,38 +144,28 @@ impl Interp {
             .hint("check that the recursion has a base case that is reached"));
         }
         let scope = self.bind_params(def, &func.defaults, positional, keywords, span)?;
-        let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
-        self.locals.push(Rc::new(super::value::Scope {
+        let scope = Rc::new(super::value::Scope {
             vars: std::cell::RefCell::new(scope),
             parent: func.env.clone(),
-        }));
+        });
+        if def.is_generator {
+            return self.make_generator(func.clone(), scope, span);
+        }
+        let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
+        self.locals.push(scope);
         self.global_names.push(Default::default());
         self.depth += 1;
         // Spans in the body point into the function's own text (:trace and the
         // broadcast check quote it).
         let caller_source = std::mem::replace(&mut self.source, def.source.clone());
         let mode = func.grad_mode.map(crate::autograd::NoGradGuard::set);
-        if def.is_generator {
-            self.yielded.push(vec![]);
-        }
         let r = self.exec_block(&def.body);
-        let yielded = if def.is_generator {
-            self.yielded.pop()
-        } else {
-            None
-        };
         drop(mode);
         self.source = caller_source;
         self.depth -= 1;
         self.locals.pop();
         self.global_names.pop();
         let r = r.map_err(through)?;
-        if let Some(items) = yielded {
-            return Ok(super::value::Iter::value(
-                format!("generator object {}", def.name),
-                items,
-            ));
-        }
         match r {
             Exec::Return(v) => Ok(v),
             _ => Ok(Value::None),

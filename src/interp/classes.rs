@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::Interp;
-use super::value::{Func, Value};
+use super::value::{Binding, Func, Value};
 use crate::error::{Error, ErrorKind, Result, type_err};
 use crate::syntax::ast::{Expr, Span, Stmt};
 
@@ -228,11 +228,7 @@ pub fn object_attr(obj: &Rc<Object>, name: &str) -> Option<Value> {
     }
     let me = Value::Object(obj.clone());
     match obj.class.lookup(name) {
-        Some((owner, Value::Function(f))) => Some(Value::Bound(Rc::new(Bound {
-            obj: me,
-            func: f,
-            class: owner,
-        }))),
+        Some((owner, Value::Function(f))) => Some(bind(me, &obj.class, f, owner)),
         Some((_, v)) => Some(v),
         None if obj.class.module => {
             super::builtins::module_method(name).map(|b| Value::Method(Rc::new((me, b))))
@@ -244,15 +240,38 @@ pub fn object_attr(obj: &Rc<Object>, name: &str) -> Option<Value> {
 /// `super().name`.
 pub fn super_attr(obj: &Value, class: &Rc<Class>, name: &str) -> Option<Value> {
     match class.lookup_in_bases(name) {
-        Some((owner, Value::Function(f))) => Some(Value::Bound(Rc::new(Bound {
-            obj: obj.clone(),
-            func: f,
-            class: owner,
-        }))),
+        Some((owner, Value::Function(f))) => {
+            let of = match obj {
+                Value::Object(o) => o.class.clone(),
+                Value::Class(c) => c.clone(),
+                _ => class.clone(),
+            };
+            Some(bind(obj.clone(), &of, f, owner))
+        }
         Some((_, v)) => Some(v),
         None if class.module => {
             super::builtins::module_method(name).map(|b| Value::Method(Rc::new((obj.clone(), b))))
         }
         None => None,
+    }
+}
+
+/// A function found on `class` (defined in `owner`), looked up through `obj`
+/// (an instance, or the class itself): a method bound to the instance, a
+/// classmethod bound to the class, a staticmethod as it is.
+pub fn bind(obj: Value, class: &Rc<Class>, func: Rc<Func>, owner: Rc<Class>) -> Value {
+    match func.binding {
+        Binding::Static => Value::Function(func),
+        Binding::Class => Value::Bound(Rc::new(Bound {
+            obj: Value::Class(class.clone()),
+            func,
+            class: owner,
+        })),
+        Binding::Instance if matches!(obj, Value::Class(_)) => Value::Function(func),
+        Binding::Instance => Value::Bound(Rc::new(Bound {
+            obj,
+            func,
+            class: owner,
+        })),
     }
 }

@@ -58,6 +58,16 @@ impl Interp {
                     self.assign_unpack(targets, v, value.span)?;
                 }
             }
+            StmtKind::AssignChain(groups, value) => {
+                let v = self.eval(value)?;
+                for targets in groups {
+                    if targets.len() == 1 {
+                        self.assign(&targets[0], v.clone())?;
+                    } else {
+                        self.assign_unpack(targets, v.clone(), value.span)?;
+                    }
+                }
+            }
             StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value)?,
             StmtKind::If(branches, otherwise) => {
                 for (cond, body) in branches {
@@ -123,19 +133,14 @@ impl Interp {
                     Some(e) => self.eval(e)?,
                     None => Value::None,
                 };
-                let items = if *from {
-                    self.iterate_items(&v).map_err(|err| err.at(stmt.span))?
+                if *from {
+                    let items = self.iterate(&v).map_err(|err| err.at(stmt.span))?;
+                    for item in items {
+                        self.yield_value(item?).map_err(|err| err.at(stmt.span))?;
+                    }
                 } else {
-                    vec![v]
-                };
-                let Some(out) = self.yielded.last_mut() else {
-                    return Err(
-                        Error::new(ErrorKind::Syntax, "'yield' outside function").at(stmt.span)
-                    );
-                };
-                super::value::check_items(out.len() as u128 + items.len() as u128)
-                    .map_err(|err| err.at(stmt.span))?;
-                out.extend(items);
+                    self.yield_value(v).map_err(|err| err.at(stmt.span))?;
+                }
             }
             StmtKind::Return(e) => {
                 let v = match e {
@@ -225,6 +230,10 @@ impl Interp {
                     }),
                 )
             }
+            Value::Iter(cell) => {
+                let cell = cell.clone();
+                Box::new(std::iter::from_fn(move || super::generator::pull(&cell)))
+            }
             other => Box::new(other.iter_items()?.into_iter().map(Ok)),
         })
     }
@@ -279,18 +288,16 @@ impl Interp {
             env: self.capture(),
             defaults,
             grad_mode: None,
+            binding: super::value::Binding::Instance,
         }));
         // `@d def f` is `f = d(f)`, innermost decorator first.
         for d in def.decorators.iter().rev() {
             let dv = self.eval(d)?;
             f = match (&dv, &f) {
                 (Value::GradMode(mode), Value::Function(func)) => {
-                    Value::Function(Rc::new(super::value::Func {
-                        def: func.def.clone(),
-                        env: func.env.clone(),
-                        defaults: func.defaults.clone(),
-                        grad_mode: Some(mode.enabled()),
-                    }))
+                    let mut f = func.rebound(func.binding);
+                    f.grad_mode = Some(mode.enabled());
+                    Value::Function(Rc::new(f))
                 }
                 (Value::GradMode(_), _) => {
                     return Err(crate::error::type_err(

@@ -10,6 +10,7 @@ pub mod convert;
 pub mod eval;
 mod expr;
 pub mod format;
+pub mod generator;
 pub mod numpy;
 mod observe;
 mod ops;
@@ -97,8 +98,8 @@ pub struct Interp {
     method_ctx: Vec<(Value, Rc<classes::Class>)>,
     /// tsh's nn layers (nn.Linear...), made from nn_prelude.py on first use.
     nn_classes: Option<HashMap<Rc<str>, Value>>,
-    /// What the running generator calls have yielded so far, innermost last.
-    yielded: Vec<Vec<Value>>,
+    /// The generator bodies running now, innermost last.
+    generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
     handling: Vec<crate::error::Error>,
 }
@@ -119,7 +120,7 @@ impl Interp {
             source: Rc::from(""),
             depth: 0,
             global_names: Vec::new(),
-            yielded: Vec::new(),
+            generators: Vec::new(),
             method_ctx: Vec::new(),
             nn_classes: None,
             handling: Vec::new(),

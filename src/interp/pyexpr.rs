@@ -54,6 +54,9 @@ impl Interp {
         value: Option<&Expr>,
         clauses: &[CompFor],
     ) -> Result<Value> {
+        if kind == CompKind::Generator {
+            return self.make_genexp(item.clone(), clauses.to_vec());
+        }
         let names: Vec<Rc<str>> = clauses
             .iter()
             .flat_map(|c| c.targets.iter())
@@ -100,7 +103,7 @@ impl Interp {
         })
     }
 
-    fn comprehend(
+    pub(super) fn comprehend(
         &mut self,
         clauses: &[CompFor],
         emit: &mut dyn FnMut(&mut Interp) -> Result<()>,

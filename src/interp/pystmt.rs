@@ -22,6 +22,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.distributions",
     "torch.linalg",
     "torch.autograd",
+    "torch.autograd.functional",
     "random",
     "time",
     "torch.utils",

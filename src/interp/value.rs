@@ -111,6 +111,32 @@ pub struct Func {
     pub defaults: Vec<Option<Value>>,
     /// Grad mode while it runs (`@torch.no_grad()` above the def).
     pub grad_mode: Option<bool>,
+    /// What looking it up on a class or instance binds it to.
+    pub binding: Binding,
+}
+
+/// `@staticmethod` and `@classmethod` change what a method is called with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Binding {
+    /// The instance it is looked up on (a plain method).
+    Instance,
+    /// Nothing.
+    Static,
+    /// The class.
+    Class,
+}
+
+impl Func {
+    /// The same function, bound differently (`staticmethod(f)`).
+    pub fn rebound(&self, binding: Binding) -> Func {
+        Func {
+            def: self.def.clone(),
+            env: self.env.clone(),
+            defaults: self.defaults.clone(),
+            grad_mode: self.grad_mode,
+            binding,
+        }
+    }
 }
 
 impl std::ops::Deref for Func {
@@ -126,6 +152,10 @@ pub struct Iter {
     pub label: String,
     pub items: Vec<Value>,
     pub pos: usize,
+    /// A generator's body, suspended at its last `yield` (after `items`).
+    pub lazy: Option<super::generator::Lazy>,
+    /// The body is running now (it may not resume itself).
+    pub running: bool,
 }
 
 impl Iter {
@@ -134,14 +164,20 @@ impl Iter {
             label,
             items,
             pos: 0,
+            lazy: None,
+            running: false,
         })))
     }
 
-    /// Everything not handed out yet (the iterator is then exhausted).
-    pub fn rest(&mut self) -> Vec<Value> {
-        let rest = self.items[self.pos..].to_vec();
-        self.pos = self.items.len();
-        rest
+    /// A generator whose items its body makes on demand.
+    pub fn lazy(label: String, body: super::generator::Lazy) -> Value {
+        Value::Iter(Rc::new(RefCell::new(Iter {
+            label,
+            items: Vec::new(),
+            pos: 0,
+            lazy: Some(body),
+            running: false,
+        })))
     }
 }
 
@@ -347,7 +383,7 @@ impl Value {
             }
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Progress(inner) => inner.iter_items()?,
-            Value::Iter(it) => it.borrow_mut().rest(),
+            Value::Iter(it) => super::generator::drain(it)?,
             Value::Dict(d) => d.borrow().items.iter().map(|(k, _)| k.clone()).collect(),
             Value::Str(s) => s
                 .chars()

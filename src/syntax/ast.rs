@@ -168,7 +168,7 @@ pub enum ExprKind {
 pub enum CompKind {
     List,
     Dict,
-    /// Evaluated at once into a list (tsh has no lazy generators).
+    /// A lazy generator (`interp/generator.rs`).
     Generator,
 }
 
@@ -234,6 +234,8 @@ pub struct Stmt {
 pub enum StmtKind {
     Expr(Expr),
     Assign(Vec<Expr>, Expr),
+    /// `a = b = value`: one value, assigned to each group of targets in turn.
+    AssignChain(Vec<Vec<Expr>>, Expr),
     AugAssign(Expr, BinOp, Expr),
     If(Vec<(Expr, Vec<Stmt>)>, Option<Vec<Stmt>>),
     While(Expr, Vec<Stmt>),

@@ -61,7 +61,10 @@ pub(super) fn check_target(e: &Expr) -> Result<()> {
 }
 
 pub(super) fn build_targets(pair: Pair<Rule>) -> Result<Vec<Expr>> {
-    let targets: Vec<Expr> = pair
+    // `x, = items` unpacks one item: a lone target with a comma is a tuple.
+    let lone_tuple = pair.as_str().trim_end().ends_with(',');
+    let whole = span_of(&pair);
+    let mut targets: Vec<Expr> = pair
         .into_inner()
         .map(|p| {
             if p.as_rule() == Rule::star_target {
@@ -86,6 +89,12 @@ pub(super) fn build_targets(pair: Pair<Rule>) -> Result<Vec<Expr>> {
             ErrorKind::Syntax,
             "multiple starred expressions in assignment",
         ));
+    }
+    if lone_tuple && targets.len() == 1 {
+        targets = vec![Expr {
+            kind: ExprKind::Tuple(targets),
+            span: whole,
+        }];
     }
     for t in &targets {
         check_target(t)?;

@@ -268,9 +268,19 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
     let kind = match rule {
         Rule::expr_stmt => StmtKind::Expr(build_expr_list(inner.next().expect("expr_stmt"))?),
         Rule::assign => {
-            let targets = build_targets(inner.next().expect("targets"))?;
-            let value = build_expr_list(inner.next().expect("value"))?;
-            StmtKind::Assign(targets, value)
+            // `a = b = value`: every pair but the last holds targets.
+            let parts: Vec<_> = inner.collect();
+            let (value, targets) = parts.split_last().expect("an assignment has a value");
+            let value = build_expr_list(value.clone())?;
+            let mut groups = targets
+                .iter()
+                .map(|t| build_targets(t.clone()))
+                .collect::<Result<Vec<_>>>()?;
+            if groups.len() == 1 {
+                StmtKind::Assign(groups.remove(0), value)
+            } else {
+                StmtKind::AssignChain(groups, value)
+            }
         }
         Rule::aug_assign => {
             let target = build_postfix(inner.next().expect("target"))?;

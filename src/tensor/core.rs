@@ -43,6 +43,8 @@ pub struct Inner {
     grad_fn: Mutex<Option<Arc<Node>>>,
     /// The accumulated gradient of a leaf.
     grad: Mutex<Option<Tensor>>,
+    /// `register_hook` on a leaf: run on each gradient before it accumulates.
+    hooks: crate::autograd::callback::Hooks,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -203,6 +205,7 @@ impl Tensor {
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(None),
             grad: Mutex::new(None),
+            hooks: Default::default(),
         }))
     }
 
@@ -337,6 +340,10 @@ impl Tensor {
     }
     pub fn set_grad_fn(&self, node: Option<Arc<Node>>) {
         *lock(&self.0.grad_fn) = node;
+    }
+    /// A leaf's gradient hooks.
+    pub fn leaf_hooks(&self) -> &crate::autograd::callback::Hooks {
+        &self.0.hooks
     }
     pub fn grad(&self) -> Option<Tensor> {
         lock(&self.0.grad).clone()

@@ -218,6 +218,20 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 .nn_layer(name)?
                 .ok_or_else(|| type_err(format!("lr_scheduler has no attribute '{name}'")));
         }
+        Value::Module("torch.autograd") if super::nnmodule::AUTOGRAD.contains(&name) => {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch.autograd has no attribute '{name}'")));
+        }
+        Value::Module("torch.autograd.functional")
+            if super::nnmodule::AUTOGRAD_FUNCTIONAL.contains(&name) =>
+        {
+            return it.nn_layer(name)?.ok_or_else(|| {
+                type_err(format!(
+                    "torch.autograd.functional has no attribute '{name}'"
+                ))
+            });
+        }
         Value::Module("torch.utils.data") if super::nnmodule::DATA.contains(&name) => {
             return it
                 .nn_layer(name)?
@@ -247,12 +261,18 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             if name == "__name__" {
                 return Ok(Value::Str(c.name.clone()));
             }
-            return c.lookup(name).map(|(_, v)| v).ok_or_else(|| {
-                crate::error::name_err(format!(
-                    "type object '{}' has no attribute '{name}'",
-                    c.name
-                ))
-            });
+            return c
+                .lookup(name)
+                .map(|(owner, v)| match v {
+                    Value::Function(f) => crate::interp::classes::bind(obj.clone(), c, f, owner),
+                    v => v,
+                })
+                .ok_or_else(|| {
+                    crate::error::name_err(format!(
+                        "type object '{}' has no attribute '{name}'",
+                        c.name
+                    ))
+                });
         }
         _ => {}
     }
@@ -493,6 +513,14 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
         (Value::Optimizer(o), name) => super::optim::set_optimizer_attr(o, name, &v),
         (Value::Object(o), name) => {
             o.set(name.into(), v);
+            Ok(())
+        }
+        (Value::Class(c), name) => {
+            let mut attrs = c.attrs.borrow_mut();
+            match attrs.iter_mut().find(|(k, _)| k.as_ref() == name) {
+                Some(slot) => slot.1 = v,
+                None => attrs.push((name.into(), v)),
+            }
             Ok(())
         }
         (Value::Module(m), name) => {

@@ -106,7 +106,7 @@ fn set_grad_enabled(_: &mut Interp, mut a: Args) -> Result<Value> {
     }))
 }
 
-fn backward(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn backward(it: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("self")?;
     let gradient = a.opt_tensor("gradient")?;
     let retain = match a.take("retain_graph") {
@@ -116,8 +116,10 @@ fn backward(_: &mut Interp, mut a: Args) -> Result<Value> {
     let create_graph = a.kw_flag("create_graph", false)?;
     let span = a.span;
     a.finish()?;
-    crate::autograd::engine::backward(&t, gradient.as_ref(), retain, create_graph)
-        .map_err(|e| e.at(span))?;
+    it.with_autograd(|| {
+        crate::autograd::engine::backward(&t, gradient.as_ref(), retain, create_graph)
+    })
+    .map_err(|e| e.at(span))?;
     Ok(Value::None)
 }
 
@@ -154,7 +156,8 @@ pub const MODULE_ROWS: &[Builtin] = &[crate::op!(
     "autograd.grad(Any outputs, Any inputs, Any grad_outputs=None, bool? retain_graph=None, bool create_graph=False, bool only_inputs=True, bool? allow_unused=None, bool is_grads_batched=False, bool materialize_grads=False) -> Any",
     "The gradients of outputs with respect to inputs, returned (not accumulated in .grad); create_graph=True makes them differentiable.",
     "x = tensor(2., requires_grad=True); torch.autograd.grad(x ** 3, x)",
-    |outputs: Value,
+    |it;
+     outputs: Value,
      inputs: Value,
      grad_outputs: Value,
      retain_graph: Option<bool>,
@@ -163,7 +166,7 @@ pub const MODULE_ROWS: &[Builtin] = &[crate::op!(
      allow_unused: Option<bool>,
      _is_grads_batched: bool,
      materialize_grads: bool| {
-        autograd_grad(
+        it.with_autograd(|| autograd_grad(
             &outputs,
             &inputs,
             &grad_outputs,
@@ -171,7 +174,7 @@ pub const MODULE_ROWS: &[Builtin] = &[crate::op!(
             create_graph,
             allow_unused,
             materialize_grads,
-        )
+        ))
     }
 )];
 

@@ -6,6 +6,7 @@ mod accel;
 mod arrange;
 mod attrs;
 mod autograd;
+mod autograd_fn;
 mod backend_flags;
 mod convert_methods;
 mod creation;
@@ -111,8 +112,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 34] {
+fn tables() -> [&'static [Builtin]; 35] {
     [
+        autograd_fn::ROWS,
         generators::ROWS,
         stats::ROWS,
         dtype_info::ROWS,
@@ -335,6 +337,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch.optim", "lr_scheduler") => Some(Value::Module("torch.optim.lr_scheduler")),
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
+        ("torch.autograd", "functional") => Some(Value::Module("torch.autograd.functional")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         // The PyTorch whose behaviour tsh follows.
         ("torch", "__version__") => Some(Value::str("2.15.0")),

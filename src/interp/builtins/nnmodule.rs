@@ -13,7 +13,15 @@ use crate::interp::value::Value;
 use crate::row;
 use crate::tensor::{DType, Device, Tensor};
 
-const PRELUDE: &str = include_str!("nn_prelude.py");
+const PRELUDE: &str = concat!(
+    include_str!("nn_prelude.py"),
+    include_str!("autograd_prelude.py")
+);
+
+/// What autograd_prelude.py defines: torch.autograd's classes, and
+/// torch.autograd.functional's functions.
+pub const AUTOGRAD: &[&str] = &["Function", "FunctionCtx", "RemovableHandle"];
+pub const AUTOGRAD_FUNCTIONAL: &[&str] = &["jacobian", "hessian", "vjp", "jvp"];
 
 /// The names of torch.utils.data that the prelude defines.
 pub const DATA: &[&str] = &[
@@ -85,7 +93,7 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Python,
         "super",
-        "super()",
+        "super(type=None, obj=None)",
         "Inside a method: the instance, seen from its class's bases.",
         "super",
         super_
@@ -267,9 +275,23 @@ fn home(name: &str) -> &'static str {
     }
 }
 
-fn super_(it: &mut Interp, a: Args) -> Result<Value> {
+/// `super()`, or Python 2's spelling `super(Class, self)` that recipes still write.
+fn super_(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let class = a.take("type");
+    let obj = a.take("obj");
     a.finish()?;
-    it.super_proxy()
+    match (class, obj) {
+        (None, None) => it.super_proxy(),
+        (Some((Value::Class(c), _)), Some((obj @ Value::Object(_), _))) => {
+            Ok(Value::Super(Rc::new((obj, c))))
+        }
+        (Some((other, s)), _) => Err(type_err(format!(
+            "super() argument 1 must be a type, not {}",
+            other.type_name()
+        ))
+        .at(s)),
+        (None, Some(_)) => Err(type_err("super() needs the class first")),
+    }
 }
 
 fn setattr(it: &mut Interp, mut a: Args) -> Result<Value> {
@@ -552,7 +574,8 @@ fn extra_repr(_: &mut Interp, a: Args) -> Result<Value> {
 impl Interp {
     /// `nn.Linear` and the other layers of nn_prelude.py (run once, on first use).
     pub fn nn_layer(&mut self, name: &str) -> Result<Option<Value>> {
-        if !LAYERS.contains(&name) && !SCHEDULERS.contains(&name) {
+        let known = [LAYERS, SCHEDULERS, AUTOGRAD, AUTOGRAD_FUNCTIONAL];
+        if !known.iter().any(|names| names.contains(&name)) {
             return Ok(None);
         }
         if self.nn_classes.is_none() {
@@ -580,6 +603,10 @@ impl Interp {
                 let home = home(name);
                 let path = if SCHEDULERS.contains(&name.as_ref()) {
                     "torch.optim.lr_scheduler".to_string()
+                } else if name.as_ref() == "RemovableHandle" {
+                    "torch.utils.hooks".to_string()
+                } else if AUTOGRAD.contains(&name.as_ref()) {
+                    "torch.autograd.function".to_string()
                 } else if matches!(home, "dataset" | "dataloader") {
                     format!("torch.utils.data.{home}")
                 } else {

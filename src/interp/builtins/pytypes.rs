@@ -83,7 +83,46 @@ pub const ROWS: &[Builtin] = &[
         "callable(print)",
         callable
     ),
+    row!(
+        Python,
+        "staticmethod",
+        "staticmethod(function)",
+        "A method called without the instance (as a decorator: @staticmethod).",
+        "staticmethod",
+        staticmethod
+    ),
+    row!(
+        Python,
+        "classmethod",
+        "classmethod(function)",
+        "A method called with the class first (as a decorator: @classmethod).",
+        "classmethod",
+        classmethod
+    ),
 ];
+
+fn staticmethod(_: &mut Interp, a: Args) -> Result<Value> {
+    rebind(a, crate::interp::value::Binding::Static)
+}
+
+fn classmethod(_: &mut Interp, a: Args) -> Result<Value> {
+    rebind(a, crate::interp::value::Binding::Class)
+}
+
+fn rebind(mut a: Args, binding: crate::interp::value::Binding) -> Result<Value> {
+    let (f, span) = a
+        .take("function")
+        .ok_or_else(|| type_err("expected a function"))?;
+    a.finish()?;
+    match f {
+        Value::Function(f) => Ok(Value::Function(Rc::new(f.rebound(binding)))),
+        other => Err(type_err(format!(
+            "a method decorator applies to a function defined with def, not {}",
+            other.a_type_name()
+        ))
+        .at(span)),
+    }
+}
 
 /// Python's class name of a value.
 pub fn class_of(v: &Value) -> &'static str {
@@ -106,7 +145,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Function(_) => "function",
         Value::Builtin(_) | Value::Method(_) => "builtin_function_or_method",
         Value::Module(_) => "module",
-        Value::GradFn(_) => "torch.autograd.graph.Node",
+        Value::GradFn(n) => n.name(),
         Value::Optimizer(o) => match o.name {
             "SGD" => "torch.optim.sgd.SGD",
             "Adam" => "torch.optim.adam.Adam",
@@ -303,10 +342,8 @@ fn next(_: &mut Interp, mut a: Args) -> Result<Value> {
                 .hint("make one with iter(x)"),
         );
     };
-    let mut it = it.borrow_mut();
-    if it.pos < it.items.len() {
-        it.pos += 1;
-        return Ok(it.items[it.pos - 1].clone());
+    if let Some(v) = crate::interp::generator::pull(&it) {
+        return v;
     }
     default.ok_or_else(|| value_err("StopIteration: the iterator is exhausted"))
 }

@@ -1,0 +1,116 @@
+
+
+# torch.autograd as PyTorch writes it in Python: custom Functions, hook
+# handles, and torch.autograd.functional over torch.autograd.grad.
+
+
+class FunctionCtx:
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_non_differentiable(self, *args):
+        self.non_differentiable = args
+
+    def mark_dirty(self, *args):
+        self.dirty_tensors = args
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = value
+
+
+class Function:
+    @classmethod
+    def apply(cls, *args):
+        return torch.autograd._function_apply(cls, FunctionCtx(), args)
+
+
+class RemovableHandle:
+    def __init__(self, tensor, id):
+        self.tensor = tensor
+        self.id = id
+
+    def remove(self):
+        torch.autograd._remove_hook(self.tensor, self.id)
+
+
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def _grad_inputs(inputs, create_graph):
+    # As PyTorch's _grad_preprocess: under create_graph the inputs keep their
+    # history (so a Hessian can differentiate a Jacobian); otherwise they are
+    # fresh leaves.
+    return tuple(
+        x.view_as(x) if create_graph and x.requires_grad else x.detach().requires_grad_(True)
+        for x in _as_tuple(inputs)
+    )
+
+
+def _fill(grads, like):
+    return tuple(torch.zeros_like(x) if g is None else g for g, x in zip(grads, like))
+
+
+def _out(value, create_graph):
+    if create_graph:
+        return value
+    if isinstance(value, tuple):
+        return tuple(v.detach() for v in value)
+    return value.detach()
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    xs = _grad_inputs(inputs, create_graph)
+    with torch.enable_grad():
+        outputs = func(*xs)
+    per_output = []
+    for y in _as_tuple(outputs):
+        flat = y.reshape(-1)
+        rows = [[] for _ in xs]
+        for k in range(flat.numel()):
+            grads = torch.autograd.grad(flat[k], xs, retain_graph=True, create_graph=create_graph, allow_unused=True)
+            for i, g in enumerate(_fill(grads, xs)):
+                rows[i].append(g)
+        jac = []
+        for i, x in enumerate(xs):
+            if len(rows[i]) == 0:
+                jac.append(torch.zeros(tuple(y.shape) + tuple(x.shape), dtype=x.dtype))
+            else:
+                jac.append(torch.stack(rows[i]).reshape(tuple(y.shape) + tuple(x.shape)))
+        per_output.append(jac[0] if not isinstance(inputs, tuple) else tuple(jac))
+    if isinstance(outputs, tuple):
+        return tuple(per_output)
+    return per_output[0]
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+    def gradient(*xs):
+        return jacobian(func, xs if isinstance(inputs, tuple) else xs[0], create_graph=True)
+
+    return jacobian(gradient, inputs, create_graph=create_graph)
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    xs = _grad_inputs(inputs, create_graph)
+    with torch.enable_grad():
+        outputs = func(*xs)
+        outs = _as_tuple(outputs)
+        vs = tuple(torch.ones_like(o) for o in outs) if v is None else _as_tuple(v)
+        grads = torch.autograd.grad(outs, xs, vs, create_graph=create_graph, allow_unused=True)
+    grads = _out(_fill(grads, xs), create_graph)
+    return _out(outputs, create_graph), grads if isinstance(inputs, tuple) else grads[0]
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    xs = _grad_inputs(inputs, create_graph)
+    vs = tuple(torch.ones_like(x) for x in xs) if v is None else _as_tuple(v)
+    with torch.enable_grad():
+        outputs = func(*xs)
+        outs = _as_tuple(outputs)
+        # The double-vjp trick: u -> J^T u is linear in u, so its vjp with v is J v.
+        us = tuple(torch.zeros_like(o).requires_grad_(True) for o in outs)
+        g = torch.autograd.grad(outs, xs, us, create_graph=True, allow_unused=True)
+        g = tuple(x for x in g if x is not None)
+        jv = torch.autograd.grad(g, us, vs, create_graph=create_graph, allow_unused=True)
+    jv = _out(_fill(jv, outs), create_graph)
+    return _out(outputs, create_graph), jv if isinstance(outputs, tuple) else jv[0]

@@ -1,0 +1,138 @@
+# Python as tutorials write it: lazy generators (infinite ones, yield from,
+# generator expressions, prints interleaved with the consumer's) and super(Class, self).
+import torch
+def count(start=0):
+    i = start
+    while True:
+        yield i
+        i += 1
+
+def gen():
+    print("start")
+    yield 1
+    print("middle")
+    yield 2
+    print("end")
+
+for x in gen():
+    print("got", x)
+
+g = count(5)
+print(next(g), next(g), next(g))
+for i in count():
+    if i > 3:
+        break
+    print(i)
+
+def nested(n):
+    if n == 0:
+        return
+    yield n
+    yield from nested(n - 1)
+print(list(nested(5)))
+
+def fib():
+    a, b = 0, 1
+    while True:
+        yield a
+        a, b = b, a + b
+f = fib()
+print([next(f) for _ in range(10)])
+
+def batches(x, n):
+    for i in range(0, len(x), n):
+        yield x[i:i+n]
+for b in batches(torch.arange(10), 4):
+    print(b)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.fc = torch.nn.Linear(2, 3)
+    def forward(self, x):
+        return self.fc(x)
+class Deeper(Net):
+    def __init__(self):
+        super(Deeper, self).__init__()
+        self.out = torch.nn.Linear(3, 1)
+    def forward(self, x):
+        return self.out(super(Deeper, self).forward(x))
+torch.manual_seed(0)
+m = Deeper()
+print(m)
+print(m(torch.ones(1, 2)))
+g = gen()
+print(next(g))
+print(sum(x for x in range(5)))
+def squares(n):
+    for i in range(n):
+        yield i * i
+print(sum(squares(4)), max(squares(5)), sorted(squares(3), reverse=True))
+z = zip(squares(3), "abc")
+print(list(z))
+for i, s in enumerate(squares(3)):
+    print(i, s)
+def g2():
+    x = 3
+    yield x
+    return 7
+print(list(g2()))
+it = squares(2)
+print(next(it), next(it), next(it, "done"))
+class Bag:
+    def __init__(self, xs):
+        self.xs = xs
+    def __iter__(self):
+        for x in self.xs:
+            yield x * 10
+b = Bag([1, 2, 3])
+print(list(b))
+for v in b:
+    print(v)
+def deep(n):
+    return 0 if n == 0 else 1 + deep(n - 1)
+def g():
+    yield deep(150)
+print(list(g()))
+def bad():
+    yield 1
+    raise ValueError("boom")
+try:
+    for x in bad():
+        print(x)
+except ValueError as e:
+    print("caught", e)
+def inner():
+    yield 1
+    yield 2
+def outer():
+    a = inner()
+    yield next(a) + 100
+    yield next(a) + 100
+print(list(outer()))
+gens = [inner() for _ in range(1000)]
+print(sum(next(x) for x in gens))
+def forever():
+    while True:
+        yield 1
+for i in range(3):
+    f = forever()
+    next(f)
+del f
+print("ok")
+def pairs():
+    for i in range(3):
+        for j in range(2):
+            yield (i, j)
+print(list(pairs()))
+t = (x * 2 for x in range(4))
+print(next(t), list(t))
+def count():
+    i = 0
+    while True:
+        yield i
+        i += 1
+def rec(n):
+    if n > 0:
+        yield n
+        yield from rec(n - 1)
+print(sum(rec(150)))
