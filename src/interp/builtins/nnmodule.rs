@@ -15,6 +15,7 @@ use crate::tensor::{DType, Device, Tensor};
 
 const PRELUDE: &str = concat!(
     include_str!("nn_prelude.py"),
+    include_str!("rnn_prelude.py"),
     include_str!("autograd_prelude.py")
 );
 
@@ -49,6 +50,14 @@ pub const SCHEDULERS: &[&str] = &[
 /// The layer classes tsh writes in Python.
 pub const LAYERS: &[&str] = &[
     "Linear",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "RNNCell",
+    "LSTMCell",
+    "GRUCell",
+    "RNNBase",
+    "RNNCellBase",
     "ReLU",
     "Sigmoid",
     "Tanh",
@@ -267,6 +276,8 @@ fn home(name: &str) -> &'static str {
         "LayerNorm" | "GroupNorm" => "normalization",
         "BatchNorm1d" | "BatchNorm2d" => "batchnorm",
         "Embedding" => "sparse",
+        "RNN" | "LSTM" | "GRU" | "RNNCell" | "LSTMCell" | "GRUCell" | "RNNBase"
+        | "RNNCellBase" => "rnn",
         "ModuleList" | "ModuleDict" => "container",
         "Dropout" => "dropout",
         "Sequential" => "container",
