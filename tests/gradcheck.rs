@@ -827,3 +827,29 @@ fn statistics_and_fused_products() {
         "",
     );
 }
+
+/// torch.linalg's differentiable decompositions, on well-conditioned
+/// matrices (5·I keeps them far from singular), batched too.
+#[test]
+fn linear_algebra() {
+    let well = "(x + 5 * torch.eye(3, dtype=torch.float64))";
+    for f in [
+        "torch.linalg.inv({w})",
+        "torch.linalg.det({w})",
+        "torch.linalg.slogdet({w}).logabsdet",
+        "torch.logdet({w})",
+        "torch.linalg.solve({w}, y)",
+        "torch.linalg.eigvalsh({w} + {w}.mT)",
+        "torch.linalg.matrix_power({w}, -2)",
+        "torch.linalg.norm({w})",
+        "torch.linalg.vector_norm({w}, ord=3, dim=-1)",
+        "torch.linalg.matrix_norm({w}, ord=1)",
+        "torch.autograd.grad(torch.linalg.inv({w}).sum(), x, create_graph=True)[0]",
+    ] {
+        let expr = f.replace("{w}", well);
+        check(&expr, &[("x", "3,3", S), ("y", "3,b", S)], "");
+        check(&expr, &[("x", "a,3,3", S), ("y", "a,3,b", S)], "");
+    }
+    check("torch.linalg.svdvals(x)", &[("x", "a,b", S)], "");
+    check("torch.linalg.pinv(x)", &[("x", "4,2", S)], "");
+}

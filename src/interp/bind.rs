@@ -159,6 +159,14 @@ pub fn param_name(p: &str) -> &str {
     }
 }
 
+/// Does schema parameter `schema` answer to closure parameter `closure`?
+/// Rust names are snake_case, so PyTorch's `A` and `UPLO` read as `a`, `uplo`.
+pub fn reads_param(schema: &str, closure: &str) -> bool {
+    let c = param_name(closure);
+    schema == c
+        || (schema.eq_ignore_ascii_case(c) && schema.chars().any(|ch| ch.is_ascii_uppercase()))
+}
+
 /// What a value of the wrong kind gives: PyTorch's type error, or a more
 /// precise error of the conversion's own.
 pub enum Bad {
@@ -181,14 +189,20 @@ pub trait FromArg: Sized {
 impl Bound {
     /// The argument for parameter `param` (a leading `_` marks one the row ignores).
     pub fn take<T: FromArg>(&mut self, param: &str) -> Result<T> {
-        let param = param_name(param);
-        let Some(i) = self.schema.params.iter().position(|p| p.name == param) else {
+        let Some(i) = self
+            .schema
+            .params
+            .iter()
+            .position(|p| reads_param(p.name, param))
+        else {
+            let param = param_name(param);
             return Err(type_err(format!(
                 "the row for {}() reads '{param}', which its schema lacks",
                 self.schema.name
             )));
         };
         let p = &self.schema.params[i];
+        let param = p.name;
         let value = match self.slots[i].take() {
             Some((v, s)) => Some((v, s)),
             None => p.default.map(|d| (default_value(d), self.span)),
@@ -574,8 +588,8 @@ mod tests {
                 ));
             }
             for (name, ty, optional) in b.typed {
-                let name = super::param_name(name);
-                let Some(p) = s.params.iter().find(|p| p.name == name) else {
+                let Some(p) = s.params.iter().find(|p| super::reads_param(p.name, name)) else {
+                    let name = super::param_name(name);
                     bad.push(format!("{}: reads '{name}', not in its schema", b.name));
                     continue;
                 };

@@ -127,8 +127,24 @@ impl Interp {
         }
     }
 
+    /// What an instance's own `__str__`/`__repr__` (the first its class
+    /// defines) gives, when it gives a string.
+    fn dunder_text(&mut self, v: &Value, names: &[&str]) -> Option<String> {
+        let Value::Object(o) = v else { return None };
+        let f = names
+            .iter()
+            .find_map(|n| o.class.lookup(n).map(|_| classes::object_attr(o, n)))??;
+        match self.call(&f, vec![], vec![], Default::default()) {
+            Ok(Value::Str(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
     /// Python's `str(v)` with this session's print options.
     pub fn str_text(&mut self, v: &Value) -> String {
+        if let Some(text) = self.dunder_text(v, &["__str__", "__repr__"]) {
+            return text;
+        }
         match v {
             Value::Object(o) if o.class.module => self.module_repr(o),
             Value::List(_) | Value::Tuple(_) if self.holds_module(v) => self.repr_text(v),
@@ -138,6 +154,9 @@ impl Interp {
 
     /// Python's `repr(v)` with this session's print options.
     pub fn repr_text(&mut self, v: &Value) -> String {
+        if let Some(text) = self.dunder_text(v, &["__repr__"]) {
+            return text;
+        }
         match v {
             Value::Object(o) if o.class.module => self.module_repr(o),
             // Modules in a list or tuple print as modules (the generic printer

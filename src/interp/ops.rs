@@ -98,18 +98,25 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
             Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
         (Value::List(x), Value::Int(n)) | (Value::Int(n), Value::List(x)) if op == BinOp::Mul => {
-            let items = x.borrow();
-            super::value::check_items(items.len() as u128 * (*n).max(0) as u128)?;
-            // The item count bounds the work: `[] * 2**62` is empty at once.
-            let copies = if items.is_empty() { 0 } else { (*n).max(0) };
-            let mut v = Vec::with_capacity(items.len() * copies as usize);
-            for _ in 0..copies {
-                v.extend(items.iter().cloned());
-            }
-            Ok(Value::list(v))
+            Ok(Value::list(repeated(&x.borrow(), *n)?))
+        }
+        (Value::Tuple(x), Value::Int(n)) | (Value::Int(n), Value::Tuple(x)) if op == BinOp::Mul => {
+            Ok(Value::tuple(repeated(x, *n)?))
         }
         _ => Err(unsupported(op.symbol(), a, b)),
     }
+}
+
+/// `items * n`: the items n times over (none for n <= 0).
+fn repeated(items: &[Value], n: i64) -> Result<Vec<Value>> {
+    super::value::check_items(items.len() as u128 * n.max(0) as u128)?;
+    // The item count bounds the work: `[] * 2**62` is empty at once.
+    let copies = if items.is_empty() { 0 } else { n.max(0) };
+    let mut v = Vec::with_capacity(items.len() * copies as usize);
+    for _ in 0..copies {
+        v.extend(items.iter().cloned());
+    }
+    Ok(v)
 }
 
 fn int_of(v: &Value) -> i64 {

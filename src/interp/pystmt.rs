@@ -15,6 +15,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.nn",
     "torch.nn.functional",
     "torch.nn.init",
+    "torch.nn.utils",
     "torch.optim",
     "torch.optim.lr_scheduler",
     "math",

@@ -277,7 +277,8 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
 /// PyTorch's `_add_suffixes`: each suffix after ", " on the last line, or on a
 /// line of its own (indented) when it would pass the line width.
 fn add_suffixes(mut text: String, suffixes: &[String], indent: usize, linewidth: usize) -> String {
-    let mut last_line = text.len() - text.rfind('\n').map_or(0, |i| i + 1) + 1;
+    // As PyTorch's `len(s) - s.rfind("\n") + 1`: the line's length plus two.
+    let mut last_line = text.len() - text.rfind('\n').map_or(0, |i| i + 1) + 2;
     for s in suffixes {
         if last_line + s.len() + 2 > linewidth {
             text.push_str(&format!(",\n{}{s}", " ".repeat(indent)));

@@ -127,7 +127,11 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
                 .iter()
                 .map(|(k, x)| format!("{k}={}", repr_with(x, opts)))
                 .collect();
-            format!("torch.return_types.{}(\n{})", n.name, fields.join(",\n"))
+            format!(
+                "torch.return_types.{}(\n{})",
+                n.name.replace('.', "_"),
+                fields.join(",\n")
+            )
         }
         Value::Range(a, b, s) => {
             if *s == 1 {

@@ -218,6 +218,18 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 .nn_layer(name)?
                 .ok_or_else(|| type_err(format!("lr_scheduler has no attribute '{name}'")));
         }
+        Value::Module("torch.nn.functional")
+            if super::nnmodule::PRELUDE_FUNCTIONAL.contains(&name) =>
+        {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch.nn.functional has no attribute '{name}'")));
+        }
+        Value::Module("torch.nn.utils") if super::nnmodule::NN_UTILS.contains(&name) => {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch.nn.utils has no attribute '{name}'")));
+        }
         Value::Module("torch.autograd") if super::nnmodule::AUTOGRAD.contains(&name) => {
             return it
                 .nn_layer(name)?

@@ -119,16 +119,21 @@ fn class_name(class: &Value) -> String {
     }
 }
 
-/// PyTorch's name for a Function's node, made once per class.
-fn node_name(class: &str) -> &'static str {
+/// A node name, made once per distinct text (names live as long as tsh).
+fn intern(name: String) -> &'static str {
     thread_local! {
         static NAMES: RefCell<HashMap<String, &'static str>> = RefCell::new(HashMap::new());
     }
     NAMES.with(|n| {
         *n.borrow_mut()
-            .entry(class.to_string())
-            .or_insert_with(|| super::ops::leak(format!("{class}Backward")))
+            .entry(name.clone())
+            .or_insert_with(|| super::ops::leak(name))
     })
+}
+
+/// PyTorch's name for a Function's node.
+fn node_name(class: &str) -> &'static str {
+    intern(format!("{class}Backward"))
 }
 
 /// `MyFn.apply(*args)`: forward without recording, then one node whose rule
@@ -254,5 +259,15 @@ pub const ROWS: &[Builtin] = &[
         "What a hook handle's remove() runs.",
         "torch.autograd.Function",
         |tensor: Tensor, id: i64| remove_hook(tensor, id)
+    ),
+    crate::op!(
+        Function,
+        "_grad_fn_name(Tensor input, str name) -> Tensor",
+        "Name the node that made a tensor as PyTorch names the whole function (the prelude's composite losses).",
+        "torch._grad_fn_name",
+        |input: Tensor, name: String| Ok::<_, crate::error::Error>(crate::autograd::relabel(
+            input,
+            intern(name)
+        ))
     ),
 ];

@@ -18,6 +18,7 @@ mod init;
 mod inplace;
 mod io;
 mod join;
+mod linalg;
 mod math;
 mod module_state;
 pub mod modules;
@@ -112,8 +113,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 35] {
+fn tables() -> [&'static [Builtin]; 36] {
     [
+        linalg::ROWS,
         autograd_fn::ROWS,
         generators::ROWS,
         stats::ROWS,
@@ -328,6 +330,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
         ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
+        ("torch.nn", "utils") => Some(Value::Module("torch.nn.utils")),
         ("torch.nn", "Module") => Some(Value::Class(crate::interp::classes::module_base())),
         ("torch.nn", "Parameter") => index()
             .module

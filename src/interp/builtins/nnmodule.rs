@@ -16,6 +16,8 @@ use crate::tensor::{DType, Device, Tensor};
 const PRELUDE: &str = concat!(
     include_str!("nn_prelude.py"),
     include_str!("rnn_prelude.py"),
+    include_str!("nn_shapes_prelude.py"),
+    include_str!("nn_training_prelude.py"),
     include_str!("autograd_prelude.py")
 );
 
@@ -23,6 +25,24 @@ const PRELUDE: &str = concat!(
 /// torch.autograd.functional's functions.
 pub const AUTOGRAD: &[&str] = &["Function", "FunctionCtx", "RemovableHandle"];
 pub const AUTOGRAD_FUNCTIONAL: &[&str] = &["jacobian", "hessian", "vjp", "jvp"];
+
+/// torch.nn.functional's functions that the prelude defines.
+pub const PRELUDE_FUNCTIONAL: &[&str] = &[
+    "conv1d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "interpolate",
+    "dropout1d",
+    "dropout2d",
+    "smooth_l1_loss",
+    "huber_loss",
+    "kl_div",
+];
+
+/// torch.nn.utils's functions that the prelude defines.
+pub const NN_UTILS: &[&str] = &["clip_grad_norm_", "clip_grad_value_"];
 
 /// The names of torch.utils.data that the prelude defines.
 pub const DATA: &[&str] = &[
@@ -50,6 +70,19 @@ pub const SCHEDULERS: &[&str] = &[
 /// The layer classes tsh writes in Python.
 pub const LAYERS: &[&str] = &[
     "Linear",
+    "Conv1d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "Upsample",
+    "Dropout1d",
+    "Dropout2d",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
+    "ParameterList",
+    "LazyLinear",
     "RNN",
     "LSTM",
     "GRU",
@@ -276,8 +309,9 @@ fn home(name: &str) -> &'static str {
         "LayerNorm" | "GroupNorm" => "normalization",
         "BatchNorm1d" | "BatchNorm2d" => "batchnorm",
         "Embedding" => "sparse",
-        "RNN" | "LSTM" | "GRU" | "RNNCell" | "LSTMCell" | "GRUCell" | "RNNBase"
-        | "RNNCellBase" => "rnn",
+        "RNN" | "LSTM" | "GRU" | "RNNCell" | "LSTMCell" | "GRUCell" | "RNNBase" | "RNNCellBase" => {
+            "rnn"
+        }
         "ModuleList" | "ModuleDict" => "container",
         "Dropout" => "dropout",
         "Sequential" => "container",
@@ -585,7 +619,14 @@ fn extra_repr(_: &mut Interp, a: Args) -> Result<Value> {
 impl Interp {
     /// `nn.Linear` and the other layers of nn_prelude.py (run once, on first use).
     pub fn nn_layer(&mut self, name: &str) -> Result<Option<Value>> {
-        let known = [LAYERS, SCHEDULERS, AUTOGRAD, AUTOGRAD_FUNCTIONAL];
+        let known = [
+            LAYERS,
+            SCHEDULERS,
+            AUTOGRAD,
+            AUTOGRAD_FUNCTIONAL,
+            PRELUDE_FUNCTIONAL,
+            NN_UTILS,
+        ];
         if !known.iter().any(|names| names.contains(&name)) {
             return Ok(None);
         }

@@ -8,6 +8,8 @@ pub mod creation;
 pub mod elementwise;
 pub mod index;
 pub mod join;
+pub mod linalg;
+pub mod linalg_composite;
 pub mod matmul;
 pub mod reduce;
 pub mod scalar;

@@ -1,0 +1,382 @@
+//! torch.linalg's decompositions on the op layer. The factorisations run in
+//! faer on the host in f64 (a GPU tensor makes the round trip), batched over
+//! the leading dims; their backward rules are tensor ops, so they run on every
+//! device and gradients of gradients work. Composites (norms, pinv,
+//! matrix_power...) are built from these in linalg_composite.rs.
+
+use faer::linalg::solvers::DenseSolveCore;
+use faer::{Mat, MatRef, Side};
+
+use crate::autograd::rules::rule;
+use crate::autograd::{Saved, record};
+use crate::error::{Result, dtype_err, shape_err, value_err};
+use crate::tensor::Tensor;
+use crate::tensor::ops::arith::{mul, neg};
+use crate::tensor::ops::matmul::matmul;
+use crate::tensor::ops::view::{narrow, transpose, unsqueeze};
+
+/// A stack of m×n matrices read off a tensor, row-major, in f64.
+pub(super) struct Batch {
+    data: Vec<f64>,
+    pub(super) count: usize,
+    pub(super) m: usize,
+    pub(super) n: usize,
+    pub(super) lead: Vec<usize>,
+}
+
+impl Batch {
+    pub(super) fn read(a: &Tensor, what: &str) -> Result<Batch> {
+        if a.ndim() < 2 {
+            return Err(shape_err(format!(
+                "linalg.{what}: The input tensor A must have at least 2 dimensions."
+            )));
+        }
+        if !a.dtype().is_float() {
+            return Err(dtype_err(format!(
+                "linalg.{what}: Expected a floating point or complex tensor as input. Got {}",
+                a.dtype()
+            )));
+        }
+        let shape = a.shape();
+        let nd = shape.len();
+        let lead = shape[..nd - 2].to_vec();
+        Ok(Batch {
+            data: a.to_host_f64()?,
+            count: lead.iter().product(),
+            m: shape[nd - 2],
+            n: shape[nd - 1],
+            lead,
+        })
+    }
+
+    pub(super) fn square(self, what: &str) -> Result<Batch> {
+        if self.m != self.n {
+            return Err(shape_err(format!(
+                "linalg.{what}: A must be batches of square matrices, but they are {} by {} matrices",
+                self.m, self.n
+            )));
+        }
+        Ok(self)
+    }
+
+    fn mat(&self, k: usize) -> Mat<f64> {
+        let (m, n) = (self.m, self.n);
+        let base = k * m * n;
+        Mat::from_fn(m, n, |i, j| self.data[base + i * n + j])
+    }
+
+    /// The leading dims followed by `tail`.
+    pub(super) fn shape(&self, tail: &[usize]) -> Vec<usize> {
+        let mut s = self.lead.clone();
+        s.extend_from_slice(tail);
+        s
+    }
+}
+
+fn push(out: &mut Vec<f64>, m: MatRef<'_, f64>) {
+    for i in 0..m.nrows() {
+        for j in 0..m.ncols() {
+            out.push(m[(i, j)]);
+        }
+    }
+}
+
+/// Values computed in f64, as a tensor of `like`'s dtype on its device.
+pub(super) fn tensor_like(v: Vec<f64>, shape: &[usize], like: &Tensor) -> Result<Tensor> {
+    Tensor::from_vec(v, shape)
+        .to_dtype(like.dtype())?
+        .to_device(like.device())
+}
+
+/// Aᵀ over the last two dims.
+pub fn mt(a: &Tensor) -> Result<Tensor> {
+    transpose(a, -2, -1)
+}
+
+/// `torch.linalg.inv`: gradient −A⁻ᵀ g A⁻ᵀ.
+pub fn inv(a: &Tensor) -> Result<Tensor> {
+    let b = Batch::read(a, "inv")?.square("inv")?;
+    let mut out = Vec::with_capacity(b.data.len());
+    for k in 0..b.count {
+        let m = b.mat(k);
+        let lu = m.partial_piv_lu();
+        let singular = (0..b.n).any(|i| lu.U()[(i, i)] == 0.0);
+        if singular {
+            return Err(value_err(format!(
+                "linalg.inv: The diagonal element {} is zero, the inversion could not be completed because the input matrix is singular.",
+                (0..b.n).find(|&i| lu.U()[(i, i)] == 0.0).unwrap_or(0) + 1
+            )));
+        }
+        push(&mut out, lu.inverse().as_ref());
+    }
+    let shape = b.shape(&[b.n, b.n]);
+    let x = tensor_like(out, &shape, a)?;
+    let saved = Saved::output(&x);
+    Ok(record(x, "LinalgInvExBackward0", &[a], true, move || {
+        rule(move |g| {
+            let it = mt(&saved.get()?)?;
+            Ok(vec![Some(neg(&matmul(&matmul(&it, g)?, &it)?)?)])
+        })
+    }))
+}
+
+/// Determinants by LU, one per matrix.
+fn dets(b: &Batch) -> Vec<f64> {
+    (0..b.count)
+        .map(|k| {
+            if b.n == 0 {
+                1.0
+            } else {
+                b.mat(k).determinant()
+            }
+        })
+        .collect()
+}
+
+/// `torch.linalg.det`: gradient g·det·A⁻ᵀ.
+pub fn det(a: &Tensor) -> Result<Tensor> {
+    let b = Batch::read(a, "det")?.square("det")?;
+    let d = tensor_like(dets(&b), &b.lead, a)?;
+    let (a0, d0) = (Saved::new(a), Saved::output(&d));
+    Ok(record(d, "LinalgDetBackward0", &[a], true, move || {
+        rule(move |g| {
+            let scale = unsqueeze(&unsqueeze(&mul(g, &d0.get()?)?, -1)?, -1)?;
+            Ok(vec![Some(mul(&scale, &mt(&inv(&a0.get()?)?)?)?)])
+        })
+    }))
+}
+
+/// `torch.linalg.slogdet`: (sign, log|det|); gradient of the log g·A⁻ᵀ.
+pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    let b = Batch::read(a, "slogdet")?.square("slogdet")?;
+    let d = dets(&b);
+    let sign: Vec<f64> = d
+        .iter()
+        .map(|x| if *x == 0.0 { 0.0 } else { x.signum() })
+        .collect();
+    let log: Vec<f64> = d.iter().map(|x| x.abs().ln()).collect();
+    let sign = tensor_like(sign, &b.lead, a)?;
+    let log = tensor_like(log, &b.lead, a)?;
+    let a0 = Saved::new(a);
+    let log = record(log, "LinalgSlogdetBackward0", &[a], true, move || {
+        rule(move |g| {
+            let g = unsqueeze(&unsqueeze(g, -1)?, -1)?;
+            Ok(vec![Some(mul(&g, &mt(&inv(&a0.get()?)?)?)?)])
+        })
+    });
+    Ok((sign, log))
+}
+
+/// `torch.linalg.solve(A, B)`: X with AX = B (B a vector or matrices).
+/// Gradients: g_B = A⁻ᵀ g, g_A = −g_B Xᵀ.
+pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
+    let vector = rhs.ndim() == a.ndim() - 1;
+    let bm = if vector {
+        unsqueeze(rhs, -1)?
+    } else {
+        rhs.clone()
+    };
+    let x = matmul(&inv(&a.detached())?, &bm.detached())?;
+    let x = if vector {
+        crate::tensor::ops::view::squeeze(&x, Some(&[-1]))?
+    } else {
+        x
+    };
+    let x = x.detached();
+    let (a0, x0) = (Saved::new(a), Saved::output(&x));
+    Ok(record(
+        x,
+        "LinalgSolveExBackward0",
+        &[a, rhs],
+        true,
+        move || {
+            rule(move |g| {
+                let (a0, x0) = (a0.get()?, x0.get()?);
+                let g = if vector { unsqueeze(g, -1)? } else { g.clone() };
+                let xm = if vector {
+                    unsqueeze(&x0, -1)?
+                } else {
+                    x0.clone()
+                };
+                let gb = matmul(&mt(&inv(&a0)?)?, &g)?;
+                let ga = neg(&matmul(&gb, &mt(&xm)?)?)?;
+                let gb = if vector {
+                    crate::tensor::ops::view::squeeze(&gb, Some(&[-1]))?
+                } else {
+                    gb
+                };
+                Ok(vec![Some(ga), Some(gb)])
+            })
+        },
+    ))
+}
+
+/// `torch.linalg.cholesky`: the lower (or upper) triangular factor.
+pub fn cholesky(a: &Tensor, upper: bool) -> Result<Tensor> {
+    let b = Batch::read(a, "cholesky")?.square("cholesky")?;
+    let mut out = Vec::with_capacity(b.data.len());
+    for k in 0..b.count {
+        let llt = b.mat(k).llt(Side::Lower).map_err(|_| {
+            value_err("linalg.cholesky: The factorization could not be completed because the input is not positive-definite.")
+        })?;
+        let l = llt.L();
+        let l = if upper {
+            l.transpose().to_owned()
+        } else {
+            l.to_owned()
+        };
+        push(&mut out, l.as_ref());
+    }
+    not_differentiable(
+        tensor_like(out, &b.shape(&[b.n, b.n]), a)?,
+        a,
+        "LinalgCholeskyExBackward0",
+    )
+}
+
+/// `torch.linalg.eigh`: eigenvalues ascending and orthonormal eigenvectors
+/// of a symmetric matrix (its lower triangle is read, as PyTorch's 'L').
+/// The eigenvalues' gradient is Q diag(g) Qᵀ.
+pub fn eigh(a: &Tensor, upper: bool) -> Result<(Tensor, Tensor)> {
+    let b = Batch::read(a, "eigh")?.square("eigh")?;
+    let (mut vals, mut vecs) = (vec![], vec![]);
+    for k in 0..b.count {
+        let side = if upper { Side::Upper } else { Side::Lower };
+        let e = b.mat(k).self_adjoint_eigen(side).map_err(|_| {
+            value_err("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated eigenvalues.")
+        })?;
+        let s = e.S().column_vector();
+        for i in 0..b.n {
+            vals.push(s[i]);
+        }
+        push(&mut vecs, e.U());
+    }
+    let l = tensor_like(vals, &b.shape(&[b.n]), a)?;
+    let q = tensor_like(vecs, &b.shape(&[b.n, b.n]), a)?;
+    let q0 = q.detached();
+    let l = record(l, "LinalgEighBackward0", &[a], true, move || {
+        rule(move |g| {
+            let diag = crate::tensor::ops::select::diag_embed(g, 0, -2, -1)?;
+            Ok(vec![Some(matmul(&matmul(&q0, &diag)?, &mt(&q0)?)?)])
+        })
+    });
+    // The eigenvectors' own term (F∘(Qᵀg_Q)) is not written yet.
+    let q = not_differentiable(q, a, "LinalgEighBackward0")?;
+    Ok((l, q))
+}
+
+/// The singular values of each matrix, descending.
+pub fn svdvals(a: &Tensor) -> Result<Tensor> {
+    let (_, s, _) = svd_parts(a, false, false)?;
+    Ok(s)
+}
+
+/// `torch.linalg.svd`: U, S, Vh (reduced unless full_matrices).
+pub fn svd(a: &Tensor, full_matrices: bool) -> Result<(Tensor, Tensor, Tensor)> {
+    let (u, s, vh) = svd_parts(a, full_matrices, true)?;
+    Ok((
+        u.expect("vectors asked for"),
+        s,
+        vh.expect("vectors asked for"),
+    ))
+}
+
+fn svd_parts(
+    a: &Tensor,
+    full: bool,
+    vectors: bool,
+) -> Result<(Option<Tensor>, Tensor, Option<Tensor>)> {
+    let b = Batch::read(a, "svd")?;
+    let (m, n) = (b.m, b.n);
+    let r = m.min(n);
+    let (mut us, mut ss, mut vhs) = (vec![], vec![], vec![]);
+    for k in 0..b.count {
+        let mat = b.mat(k);
+        let fail = |_| {
+            value_err(
+                "linalg.svd: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated singular values.",
+            )
+        };
+        let svd = if full {
+            mat.svd().map_err(fail)?
+        } else {
+            mat.thin_svd().map_err(fail)?
+        };
+        let s = svd.S().column_vector();
+        for i in 0..r {
+            ss.push(s[i]);
+        }
+        push(&mut us, svd.U());
+        push(&mut vhs, svd.V().transpose());
+    }
+    let s = tensor_like(ss, &b.shape(&[r]), a)?;
+    let (uc, vr) = if full { (m, n) } else { (r, r) };
+    let u = tensor_like(us, &b.shape(&[m, uc]), a)?;
+    let vh = tensor_like(vhs, &b.shape(&[vr, n]), a)?;
+    // The singular values' gradient is U diag(g) Vh (over the first r vectors).
+    let u0 = narrow(&u, -1, 0, r as i64)?.detached();
+    let vh0 = narrow(&vh, -2, 0, r as i64)?.detached();
+    let s = record(s, "LinalgSvdBackward0", &[a], true, move || {
+        rule(move |g| {
+            let diag = crate::tensor::ops::select::diag_embed(g, 0, -2, -1)?;
+            Ok(vec![Some(matmul(&matmul(&u0, &diag)?, &vh0)?)])
+        })
+    });
+    if !vectors {
+        return Ok((None, s, None));
+    }
+    let u = not_differentiable(u, a, "LinalgSvdBackward0")?;
+    let vh = not_differentiable(vh, a, "LinalgSvdBackward0")?;
+    Ok((Some(u), s, Some(vh)))
+}
+
+/// `torch.linalg.qr` ('reduced' or 'complete'; 'r' gives an empty Q).
+pub fn qr(a: &Tensor, mode: &str) -> Result<(Tensor, Tensor)> {
+    if !["reduced", "complete", "r"].contains(&mode) {
+        return Err(value_err(format!(
+            "qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'"
+        )));
+    }
+    let b = Batch::read(a, "qr")?;
+    let (m, n) = (b.m, b.n);
+    let k = if mode == "complete" { m } else { m.min(n) };
+    let (mut qs, mut rs) = (vec![], vec![]);
+    for i in 0..b.count {
+        let f = b.mat(i).qr();
+        let q = f.compute_Q();
+        let r = f.R();
+        for row in 0..k {
+            for col in 0..n {
+                rs.push(if row <= col && row < r.nrows() {
+                    r[(row, col)]
+                } else {
+                    0.0
+                });
+            }
+        }
+        for row in 0..m {
+            for col in 0..k {
+                qs.push(q[(row, col)]);
+            }
+        }
+    }
+    let q = if mode == "r" {
+        tensor_like(vec![], &[0], a)?
+    } else {
+        tensor_like(qs, &b.shape(&[m, k]), a)?
+    };
+    let r = tensor_like(rs, &b.shape(&[k, n]), a)?;
+    Ok((q, not_differentiable(r, a, "LinalgQrBackward0")?))
+}
+
+/// A result whose backward tsh does not have yet: backward says so, rather
+/// than handing back a wrong gradient.
+fn not_differentiable(out: Tensor, a: &Tensor, name: &'static str) -> Result<Tensor> {
+    Ok(record(out, name, &[a], false, move || {
+        rule(move |_| {
+            Err(value_err(format!(
+                "tsh cannot differentiate {name} yet (eigh, inv, det, slogdet, solve and the norms can be)"
+            )))
+        })
+    }))
+}

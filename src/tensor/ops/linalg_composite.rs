@@ -1,0 +1,171 @@
+//! torch.linalg's composites: norms, powers, the pseudo-inverse and rank,
+//! built from the decompositions of linalg.rs and other tensor ops.
+
+use super::linalg::{Batch, inv, mt, solve, svd, svdvals, tensor_like};
+use crate::error::{Result, dtype_err, value_err};
+use crate::tensor::Tensor;
+use crate::tensor::ops::arith::mul;
+use crate::tensor::ops::matmul::matmul;
+use crate::tensor::ops::view::unsqueeze;
+
+/// `torch.linalg.vector_norm`: (Σ|x|^ord)^(1/ord) over `dims` (all by
+/// default); ord ±inf is the largest/smallest |x|, ord 0 counts non-zeros.
+pub fn vector_norm(x: &Tensor, ord: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    use crate::tensor::op::{ReduceOp, UnaryOp};
+    use crate::tensor::ops::reduce::reduce;
+    if !x.dtype().is_float() {
+        return Err(dtype_err(format!(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+            x.dtype().name()
+        )));
+    }
+    let abs = crate::tensor::ops::arith::un(UnaryOp::Abs, x)?;
+    if ord == f64::INFINITY {
+        return reduce(&abs, ReduceOp::Max, dims, keepdim);
+    }
+    if ord == f64::NEG_INFINITY {
+        return reduce(&abs, ReduceOp::Min, dims, keepdim);
+    }
+    if ord == 0.0 {
+        let nz = crate::tensor::ops::arith::cmp(
+            crate::tensor::op::BinaryOp::Ne,
+            x,
+            &crate::tensor::ops::arith::num(0.0),
+        )?;
+        return reduce(&nz.to_dtype(x.dtype())?, ReduceOp::Sum, dims, keepdim);
+    }
+    reduce(x, ReduceOp::Norm(ord), dims, keepdim)
+}
+
+/// `torch.linalg.matrix_norm` over the last two dims: 'fro', 'nuc', ±2
+/// (extreme singular values), ±1 and ±inf (extreme column/row sums of |A|).
+pub fn matrix_norm(a: &Tensor, ord: &str, keepdim: bool) -> Result<Tensor> {
+    use crate::tensor::op::{ReduceOp, UnaryOp};
+    use crate::tensor::ops::reduce::reduce;
+    let out = match ord {
+        "fro" => vector_norm(a, 2.0, Some(&[-2, -1]), false)?,
+        "nuc" => reduce(&svdvals(a)?, ReduceOp::Sum, Some(&[-1]), false)?,
+        "2" => reduce(&svdvals(a)?, ReduceOp::Max, Some(&[-1]), false)?,
+        "-2" => reduce(&svdvals(a)?, ReduceOp::Min, Some(&[-1]), false)?,
+        "1" | "-1" | "inf" | "-inf" => {
+            let abs = crate::tensor::ops::arith::un(UnaryOp::Abs, a)?;
+            let sum_dim = if ord.ends_with('1') { -2 } else { -1 };
+            let sums = reduce(&abs, ReduceOp::Sum, Some(&[sum_dim]), false)?;
+            let pick = if ord.starts_with('-') {
+                ReduceOp::Min
+            } else {
+                ReduceOp::Max
+            };
+            reduce(&sums, pick, Some(&[-1]), false)?
+        }
+        other => {
+            return Err(value_err(format!(
+                "linalg.matrix_norm: Order {other} not supported."
+            )));
+        }
+    };
+    if keepdim {
+        unsqueeze(&unsqueeze(&out, -1)?, -1)
+    } else {
+        Ok(out)
+    }
+}
+
+/// `torch.linalg.matrix_power`: A^n by repeated squaring (A⁻¹ for n < 0).
+pub fn matrix_power(a: &Tensor, n: i64) -> Result<Tensor> {
+    let b = Batch::read(a, "matrix_power")?.square("matrix_power")?;
+    let base = if n < 0 { inv(a)? } else { a.clone() };
+    let mut k = n.unsigned_abs();
+    if k == 0 {
+        let eye = crate::tensor::ops::creation::eye(b.n, b.n, a.dtype(), a.device())?;
+        return crate::tensor::ops::view::expand(
+            &eye,
+            &b.shape(&[b.n, b.n])
+                .iter()
+                .map(|&d| d as i64)
+                .collect::<Vec<_>>(),
+        )
+        .and_then(|t| t.contiguous());
+    }
+    let (mut acc, mut sq): (Option<Tensor>, Tensor) = (None, base);
+    loop {
+        if k & 1 == 1 {
+            acc = Some(match acc {
+                Some(x) => matmul(&x, &sq)?,
+                None => sq.clone(),
+            });
+        }
+        k >>= 1;
+        if k == 0 {
+            break;
+        }
+        sq = matmul(&sq, &sq)?;
+    }
+    Ok(acc.expect("n != 0 sets it"))
+}
+
+/// `torch.linalg.pinv` via the SVD: singular values at or below
+/// rtol·σ_max (default max(m, n)·eps) count as zero.
+pub fn pinv(a: &Tensor, rtol: Option<f64>) -> Result<Tensor> {
+    let b = Batch::read(a, "pinv")?;
+    let eps = if a.dtype() == crate::tensor::DType::F64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    };
+    if rtol.is_none() && crate::autograd::needs_grad(&[a]) {
+        // Differentiable where it has a gradient (full rank): the
+        // normal-equation forms (AᵀA)⁻¹Aᵀ or Aᵀ(AAᵀ)⁻¹.
+        let full = matrix_rank(a)?
+            .to_host_f64()?
+            .iter()
+            .all(|&r| r as usize == b.m.min(b.n));
+        if full {
+            let at = mt(a)?;
+            return if b.m >= b.n {
+                solve(&matmul(&at, a)?, &at)
+            } else {
+                matmul(&at, &inv(&matmul(a, &at)?)?)
+            };
+        }
+    }
+    let rtol = rtol.unwrap_or(b.m.max(b.n) as f64 * eps);
+    let (u, s, vh) = svd(&a.detached(), false)?;
+    let s_host = s.to_host_f64()?;
+    let r = b.m.min(b.n).max(1);
+    let inv_s: Vec<f64> = s_host
+        .chunks(r)
+        .flat_map(|row| {
+            let cut = rtol * row.iter().cloned().fold(0.0, f64::max);
+            row.iter()
+                .map(move |&x| if x > cut { 1.0 / x } else { 0.0 })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let inv_s = tensor_like(inv_s, s.shape(), a)?;
+    let scaled = mul(&mt(&vh)?, &unsqueeze(&inv_s, -2)?)?;
+    matmul(&scaled, &mt(&u)?)
+}
+
+/// `torch.linalg.matrix_rank`: singular values above tolerance.
+pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
+    let b = Batch::read(a, "matrix_rank")?;
+    let eps = if a.dtype() == crate::tensor::DType::F64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    };
+    let s = svdvals(&a.detached())?.to_host_f64()?;
+    let r = b.m.min(b.n);
+    let ranks: Vec<i64> = if r == 0 {
+        vec![0; b.count]
+    } else {
+        s.chunks(r)
+            .map(|row| {
+                let cut = b.m.max(b.n) as f64 * eps * row.iter().cloned().fold(0.0, f64::max);
+                row.iter().filter(|&&x| x > cut).count() as i64
+            })
+            .collect()
+    };
+    Tensor::from_vec(ranks, &b.lead).to_device(a.device())
+}
