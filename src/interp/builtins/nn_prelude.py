@@ -426,43 +426,55 @@ def _pair(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
 
 
-class Conv2d(nn.Module):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True):
+class _ConvNd(nn.Module):
+    # PyTorch's _ConvNd; `ntuple` makes its n-tuples (_one, _pair).
+    def __init__(self, ntuple, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                 device=None, dtype=None):
         super().__init__()
         self.in_channels = in_channels
         self.out_channels = out_channels
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride)
-        self.padding = padding if isinstance(padding, str) else _pair(padding)
-        self.dilation = _pair(dilation)
+        self.kernel_size = ntuple(kernel_size)
+        self.stride = ntuple(stride)
+        self.padding = padding if isinstance(padding, str) else ntuple(padding)
+        self.dilation = ntuple(dilation)
         self.groups = groups
-        kh, kw = self.kernel_size
-        self.weight = nn.Parameter(torch.empty((out_channels, in_channels // groups, kh, kw)))
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = nn.Parameter(torch.empty(shape, device=device, dtype=dtype))
         if bias:
-            self.bias = nn.Parameter(torch.empty(out_channels))
+            self.bias = nn.Parameter(torch.empty(out_channels, device=device, dtype=dtype))
         else:
             self.bias = None
         # PyTorch's reset_parameters, draw for draw.
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in = in_channels // groups * kh * kw
+            fan_in = in_channels // groups
+            for k in self.kernel_size:
+                fan_in *= k
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-
     def extra_repr(self):
+        n = len(self.kernel_size)
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0, 0):
+        if self.padding != (0,) * n:
             s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s
+
+
+class Conv2d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(_pair, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         device, dtype)
+
+    def forward(self, input):
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
 class MaxPool2d(nn.Module):

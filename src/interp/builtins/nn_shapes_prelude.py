@@ -24,42 +24,14 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return torch._grad_fn_name(out, "ConvolutionBackward0")
 
 
-class Conv1d(nn.Module):
+class Conv1d(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
-        super().__init__()
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _one(kernel_size)
-        self.stride = _one(stride)
-        self.padding = padding if isinstance(padding, str) else _one(padding)
-        self.dilation = _one(dilation)
-        self.groups = groups
-        self.weight = nn.Parameter(torch.empty((out_channels, in_channels // groups, self.kernel_size[0]), device=device, dtype=dtype))
-        if bias:
-            self.bias = nn.Parameter(torch.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.bias = None
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = in_channels // groups * self.kernel_size[0]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        super().__init__(_one, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         device, dtype)
 
     def forward(self, input):
         return conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,):
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
-        if self.dilation != (1,):
-            s += f", dilation={self.dilation}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        return s
 
 
 def _adaptive_ranges(size_in, size_out):

@@ -31,6 +31,14 @@ def _gates(mode, hidden_size):
     return hidden_size
 
 
+def _reset_recurrent(module):
+    # PyTorch's reset_parameters for recurrent layers: every parameter, in
+    # order, from U(-1/sqrt(hidden), 1/sqrt(hidden)).
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
+
+
 class RNNBase(nn.Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None, nonlinearity="tanh"):
@@ -59,9 +67,7 @@ class RNNBase(nn.Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_recurrent(self)
 
     def flatten_parameters(self):
         pass
@@ -187,9 +193,7 @@ class RNNCellBase(nn.Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_recurrent(self)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
