@@ -23,6 +23,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.distributions",
     "torch.linalg",
     "torch.autograd",
+    "torch.special",
     "torch.autograd.functional",
     "random",
     "time",

@@ -340,6 +340,10 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch.optim", "lr_scheduler") => Some(Value::Module("torch.optim.lr_scheduler")),
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
+        ("torch", "special") => Some(Value::Module("torch.special")),
+        ("torch.special", n) => modules::special(n)
+            .and_then(torch_function)
+            .map(Value::Builtin),
         ("torch.autograd", "functional") => Some(Value::Module("torch.autograd.functional")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         // The PyTorch whose behaviour tsh follows.

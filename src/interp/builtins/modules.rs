@@ -316,3 +316,24 @@ pub fn missing_hint(module: &str, name: &str) -> Option<String> {
     };
     known.then(|| format!("PyTorch has {module}.{name}, but tsh does not have it yet"))
 }
+
+/// torch.special's names that are torch functions under another (or the
+/// same) name: `torch.special.expit` is `torch.sigmoid`.
+pub fn special(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "expit" => "sigmoid",
+        "erf" => "erf",
+        "erfc" => "erfc",
+        "sinc" => "sinc",
+        "logit" => "logit",
+        "xlogy" => "xlogy",
+        "log1p" => "log1p",
+        "expm1" => "expm1",
+        "exp2" => "exp2",
+        "round" => "round",
+        "softmax" => "softmax",
+        "log_softmax" => "log_softmax",
+        "logsumexp" => "logsumexp",
+        _ => return None,
+    })
+}
