@@ -38,6 +38,22 @@ pub enum Kind {
         eps: f64,
         initial_accumulator_value: f64,
     },
+    Adadelta {
+        rho: f64,
+        eps: f64,
+    },
+    Adamax {
+        beta1: f64,
+        beta2: f64,
+        eps: f64,
+    },
+    NAdam {
+        beta1: f64,
+        beta2: f64,
+        eps: f64,
+        momentum_decay: f64,
+        decoupled: bool,
+    },
 }
 
 /// Per-parameter state: momentum buffer (SGD) or moments (Adam).
@@ -46,6 +62,8 @@ struct State {
     m: Option<Tensor>,
     v: Option<Tensor>,
     vmax: Option<Tensor>,
+    /// NAdam's running product of its momentum coefficients.
+    mu_product: Option<f64>,
 }
 
 pub struct Optimizer {
@@ -112,6 +130,9 @@ impl Optimizer {
             Kind::Adam { .. } => "AdamW",
             Kind::RmsProp { .. } => "RMSprop",
             Kind::Adagrad { .. } => "Adagrad",
+            Kind::Adadelta { .. } => "Adadelta",
+            Kind::Adamax { .. } => "Adamax",
+            Kind::NAdam { .. } => "NAdam",
         }
     }
 
@@ -290,6 +311,103 @@ impl Optimizer {
                 let std = add(&un(UnaryOp::Sqrt, &sum)?, &num(eps))?;
                 st.m = Some(sum);
                 add(p, &div(&mul(&num(-clr), &g)?, &std)?)
+            }
+            Kind::Adadelta { rho, eps } => {
+                if wd != 0.0 {
+                    g = add(&g, &mul(p, &num(wd))?)?;
+                }
+                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                let sq = match st.m.take() {
+                    Some(s) => s,
+                    None => zeros()?,
+                };
+                let acc = match st.v.take() {
+                    Some(a) => a,
+                    None => zeros()?,
+                };
+                // square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
+                let sq = add(&mul(&sq, &num(rho))?, &mul(&mul(&num(1.0 - rho), &g)?, &g)?)?;
+                let std = un(UnaryOp::Sqrt, &add(&sq, &num(eps))?)?;
+                let delta = un(UnaryOp::Sqrt, &add(&acc, &num(eps))?)?;
+                let delta = mul(&div(&delta, &std)?, &g)?;
+                let acc = add(
+                    &mul(&acc, &num(rho))?,
+                    &mul(&mul(&num(1.0 - rho), &delta)?, &delta)?,
+                )?;
+                st.m = Some(sq);
+                st.v = Some(acc);
+                add(p, &mul(&delta, &num(-lr))?)
+            }
+            Kind::Adamax { beta1, beta2, eps } => {
+                if wd != 0.0 {
+                    g = add(&g, &mul(p, &num(wd))?)?;
+                }
+                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                let m = match st.m.take() {
+                    Some(m) => m,
+                    None => zeros()?,
+                };
+                let inf = match st.v.take() {
+                    Some(v) => v,
+                    None => zeros()?,
+                };
+                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
+                // exp_inf = max(exp_inf * beta2, |g| + eps)
+                let inf = bin(
+                    BinaryOp::Maximum,
+                    &mul(&inf, &num(beta2))?,
+                    &add(&un(UnaryOp::Abs, &g)?, &num(eps))?,
+                )?;
+                let clr = lr / (1.0 - beta1.powi(steps as i32));
+                let next = add(p, &div(&mul(&num(-clr), &m)?, &inf)?)?;
+                st.m = Some(m);
+                st.v = Some(inf);
+                Ok(next)
+            }
+            Kind::NAdam {
+                beta1,
+                beta2,
+                eps,
+                momentum_decay,
+                decoupled,
+            } => {
+                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                let mut p = p.clone();
+                if wd != 0.0 {
+                    if decoupled {
+                        p = mul(&p, &num(1.0 - lr * wd))?;
+                    } else {
+                        g = add(&g, &mul(&p, &num(wd))?)?;
+                    }
+                }
+                let t = steps as f64;
+                let mu = beta1 * (1.0 - 0.5 * 0.96f64.powf(t * momentum_decay));
+                let mu_next = beta1 * (1.0 - 0.5 * 0.96f64.powf((t + 1.0) * momentum_decay));
+                // PyTorch keeps the product in a float32 tensor.
+                let product = (st.mu_product.unwrap_or(1.0) * mu) as f32 as f64;
+                st.mu_product = Some(product);
+                let m = match st.m.take() {
+                    Some(m) => m,
+                    None => zeros()?,
+                };
+                let v = match st.v.take() {
+                    Some(v) => v,
+                    None => zeros()?,
+                };
+                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
+                let v = add(
+                    &mul(&v, &num(beta2))?,
+                    &mul(&mul(&num(1.0 - beta2), &g)?, &g)?,
+                )?;
+                let bc2 = 1.0 - beta2.powi(steps as i32);
+                let denom = add(&un(UnaryOp::Sqrt, &div(&v, &num(bc2))?)?, &num(eps))?;
+                let k1 = -lr * (1.0 - mu) / (1.0 - product);
+                let k2 = -lr * mu_next / (1.0 - product * mu_next);
+                let next = add(&p, &div(&mul(&num(k1), &g)?, &denom)?)?;
+                let next = add(&next, &div(&mul(&num(k2), &m)?, &denom)?)?;
+                st.m = Some(m);
+                st.v = Some(v);
+                Ok(next)
             }
         }
     }

@@ -62,6 +62,21 @@ pub const ROWS: &[Builtin] = &[
         "w = ones(2, requires_grad=true); opt = optim.RMSprop([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
     ),
     optimizer_row!(
+        "Adadelta(Any params, Any lr=1.0, Any rho=0.9, Any eps=1e-06, Any weight_decay=0, Any foreach=None, *, bool capturable=False, bool maximize=False, bool differentiable=False) -> Any",
+        "Adadelta: steps scaled by running averages of squared gradients and squared updates.",
+        "w = ones(2, requires_grad=true); opt = optim.Adadelta([w]); (w * w).sum().backward(); opt.step(); w"
+    ),
+    optimizer_row!(
+        "Adamax(Any params, Any lr=0.002, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0, Any foreach=None, *, bool maximize=False, bool differentiable=False, bool capturable=False) -> Any",
+        "Adamax: Adam with the infinity norm of past gradients.",
+        "w = ones(2, requires_grad=true); opt = optim.Adamax([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
+    ),
+    optimizer_row!(
+        "NAdam(Any params, Any lr=0.002, Any betas=(0.9, 0.999), Any eps=1e-08, Any weight_decay=0, Any momentum_decay=0.004, bool decoupled_weight_decay=False, *, Any foreach=None, bool maximize=False, bool capturable=False, bool differentiable=False) -> Any",
+        "NAdam: Adam with Nesterov momentum.",
+        "w = ones(2, requires_grad=true); opt = optim.NAdam([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
+    ),
+    optimizer_row!(
         "Adagrad(Any params, Any lr=0.01, Any lr_decay=0, Any weight_decay=0, Any initial_accumulator_value=0, Any eps=1e-10, Any foreach=None, *, bool maximize=False, bool differentiable=False, Any fused=None) -> Any",
         "Adagrad: steps scaled by the sum of all squared gradients so far.",
         "w = ones(2, requires_grad=true); opt = optim.Adagrad([w], lr=0.1); (w * w).sum().backward(); opt.step(); w"
@@ -121,26 +136,30 @@ fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
             eps: float(d, "eps")?,
             initial_accumulator_value: float(d, "initial_accumulator_value")?,
         },
-        _ => {
-            let betas = d
-                .get("betas")
-                .cloned()
-                .unwrap_or(Value::None)
-                .iter_items()?;
-            let [b1, b2] = betas.as_slice() else {
-                return Err(value_err("betas must be a pair (beta1, beta2)"));
-            };
-            let (beta1, beta2) = (
-                convert::to_float(b1, name, "betas")?,
-                convert::to_float(b2, name, "betas")?,
-            );
-            for (i, b) in [beta1, beta2].into_iter().enumerate() {
-                if !(0.0..1.0).contains(&b) {
-                    return Err(value_err(format!(
-                        "Invalid beta parameter at index {i}: {b}"
-                    )));
-                }
+        "Adadelta" => Kind::Adadelta {
+            rho: float(d, "rho")?,
+            eps: float(d, "eps")?,
+        },
+        "Adamax" => {
+            let (beta1, beta2) = betas(name, d)?;
+            Kind::Adamax {
+                beta1,
+                beta2,
+                eps: float(d, "eps")?,
             }
+        }
+        "NAdam" => {
+            let (beta1, beta2) = betas(name, d)?;
+            Kind::NAdam {
+                beta1,
+                beta2,
+                eps: float(d, "eps")?,
+                momentum_decay: float(d, "momentum_decay")?,
+                decoupled: flag(d, "decoupled_weight_decay")?,
+            }
+        }
+        _ => {
+            let (beta1, beta2) = betas(name, d)?;
             Kind::Adam {
                 beta1,
                 beta2,
@@ -150,6 +169,30 @@ fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
             }
         }
     })
+}
+
+/// A group's `betas`, checked as PyTorch checks them.
+fn betas(name: &str, d: &Dict) -> Result<(f64, f64)> {
+    let betas = d
+        .get("betas")
+        .cloned()
+        .unwrap_or(Value::None)
+        .iter_items()?;
+    let [b1, b2] = betas.as_slice() else {
+        return Err(value_err("betas must be a pair (beta1, beta2)"));
+    };
+    let (beta1, beta2) = (
+        convert::to_float(b1, name, "betas")?,
+        convert::to_float(b2, name, "betas")?,
+    );
+    for (i, b) in [beta1, beta2].into_iter().enumerate() {
+        if !(0.0..1.0).contains(&b) {
+            return Err(value_err(format!(
+                "Invalid beta parameter at index {i}: {b}"
+            )));
+        }
+    }
+    Ok((beta1, beta2))
 }
 
 fn tensors(v: &Value) -> Result<Vec<Tensor>> {
