@@ -9,4 +9,5 @@ pub mod init;
 pub mod loss;
 pub mod normalization;
 pub mod optim;
+mod optim_state;
 pub mod parameter;

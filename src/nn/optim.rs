@@ -58,12 +58,12 @@ pub enum Kind {
 
 /// Per-parameter state: momentum buffer (SGD) or moments (Adam).
 #[derive(Default, Clone)]
-struct State {
-    m: Option<Tensor>,
-    v: Option<Tensor>,
-    vmax: Option<Tensor>,
+pub(super) struct State {
+    pub(super) m: Option<Tensor>,
+    pub(super) v: Option<Tensor>,
+    pub(super) vmax: Option<Tensor>,
     /// NAdam's running product of its momentum coefficients.
-    mu_product: Option<f64>,
+    pub(super) mu_product: Option<f64>,
 }
 
 pub struct Optimizer {
@@ -72,8 +72,8 @@ pub struct Optimizer {
     pub weight_decay: f64,
     pub maximize: bool,
     pub params: Vec<Tensor>,
-    state: Vec<State>,
-    steps: u64,
+    pub(super) state: Vec<State>,
+    pub(super) steps: u64,
 }
 
 impl Optimizer {

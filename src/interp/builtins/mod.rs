@@ -28,6 +28,7 @@ mod nnmodule;
 mod numpy;
 mod ops;
 pub mod optim;
+mod optim_state;
 mod order;
 mod products;
 mod pycompat;

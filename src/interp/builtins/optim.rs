@@ -20,7 +20,7 @@ pub struct OptimizerValue {
     pub param_groups: Value,
     /// A group's hyperparameters that the user did not give (add_param_group fills from them).
     defaults: Vec<(&'static str, Value)>,
-    groups: RefCell<Vec<Optimizer>>,
+    pub(super) groups: RefCell<Vec<Optimizer>>,
 }
 
 /// An optimizer's row: its schema is PyTorch's signature, and every setting
@@ -90,7 +90,10 @@ fn construct(sig: &'static str, args: crate::interp::args::Args) -> Result<Value
     for name in b.names().into_iter().skip(1) {
         settings.push((name, b.take::<Value>(name)?));
     }
-    build(crate::interp::schema::name_of(sig), &params, settings)
+    let name = crate::interp::schema::name_of(sig);
+    let order = super::optim_state::defaults_order(name);
+    settings.sort_by_key(|(k, _)| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
+    build(name, &params, settings)
 }
 
 fn float(d: &Dict, key: &str) -> Result<f64> {
@@ -103,7 +106,7 @@ fn flag(d: &Dict, key: &str) -> Result<bool> {
 }
 
 /// The Rust update rule a group's dict describes.
-fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
+pub(super) fn kind_of(name: &str, d: &Dict) -> Result<Kind> {
     Ok(match name {
         "SGD" => {
             let (momentum, dampening, nesterov) = (
@@ -281,7 +284,7 @@ fn build(
 }
 
 impl OptimizerValue {
-    fn dicts(&self) -> Vec<Rc<RefCell<Dict>>> {
+    pub(super) fn dicts(&self) -> Vec<Rc<RefCell<Dict>>> {
         self.param_groups
             .iter_items()
             .unwrap_or_default()
@@ -384,6 +387,22 @@ const OPTIMIZER_ROWS: &[Builtin] = &[
         "opt = optim.SGD([ones(1, requires_grad=true)], lr=0.1); opt.add_param_group({'params': [ones(1, requires_grad=true)], 'lr': 0.01}); len(opt.param_groups)",
         |optimizer: Value, param_group: Value| the(&optimizer)?
             .add_param_group(&param_group)
+            .map(|_| Value::None)
+    ),
+    op!(
+        Method,
+        "state_dict(Any optimizer) -> Any",
+        "The optimizer's state (each parameter's buffers under PyTorch's names) and its groups' settings, to save.",
+        "w = ones(2, requires_grad=true); opt = optim.Adam([w]); w.sum().backward(); opt.step(); opt.state_dict()",
+        |optimizer: Value| the(&optimizer).map(|o| o.state_dict())
+    ),
+    op!(
+        Method,
+        "load_state_dict(Any optimizer, Any state_dict) -> None",
+        "Restore what state_dict() gave (settings and buffers) into this optimizer.",
+        "w = ones(2, requires_grad=true); opt = optim.Adam([w]); opt.load_state_dict(opt.state_dict())",
+        |optimizer: Value, state_dict: Value| the(&optimizer)?
+            .load_state_dict(&state_dict)
             .map(|_| Value::None)
     ),
 ];
