@@ -185,21 +185,33 @@ impl Interp {
         span: Span,
     ) -> Result<HashMap<Rc<str>, Value>> {
         let plain: Vec<&Param> = def.params.iter().filter(|p| p.star == Star::None).collect();
-        let star = def.params.iter().find(|p| p.star == Star::One);
+        // Parameters after `*args` (or a bare `*`) are keyword-only.
+        let star_at = def.params.iter().position(|p| p.star == Star::One);
+        let by_position: Vec<&Param> = def
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| p.star == Star::None && star_at.is_none_or(|s| *i < s))
+            .map(|(_, p)| p)
+            .collect();
+        let star = def
+            .params
+            .iter()
+            .find(|p| p.star == Star::One && !p.name.is_empty());
         let star_star = def.params.iter().find(|p| p.star == Star::Two);
-        if positional.len() > plain.len() && star.is_none() {
+        if positional.len() > by_position.len() && star.is_none() {
             return Err(type_err(format!(
-                "{}() takes {} argument{} but {} were given",
+                "{}() takes {} positional argument{} but {} were given",
                 def.name,
-                plain.len(),
-                if plain.len() == 1 { "" } else { "s" },
+                by_position.len(),
+                if by_position.len() == 1 { "" } else { "s" },
                 positional.len()
             )));
         }
         let mut scope: HashMap<Rc<str>, Value> = HashMap::new();
         let mut extra = vec![];
         for (i, (v, _)) in positional.into_iter().enumerate() {
-            match plain.get(i) {
+            match by_position.get(i) {
                 Some(p) => {
                     scope.insert(p.name.clone(), v);
                 }

@@ -564,6 +564,8 @@ pub(super) fn build_param(p: Pair<Rule>) -> Result<Param> {
                     Star::One
                 }
             }
+            // A bare `*` is a star parameter without a name.
+            Rule::bare_star => star = Star::One,
             Rule::ident => pname = name(q),
             Rule::expr => default = Some(build_expr(q)?),
             // An annotation (`x: int`) is documentation only.

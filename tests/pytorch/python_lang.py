@@ -136,3 +136,17 @@ def rec(n):
         yield n
         yield from rec(n - 1)
 print(sum(rec(150)))
+
+
+# keyword-only parameters
+def f(a, *, key=1):
+    return a, key
+def g(*args, k=2, **kw):
+    return args, k, kw
+def h(a, b=0, *rest, c, d=4):
+    return a, b, rest, c, d
+print(f(1), f(1, key=3), g(1, 2), g(1, k=5, z=6), h(1, 2, 3, c=9))
+try:
+    f(1, 2)
+except TypeError as e:
+    print("TypeError", e)

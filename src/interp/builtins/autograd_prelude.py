@@ -114,3 +114,65 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         jv = torch.autograd.grad(g, us, vs, create_graph=create_graph, allow_unused=True)
     jv = _out(_fill(jv, outs), create_graph)
     return _out(outputs, create_graph), jv if isinstance(outputs, tuple) else jv[0]
+
+
+def _perturbed(xs, i, j, delta):
+    x = xs[i]
+    d = torch.zeros(x.numel(), dtype=x.dtype, device=x.device)
+    d[j] = delta
+    args = list(xs)
+    args[i] = (x.detach() + d.reshape(x.shape)).requires_grad_(x.requires_grad)
+    return args
+
+
+def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
+              fast_mode=False, masked=None):
+    # PyTorch's slow mode: the Jacobian by central differences against the
+    # one backward computes, one input element (row) by one output element.
+    xs = _as_tuple(inputs)
+    outs = _as_tuple(func(*xs))
+    for o, out in enumerate(outs):
+        flat = out.reshape(-1)
+        for i, x in enumerate(xs):
+            if not (isinstance(x, torch.Tensor) and x.requires_grad):
+                continue
+            n, m = x.numel(), flat.numel()
+            numerical = torch.zeros(n, m, dtype=x.dtype)
+            analytical = torch.zeros(n, m, dtype=x.dtype)
+            for j in range(n):
+                plus = _as_tuple(func(*_perturbed(xs, i, j, eps)))[o].detach().reshape(-1)
+                minus = _as_tuple(func(*_perturbed(xs, i, j, -eps)))[o].detach().reshape(-1)
+                numerical[j] = ((plus - minus) / (2 * eps)).to(x.dtype).cpu()
+            if out.requires_grad:
+                for k in range(m):
+                    g = torch.autograd.grad(flat[k], x, retain_graph=True, allow_unused=True)[0]
+                    if g is not None:
+                        analytical[:, k] = g.detach().reshape(-1).cpu()
+            if not torch.allclose(analytical, numerical, rtol, atol):
+                if raise_exception:
+                    raise RuntimeError(f"Jacobian mismatch for output {o} with respect to input {i},\nnumerical:{numerical}\nanalytical:{analytical}\n")
+                return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
+    # The first gradient, made with create_graph, checked like any function.
+    xs = _as_tuple(inputs)
+    if grad_outputs is None:
+        grad_outputs = tuple(torch.randn_like(o).requires_grad_(True) for o in _as_tuple(func(*xs)))
+    gos = _as_tuple(grad_outputs)
+    n = len(xs)
+
+    def first(*args):
+        ins = args[:n]
+        outs = _as_tuple(func(*ins))
+        wrt = [x for x in ins if isinstance(x, torch.Tensor) and x.requires_grad]
+        grads = torch.autograd.grad(outs, wrt, args[n:], create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first, xs + gos, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

@@ -23,7 +23,13 @@ const PRELUDE: &str = concat!(
 
 /// What autograd_prelude.py defines: torch.autograd's classes, and
 /// torch.autograd.functional's functions.
-pub const AUTOGRAD: &[&str] = &["Function", "FunctionCtx", "RemovableHandle"];
+pub const AUTOGRAD: &[&str] = &[
+    "Function",
+    "FunctionCtx",
+    "RemovableHandle",
+    "gradcheck",
+    "gradgradcheck",
+];
 pub const AUTOGRAD_FUNCTIONAL: &[&str] = &["jacobian", "hessian", "vjp", "jvp"];
 
 /// torch.nn.functional's functions that the prelude defines.
