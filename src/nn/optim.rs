@@ -205,29 +205,8 @@ impl Optimizer {
                 amsgrad,
                 decoupled,
             } => {
-                let zeros = || crate::tensor::ops::arith::zeros_like(p);
-                let mut p = p.clone();
-                if wd != 0.0 {
-                    if decoupled {
-                        p = mul(&p, &num(1.0 - lr * wd))?;
-                    } else {
-                        g = add(&g, &mul(&p, &num(wd))?)?;
-                    }
-                }
-                let m = match st.m.take() {
-                    Some(m) => m,
-                    None => zeros()?,
-                };
-                let v = match st.v.take() {
-                    Some(v) => v,
-                    None => zeros()?,
-                };
-                // m.lerp_(g, 1 - beta1); v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
-                let v = add(
-                    &mul(&v, &num(beta2))?,
-                    &mul(&mul(&num(1.0 - beta2), &g)?, &g)?,
-                )?;
+                let (p, g) = decay(p, g, lr, wd, decoupled)?;
+                let (m, v) = adam_moments(st, &p, &g, beta1, beta2)?;
                 let used = if amsgrad {
                     let vmax = match st.vmax.take() {
                         Some(x) => bin(BinaryOp::Maximum, &x, &v)?,
@@ -371,34 +350,14 @@ impl Optimizer {
                 momentum_decay,
                 decoupled,
             } => {
-                let zeros = || crate::tensor::ops::arith::zeros_like(p);
-                let mut p = p.clone();
-                if wd != 0.0 {
-                    if decoupled {
-                        p = mul(&p, &num(1.0 - lr * wd))?;
-                    } else {
-                        g = add(&g, &mul(&p, &num(wd))?)?;
-                    }
-                }
+                let (p, g) = decay(p, g, lr, wd, decoupled)?;
                 let t = steps as f64;
                 let mu = beta1 * (1.0 - 0.5 * 0.96f64.powf(t * momentum_decay));
                 let mu_next = beta1 * (1.0 - 0.5 * 0.96f64.powf((t + 1.0) * momentum_decay));
                 // PyTorch keeps the product in a float32 tensor.
                 let product = (st.mu_product.unwrap_or(1.0) * mu) as f32 as f64;
                 st.mu_product = Some(product);
-                let m = match st.m.take() {
-                    Some(m) => m,
-                    None => zeros()?,
-                };
-                let v = match st.v.take() {
-                    Some(v) => v,
-                    None => zeros()?,
-                };
-                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
-                let v = add(
-                    &mul(&v, &num(beta2))?,
-                    &mul(&mul(&num(1.0 - beta2), &g)?, &g)?,
-                )?;
+                let (m, v) = adam_moments(st, &p, &g, beta1, beta2)?;
                 let bc2 = 1.0 - beta2.powi(steps as i32);
                 let denom = add(&un(UnaryOp::Sqrt, &div(&v, &num(bc2))?)?, &num(eps))?;
                 let k1 = -lr * (1.0 - mu) / (1.0 - product);
@@ -411,4 +370,43 @@ impl Optimizer {
             }
         }
     }
+}
+
+/// Weight decay as Adam-family optimizers apply it: decoupled, it shrinks
+/// the weights (AdamW); otherwise it joins the gradient.
+fn decay(p: &Tensor, g: Tensor, lr: f64, wd: f64, decoupled: bool) -> Result<(Tensor, Tensor)> {
+    if wd == 0.0 {
+        return Ok((p.clone(), g));
+    }
+    if decoupled {
+        return Ok((mul(p, &num(1.0 - lr * wd))?, g));
+    }
+    let g = add(&g, &mul(p, &num(wd))?)?;
+    Ok((p.clone(), g))
+}
+
+/// Adam's two moments after gradient `g`, as PyTorch's in-place ops round
+/// them: `m.lerp_(g, 1 - beta1)`, `v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`.
+fn adam_moments(
+    st: &mut State,
+    p: &Tensor,
+    g: &Tensor,
+    beta1: f64,
+    beta2: f64,
+) -> Result<(Tensor, Tensor)> {
+    let zeros = || crate::tensor::ops::arith::zeros_like(p);
+    let m = match st.m.take() {
+        Some(m) => m,
+        None => zeros()?,
+    };
+    let v = match st.v.take() {
+        Some(v) => v,
+        None => zeros()?,
+    };
+    let m = add(&m, &mul(&num(1.0 - beta1), &sub(g, &m)?)?)?;
+    let v = add(
+        &mul(&v, &num(beta2))?,
+        &mul(&mul(&num(1.0 - beta2), g)?, g)?,
+    )?;
+    Ok((m, v))
 }
