@@ -181,9 +181,7 @@ impl Optimizer {
                 dampening,
                 nesterov,
             } => {
-                if wd != 0.0 {
-                    g = add(&g, &mul(p, &num(wd))?)?;
-                }
+                g = coupled(p, g, wd)?;
                 if momentum != 0.0 {
                     let buf = match &st.m {
                         Some(b) => add(&mul(b, &num(momentum))?, &mul(&g, &num(1.0 - dampening))?)?,
@@ -232,24 +230,15 @@ impl Optimizer {
                 momentum,
                 centered,
             } => {
-                if wd != 0.0 {
-                    g = add(&g, &mul(p, &num(wd))?)?;
-                }
-                let zeros = || crate::tensor::ops::arith::zeros_like(p);
+                g = coupled(p, g, wd)?;
                 // square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-                let sq = match st.m.take() {
-                    Some(s) => s,
-                    None => zeros()?,
-                };
+                let sq = taken(&mut st.m, p)?;
                 let sq = add(
                     &mul(&sq, &num(alpha))?,
                     &mul(&mul(&num(1.0 - alpha), &g)?, &g)?,
                 )?;
                 let avg = if centered {
-                    let ga = match st.v.take() {
-                        Some(a) => a,
-                        None => zeros()?,
-                    };
+                    let ga = taken(&mut st.v, p)?;
                     let ga = add(&ga, &mul(&num(1.0 - alpha), &sub(&g, &ga)?)?)?;
                     let avg = un(UnaryOp::Sqrt, &sub(&sq, &mul(&ga, &ga)?)?)?;
                     st.v = Some(ga);
@@ -260,10 +249,7 @@ impl Optimizer {
                 st.m = Some(sq);
                 let avg = add(&avg, &num(eps))?;
                 if momentum > 0.0 {
-                    let buf = match st.vmax.take() {
-                        Some(b) => b,
-                        None => zeros()?,
-                    };
+                    let buf = taken(&mut st.vmax, p)?;
                     let buf = add(&mul(&buf, &num(momentum))?, &div(&g, &avg)?)?;
                     st.vmax = Some(buf.clone());
                     return add(p, &mul(&buf, &num(-lr))?);
@@ -275,9 +261,7 @@ impl Optimizer {
                 eps,
                 initial_accumulator_value,
             } => {
-                if wd != 0.0 {
-                    g = add(&g, &mul(p, &num(wd))?)?;
-                }
+                g = coupled(p, g, wd)?;
                 let clr = lr / (1.0 + (steps as f64 - 1.0) * lr_decay);
                 let sum = match st.m.take() {
                     Some(s) => s,
@@ -292,18 +276,9 @@ impl Optimizer {
                 add(p, &div(&mul(&num(-clr), &g)?, &std)?)
             }
             Kind::Adadelta { rho, eps } => {
-                if wd != 0.0 {
-                    g = add(&g, &mul(p, &num(wd))?)?;
-                }
-                let zeros = || crate::tensor::ops::arith::zeros_like(p);
-                let sq = match st.m.take() {
-                    Some(s) => s,
-                    None => zeros()?,
-                };
-                let acc = match st.v.take() {
-                    Some(a) => a,
-                    None => zeros()?,
-                };
+                g = coupled(p, g, wd)?;
+                let sq = taken(&mut st.m, p)?;
+                let acc = taken(&mut st.v, p)?;
                 // square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
                 let sq = add(&mul(&sq, &num(rho))?, &mul(&mul(&num(1.0 - rho), &g)?, &g)?)?;
                 let std = un(UnaryOp::Sqrt, &add(&sq, &num(eps))?)?;
@@ -318,18 +293,9 @@ impl Optimizer {
                 add(p, &mul(&delta, &num(-lr))?)
             }
             Kind::Adamax { beta1, beta2, eps } => {
-                if wd != 0.0 {
-                    g = add(&g, &mul(p, &num(wd))?)?;
-                }
-                let zeros = || crate::tensor::ops::arith::zeros_like(p);
-                let m = match st.m.take() {
-                    Some(m) => m,
-                    None => zeros()?,
-                };
-                let inf = match st.v.take() {
-                    Some(v) => v,
-                    None => zeros()?,
-                };
+                g = coupled(p, g, wd)?;
+                let m = taken(&mut st.m, p)?;
+                let inf = taken(&mut st.v, p)?;
                 let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
                 // exp_inf = max(exp_inf * beta2, |g| + eps)
                 let inf = bin(
@@ -381,8 +347,23 @@ fn decay(p: &Tensor, g: Tensor, lr: f64, wd: f64, decoupled: bool) -> Result<(Te
     if decoupled {
         return Ok((mul(p, &num(1.0 - lr * wd))?, g));
     }
-    let g = add(&g, &mul(p, &num(wd))?)?;
-    Ok((p.clone(), g))
+    Ok((p.clone(), coupled(p, g, wd)?))
+}
+
+/// `grad = grad.add(param, alpha=weight_decay)`.
+fn coupled(p: &Tensor, g: Tensor, wd: f64) -> Result<Tensor> {
+    if wd == 0.0 {
+        return Ok(g);
+    }
+    add(&g, &mul(p, &num(wd))?)
+}
+
+/// A state buffer, zeros like the parameter on its first step.
+fn taken(slot: &mut Option<Tensor>, p: &Tensor) -> Result<Tensor> {
+    match slot.take() {
+        Some(t) => Ok(t),
+        None => crate::tensor::ops::arith::zeros_like(p),
+    }
 }
 
 /// Adam's two moments after gradient `g`, as PyTorch's in-place ops round
@@ -394,15 +375,8 @@ fn adam_moments(
     beta1: f64,
     beta2: f64,
 ) -> Result<(Tensor, Tensor)> {
-    let zeros = || crate::tensor::ops::arith::zeros_like(p);
-    let m = match st.m.take() {
-        Some(m) => m,
-        None => zeros()?,
-    };
-    let v = match st.v.take() {
-        Some(v) => v,
-        None => zeros()?,
-    };
+    let m = taken(&mut st.m, p)?;
+    let v = taken(&mut st.v, p)?;
     let m = add(&m, &mul(&num(1.0 - beta1), &sub(g, &m)?)?)?;
     let v = add(
         &mul(&v, &num(beta2))?,
