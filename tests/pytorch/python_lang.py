@@ -150,3 +150,7 @@ try:
     f(1, 2)
 except TypeError as e:
     print("TypeError", e)
+
+# str.splitlines
+s = "a\nbb\n\nc"
+print(s.splitlines(), s.splitlines(keepends=True), "x".splitlines(), "".splitlines())

@@ -388,6 +388,14 @@ pub const STR_ROWS: &[Builtin] = &[
     ),
     row!(
         Method,
+        "splitlines",
+        "str.splitlines(keepends=False)",
+        "The lines of a string (without their line breaks unless keepends).",
+        "'a\\nb'.splitlines()",
+        str_splitlines
+    ),
+    row!(
+        Method,
         "strip",
         "str.strip()",
         "Without spaces at either end.",
@@ -557,6 +565,18 @@ fn str_split(_: &mut Interp, mut a: Args) -> Result<Value> {
         Some(p) => s.split(p.as_str()).map(Value::str).collect(),
     };
     Ok(Value::list(parts))
+}
+
+fn str_splitlines(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let s = receiver_str(&mut a)?;
+    let keep = a.flag("keepends", false)?;
+    a.finish()?;
+    let lines: Vec<Value> = if keep {
+        s.split_inclusive('\n').map(Value::str).collect()
+    } else {
+        s.lines().map(Value::str).collect()
+    };
+    Ok(Value::list(lines))
 }
 
 fn str_map(mut a: Args, f: impl Fn(&str) -> String) -> Result<Value> {
