@@ -270,7 +270,9 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::assign => {
             // `a = b = value`: every pair but the last holds targets.
             let parts: Vec<_> = inner.collect();
-            let (value, targets) = parts.split_last().expect("an assignment has a value");
+            let Some((value, targets)) = parts.split_last() else {
+                return Err(Error::new(ErrorKind::Syntax, "an assignment needs a value"));
+            };
             let value = build_expr_list(value.clone())?;
             let mut groups = targets
                 .iter()

@@ -267,25 +267,12 @@ pub fn eigh(a: &Tensor, upper: bool) -> Result<(Tensor, Tensor)> {
 
 /// The singular values of each matrix, descending.
 pub fn svdvals(a: &Tensor) -> Result<Tensor> {
-    let (_, s, _) = svd_parts(a, false, false)?;
-    Ok(s)
+    svd(a, false).map(|(_, s, _)| s)
 }
 
-/// `torch.linalg.svd`: U, S, Vh (reduced unless full_matrices).
-pub fn svd(a: &Tensor, full_matrices: bool) -> Result<(Tensor, Tensor, Tensor)> {
-    let (u, s, vh) = svd_parts(a, full_matrices, true)?;
-    Ok((
-        u.expect("vectors asked for"),
-        s,
-        vh.expect("vectors asked for"),
-    ))
-}
-
-fn svd_parts(
-    a: &Tensor,
-    full: bool,
-    vectors: bool,
-) -> Result<(Option<Tensor>, Tensor, Option<Tensor>)> {
+/// `torch.linalg.svd`: U, S, Vh (reduced unless full_matrices). The
+/// vectors are computed either way: S's gradient needs them.
+pub fn svd(a: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
     let b = Batch::read(a, "svd")?;
     let (m, n) = (b.m, b.n);
     let r = m.min(n);
@@ -322,12 +309,9 @@ fn svd_parts(
             Ok(vec![Some(matmul(&matmul(&u0, &diag)?, &vh0)?)])
         })
     });
-    if !vectors {
-        return Ok((None, s, None));
-    }
     let u = not_differentiable(u, a, "LinalgSvdBackward0")?;
     let vh = not_differentiable(vh, a, "LinalgSvdBackward0")?;
-    Ok((Some(u), s, Some(vh)))
+    Ok((u, s, vh))
 }
 
 /// `torch.linalg.qr` ('reduced' or 'complete'; 'r' gives an empty Q).

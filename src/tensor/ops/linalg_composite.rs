@@ -87,21 +87,22 @@ pub fn matrix_power(a: &Tensor, n: i64) -> Result<Tensor> {
         )
         .and_then(|t| t.contiguous());
     }
-    let (mut acc, mut sq): (Option<Tensor>, Tensor) = (None, base);
-    loop {
+    // Square-and-multiply: the lowest set bit starts the product.
+    let mut sq = base;
+    while k & 1 == 0 {
+        sq = matmul(&sq, &sq)?;
+        k >>= 1;
+    }
+    let mut acc = sq.clone();
+    k >>= 1;
+    while k > 0 {
+        sq = matmul(&sq, &sq)?;
         if k & 1 == 1 {
-            acc = Some(match acc {
-                Some(x) => matmul(&x, &sq)?,
-                None => sq.clone(),
-            });
+            acc = matmul(&acc, &sq)?;
         }
         k >>= 1;
-        if k == 0 {
-            break;
-        }
-        sq = matmul(&sq, &sq)?;
     }
-    Ok(acc.expect("n != 0 sets it"))
+    Ok(acc)
 }
 
 /// `torch.linalg.pinv` via the SVD: singular values at or below
