@@ -853,3 +853,55 @@ fn linear_algebra() {
     check("torch.linalg.svdvals(x)", &[("x", "a,b", S)], "");
     check("torch.linalg.pinv(x)", &[("x", "4,2", S)], "");
 }
+
+/// The layers and losses the Python prelude composes from checked ops:
+/// their compositions differentiate as PyTorch's do.
+#[test]
+fn prelude_layers_and_losses() {
+    check(
+        "F.conv1d(x, w, b, stride=2, padding=1)",
+        &[("x", "a,2,5", S), ("w", "3,2,3", S), ("b", "3", S)],
+        "",
+    );
+    check(
+        "F.adaptive_avg_pool2d(x, (2, 3))",
+        &[("x", "a,2,5,7", S)],
+        "",
+    );
+    check("F.adaptive_avg_pool1d(x, 3)", &[("x", "a,2,7", S)], "");
+    check(
+        "F.interpolate(x, scale_factor=2, mode='bilinear')",
+        &[("x", "a,2,3,3", S)],
+        "",
+    );
+    check(
+        "F.interpolate(x, size=5, mode='linear', align_corners=True)",
+        &[("x", "a,2,3", S)],
+        "",
+    );
+    check(
+        "F.smooth_l1_loss(x, y, beta=0.5)",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check(
+        "F.huber_loss(x, y, delta=0.7, reduction='none')",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
+    check(
+        "F.kl_div(x, y, reduction='batchmean')",
+        &[("x", "a,b", S), ("y", "a,b", P)],
+        "",
+    );
+    check(
+        "lstm(x)[0]",
+        &[("x", "a,4,3", S)],
+        "lstm = nn.LSTM(3, 2, batch_first=True).double()",
+    );
+    check(
+        "gru(x)[1]",
+        &[("x", "4,a,3", S)],
+        "gru = nn.GRU(3, 2, bidirectional=True).double()",
+    );
+}
