@@ -905,3 +905,87 @@ fn prelude_layers_and_losses() {
         "gru = nn.GRU(3, 2, bidirectional=True).double()",
     );
 }
+
+/// The nn zoo's composites (nn_activation/loss/pool_conv/conv_norm preludes).
+#[test]
+fn prelude_zoo() {
+    for f in [
+        "F.celu(x, 0.7)",
+        "F.selu(x)",
+        "F.mish(x)",
+        "F.softshrink(x, 0.3)",
+        "F.hardswish(x)",
+        "F.softsign(x)",
+        "F.glu(x, 0)",
+        "F.softmin(x, dim=-1)",
+    ] {
+        check(f, &[("x", "4,b", S)], "");
+    }
+    check("F.prelu(x, w)", &[("x", "a,3,4", S), ("w", "3", S)], "");
+    check(
+        "F.bilinear(x, y, w, b)",
+        &[
+            ("x", "a,3", S),
+            ("y", "a,2", S),
+            ("w", "4,3,2", S),
+            ("b", "4", S),
+        ],
+        "",
+    );
+    check(
+        "F.conv3d(x, w, b, stride=(2, 1, 1), padding=1)",
+        &[("x", "a,2,3,4,3", S), ("w", "3,2,2,3,2", S), ("b", "3", S)],
+        "",
+    );
+    check(
+        "F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1)",
+        &[("x", "a,2,3,3", S), ("w", "2,3,3,3", S), ("b", "3", S)],
+        "",
+    );
+    check(
+        "F.conv_transpose1d(x, w, stride=3, groups=2)",
+        &[("x", "a,4,3", S), ("w", "4,1,2", S)],
+        "",
+    );
+    check("F.max_pool1d(x, 2)", &[("x", "a,2,6", S)], "");
+    check(
+        "F.avg_pool3d(x, 2, padding=1)",
+        &[("x", "a,1,3,4,3", S)],
+        "",
+    );
+    check("F.lp_pool2d(x, 2, 2)", &[("x", "a,2,4,4", P)], "");
+    check("F.instance_norm(x)", &[("x", "a,3,5", S)], "");
+    check("F.rms_norm(x, (4,))", &[("x", "a,4", S)], "");
+    check("F.local_response_norm(x, 3)", &[("x", "a,4,3", S)], "");
+    check("F.pixel_shuffle(x, 2)", &[("x", "a,8,2,3", S)], "");
+    check(
+        "F.triplet_margin_loss(x, y, z, swap=True)",
+        &[("x", "a,4", S), ("y", "a,4", S), ("z", "a,4", S)],
+        "",
+    );
+    check(
+        "F.cosine_embedding_loss(x, y, torch.tensor([1, -1, 1]))",
+        &[("x", "3,4", S), ("y", "3,4", S)],
+        "",
+    );
+    check(
+        "F.gaussian_nll_loss(x, y, v, full=True)",
+        &[("x", "a,3", S), ("y", "a,3", S), ("v", "a,3", P)],
+        "",
+    );
+    check(
+        "F.multilabel_soft_margin_loss(x, y)",
+        &[("x", "a,3", S), ("y", "a,3", P)],
+        "",
+    );
+    check(
+        "F.multi_margin_loss(x, torch.tensor([2, 0, 1]), p=2)",
+        &[("x", "3,4", S)],
+        "",
+    );
+    check(
+        "F.poisson_nll_loss(x, y)",
+        &[("x", "a,3", S), ("y", "a,3", P)],
+        "",
+    );
+}

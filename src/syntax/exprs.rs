@@ -518,26 +518,30 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
                 .unwrap_or(f64::NAN),
         ),
         Rule::strings => {
+            // Plain pieces join into one string; any f-string piece makes the
+            // whole an f-string whose plain pieces are text.
+            let mut parts: Vec<FPart> = vec![];
             let mut text = String::new();
+            let mut formatted = false;
             for s in pair.into_inner() {
-                let mut raw = false;
-                for part in s.into_inner() {
-                    match part.as_rule() {
-                        Rule::raw_prefix => raw = part.as_str().eq_ignore_ascii_case("r"),
-                        _ if raw => text.push_str(part.as_str()),
-                        _ => text.push_str(&unescape(part.as_str())),
+                if s.as_rule() == Rule::fstring {
+                    formatted = true;
+                    if !text.is_empty() {
+                        parts.push(FPart::Text(std::mem::take(&mut text).into()));
                     }
+                    parts.extend(fstring_parts(s)?);
+                } else {
+                    push_string(&mut text, s);
                 }
             }
-            ExprKind::Str(text.into())
-        }
-        Rule::fstring => {
-            let text = pair.as_str();
-            let prefix = &text[..text.find(['"', '\'']).unwrap_or(0)];
-            let raw = prefix.contains(['r', 'R']);
-            let body = pair.into_inner().next().expect("an f-string has a body");
-            let start = super::parser::absolute(body.as_span().start());
-            ExprKind::FString(super::fstring::parts(body.as_str(), start, raw)?)
+            if !formatted {
+                ExprKind::Str(text.into())
+            } else {
+                if !text.is_empty() {
+                    parts.push(FPart::Text(text.into()));
+                }
+                ExprKind::FString(parts)
+            }
         }
         Rule::dict => {
             let mut entries = vec![];
@@ -578,4 +582,26 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
         r => unreachable!("grammar has no atom rule {r:?}"),
     };
     Ok(Expr { kind, span })
+}
+
+/// A plain string literal's text, escapes resolved unless it is raw.
+fn push_string(text: &mut String, s: Pair<Rule>) {
+    let mut raw = false;
+    for part in s.into_inner() {
+        match part.as_rule() {
+            Rule::raw_prefix => raw = part.as_str().eq_ignore_ascii_case("r"),
+            _ if raw => text.push_str(part.as_str()),
+            _ => text.push_str(&unescape(part.as_str())),
+        }
+    }
+}
+
+/// An f-string literal's text and fields.
+fn fstring_parts(pair: Pair<Rule>) -> Result<Vec<FPart>> {
+    let text = pair.as_str();
+    let prefix = &text[..text.find(['"', '\'']).unwrap_or(0)];
+    let raw = prefix.contains(['r', 'R']);
+    let body = pair.into_inner().next().expect("an f-string has a body");
+    let start = super::parser::absolute(body.as_span().start());
+    super::fstring::parts(body.as_str(), start, raw)
 }

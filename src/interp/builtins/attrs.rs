@@ -225,6 +225,11 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 .nn_layer(name)?
                 .ok_or_else(|| type_err(format!("torch.nn.functional has no attribute '{name}'")));
         }
+        Value::Module("torch") if super::nnmodule::PRELUDE_TORCH.contains(&name) => {
+            return it
+                .nn_layer(name)?
+                .ok_or_else(|| type_err(format!("torch has no attribute '{name}'")));
+        }
         Value::Module("torch.nn.utils") if super::nnmodule::NN_UTILS.contains(&name) => {
             return it
                 .nn_layer(name)?

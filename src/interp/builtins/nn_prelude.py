@@ -123,6 +123,10 @@ class Dropout(nn.Module):
 
 
 class Identity(nn.Module):
+    # PyTorch's Identity takes and ignores any arguments.
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
     def forward(self, input):
         return input
 
@@ -429,7 +433,7 @@ def _pair(v):
 class _ConvNd(nn.Module):
     # PyTorch's _ConvNd; `ntuple` makes its n-tuples (_one, _pair).
     def __init__(self, ntuple, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                 device=None, dtype=None):
+                 device=None, dtype=None, transposed=False, output_padding=0):
         super().__init__()
         self.in_channels = in_channels
         self.out_channels = out_channels
@@ -438,7 +442,12 @@ class _ConvNd(nn.Module):
         self.padding = padding if isinstance(padding, str) else ntuple(padding)
         self.dilation = ntuple(dilation)
         self.groups = groups
-        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.output_padding = ntuple(output_padding)
+        # A transposed convolution's weight is (in, out/groups, *k).
+        if transposed:
+            shape = (in_channels, out_channels // groups) + self.kernel_size
+        else:
+            shape = (out_channels, in_channels // groups) + self.kernel_size
         self.weight = nn.Parameter(torch.empty(shape, device=device, dtype=dtype))
         if bias:
             self.bias = nn.Parameter(torch.empty(out_channels, device=device, dtype=dtype))
@@ -447,7 +456,7 @@ class _ConvNd(nn.Module):
         # PyTorch's reset_parameters, draw for draw.
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in = in_channels // groups
+            fan_in = shape[1]
             for k in self.kernel_size:
                 fan_in *= k
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
@@ -460,6 +469,8 @@ class _ConvNd(nn.Module):
             s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
         if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:

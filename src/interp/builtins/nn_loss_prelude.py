@@ -1,0 +1,249 @@
+
+
+# The margin, embedding and likelihood losses of torch/nn/modules/loss.py,
+# written as ATen's Loss.cpp computes them, over tensor ops.
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    eps = 1e-12
+    dim = input1.dim() - 1
+    prod = (input1 * input2).sum(dim)
+    mag = ((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)
+    cos = prod / mag.sqrt()
+    zeros = torch.zeros_like(cos)
+    pos = torch.where(target == 1, 1 - cos, zeros)
+    neg = torch.where(target == -1, (cos - margin).clamp(min=0), zeros)
+    return _reduced(pos + neg, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    zeros = torch.zeros_like(input)
+    below = torch.where(target != 1, (margin - input).clamp(min=0), zeros)
+    self_part = torch.where(target != -1, input, zeros)
+    return _reduced(below + self_part, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    return _reduced((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduced(torch.log1p(torch.exp(-target * input)), reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    loss = -(target * F.logsigmoid(input) + (1 - target) * F.logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=input.dim() - 1) / input.shape[-1]
+    return _reduced(loss, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduced((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    dist = distance_function if distance_function is not None else pairwise_distance
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
+    if swap:
+        d_neg = torch.minimum(d_neg, dist(positive, negative))
+    return _reduced((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    if log_input:
+        loss = torch.exp(input) - target * input
+    else:
+        loss = input - target * torch.log(input + eps)
+    if full:
+        # Stirling's term, where it is defined (target > 1).
+        stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
+        loss = loss + torch.where(target > 1, stirling, torch.zeros_like(stirling))
+    return _reduced(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if isinstance(var, (int, float)):
+        var = torch.full_like(input, var)
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif not (tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    if (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    var = var.clamp(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduced(loss, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    single = input.dim() == 1
+    x = input.unsqueeze(0) if single else input
+    y = target.reshape(-1)
+    classes = x.shape[1]
+    picked = x.gather(1, y.unsqueeze(1))
+    m = (margin - picked + x).clamp(min=0)
+    if p == 2:
+        m = m * m
+    if weight is not None:
+        m = m * weight[y].unsqueeze(1)
+    others = 1 - F.one_hot(y, classes).to(x.dtype)
+    loss = (m * others).sum(1) / classes
+    if single and reduction == "none":
+        loss = loss.squeeze(0)
+    return _reduced(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    single = input.dim() == 1
+    x = input.unsqueeze(0) if single else input
+    y = target.unsqueeze(0) if single else target
+    classes = x.shape[1]
+    rows = []
+    for i, labels in enumerate(y.tolist()):
+        # The targets are the labels before the first -1.
+        chosen = []
+        for j in labels:
+            if j < 0:
+                break
+            chosen.append(j)
+        is_target = torch.zeros(classes, dtype=torch.bool, device=x.device)
+        total = x[i].sum() * 0
+        for j in chosen:
+            is_target[j] = True
+        for j in chosen:
+            hinge = (1 - (x[i, j] - x[i])).clamp(min=0)
+            total = total + torch.where(is_target, torch.zeros_like(hinge), hinge).sum()
+        rows.append(total / classes)
+    loss = torch.stack(rows)
+    if single and reduction == "none":
+        loss = loss.squeeze(0)
+    return _reduced(loss, reduction)
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.register_buffer("weight", weight)
+
+
+class CosineEmbeddingLoss(_Loss):
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return cosine_embedding_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return hinge_embedding_loss(input, target, self.margin, reduction=self.reduction)
+
+
+class MarginRankingLoss(_Loss):
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return margin_ranking_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+
+    def forward(self, input, target):
+        return soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, reduction)
+
+    def forward(self, input, target):
+        return multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+
+    def forward(self, input, target):
+        return multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                 reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps, self.swap,
+                                   reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.distance_function = distance_function
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                 margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return poisson_nll_loss(log_input, target, self.log_input, self.full, eps=self.eps, reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
