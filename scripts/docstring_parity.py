@@ -45,9 +45,9 @@ def blocks():
             except Exception:
                 continue
             doc = getattr(obj, "__doc__", None)
-            if not isinstance(doc, str) or ">>>" not in doc or id(doc) in seen:
+            if not isinstance(doc, str) or ">>>" not in doc or doc in seen:
                 continue
-            seen.add(id(doc))
+            seen.add(doc)
             code = example_code(doc)
             if code:
                 yield f"{prefix}.{name}", code

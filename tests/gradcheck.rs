@@ -989,3 +989,28 @@ fn prelude_zoo() {
         "",
     );
 }
+
+/// Attention (nn_transformer_prelude.py).
+#[test]
+fn attention() {
+    check(
+        "F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+        &[("q", "a,3,2", S), ("k", "a,3,2", S), ("v", "a,3,4", S)],
+        "",
+    );
+    check(
+        "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor([[True, False], [True, True]]))",
+        &[("q", "2,3", S), ("k", "2,3", S), ("v", "2,1", S)],
+        "",
+    );
+    check(
+        "mha(x, x, x, key_padding_mask=torch.tensor([[False, True, False]] * 2))[0]",
+        &[("x", "3,2,4", S)],
+        "mha = nn.MultiheadAttention(4, 2).double()",
+    );
+    check(
+        "enc(x)",
+        &[("x", "a,3,4", S)],
+        "enc = nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, batch_first=True).double()",
+    );
+}

@@ -27,6 +27,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.autograd.functional",
     "random",
     "time",
+    "copy",
     "torch.utils",
     "torch.utils.data",
 ];

@@ -32,6 +32,7 @@ mod optim_state;
 mod order;
 mod products;
 mod pycompat;
+mod pycopy;
 mod pyinteger;
 mod pyiter;
 mod pymath;
@@ -114,7 +115,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 36] {
+fn tables() -> [&'static [Builtin]; 37] {
     [
         linalg::ROWS,
         autograd_fn::ROWS,
@@ -130,6 +131,7 @@ fn tables() -> [&'static [Builtin]; 36] {
         select::ROWS,
         pyrandom::ROWS,
         pytime::ROWS,
+        pycopy::ROWS,
         distributions::ROWS,
         numpy::ROWS,
         pycompat::ROWS,
@@ -364,7 +366,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.linalg"
             | "torch.autograd"
             | "random"
-            | "time",
+            | "time"
+            | "copy",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);

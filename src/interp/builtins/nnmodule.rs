@@ -22,6 +22,7 @@ const PRELUDE: &str = concat!(
     include_str!("nn_loss_prelude.py"),
     include_str!("nn_pool_conv_prelude.py"),
     include_str!("nn_conv_norm_prelude.py"),
+    include_str!("nn_transformer_prelude.py"),
     include_str!("autograd_prelude.py")
 );
 
@@ -106,6 +107,7 @@ pub const PRELUDE_FUNCTIONAL: &[&str] = &[
     "local_response_norm",
     "upsample_nearest",
     "upsample_bilinear",
+    "scaled_dot_product_attention",
 ];
 
 /// The prelude's functions that PyTorch also has at `torch.` (its ATen ops).
@@ -306,6 +308,13 @@ pub const LAYERS: &[&str] = &[
     "LocalResponseNorm",
     "UpsamplingNearest2d",
     "UpsamplingBilinear2d",
+    "MultiheadAttention",
+    "NonDynamicallyQuantizableLinear",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "Transformer",
 ];
 
 pub const ROWS: &[Builtin] = &[
@@ -477,7 +486,10 @@ pub fn module_method(name: &str) -> Option<&'static Builtin> {
 /// The file of torch.nn.modules a layer lives in (its class path says so).
 fn home(name: &str) -> &'static str {
     match name {
-        "Linear" | "Identity" | "Bilinear" | "LazyLinear" => "linear",
+        "Linear" | "Identity" | "Bilinear" | "LazyLinear" | "NonDynamicallyQuantizableLinear" => {
+            "linear"
+        }
+        n if n.starts_with("Transformer") => "transformer",
         "Dataset" | "TensorDataset" | "Subset" | "ConcatDataset" => "dataset",
         "DataLoader" => "dataloader",
         "Flatten" | "Unflatten" => "flatten",
