@@ -19,6 +19,11 @@ __device__ __forceinline__ double sign_d(double x) {
 
 // W. J. Cody's erf, as src/tensor/op/math.rs computes it, so both devices agree.
 __device__ double cody_erf(double x);
+// digamma, trigamma, erfinv and the Bessel I0/I1, as src/tensor/op/special.rs.
+__device__ double sp_digamma(double x);
+__device__ double sp_trigamma(double x);
+__device__ double sp_erfinv(double y);
+__device__ double sp_bessel_i(int nu, double x, int scaled);
 
 __device__ double un_f64(int op, double x) {
     const double PI = 3.141592653589793;
@@ -66,6 +71,14 @@ __device__ double un_f64(int op, double x) {
         double px = PI * x;
         return sin(px) / px;
     }
+    case U_LGAMMA: return lgamma(x);
+    case U_DIGAMMA: return sp_digamma(x);
+    case U_TRIGAMMA: return sp_trigamma(x);
+    case U_ERFINV: return sp_erfinv(x);
+    case U_I0: return sp_bessel_i(0, x, 0);
+    case U_I0E: return sp_bessel_i(0, x, 1);
+    case U_I1: return sp_bessel_i(1, x, 0);
+    case U_I1E: return sp_bessel_i(1, x, 1);
     default: return x;
     }
 }
@@ -354,4 +367,104 @@ __device__ double cody_erf(double x) {
         r = 1.0;
     }
     return x < 0.0 ? -r : r;
+}
+
+// ---- special functions: src/tensor/op/special.rs, line for line ----
+
+__device__ double sp_digamma(double x) {
+    const double PI = 3.141592653589793;
+    if (x == 0.0) return copysign(1.0 / 0.0, -x);
+    if (x < 0.0) {
+        if (x == trunc(x)) return 0.0 / 0.0;
+        double r = x - trunc(x);
+        return sp_digamma(1.0 - x) - PI / tan(PI * r);
+    }
+    double result = 0.0;
+    while (x < 10.0) {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    if (x == 10.0) return result + 2.25175258906672110764;
+    const double A[7] = {1.0 / 12.0, -691.0 / 32760.0, 1.0 / 132.0, -1.0 / 240.0,
+                         1.0 / 252.0, -1.0 / 120.0, 1.0 / 12.0};
+    double y = 0.0;
+    if (x < 1.0e17) {
+        double z = 1.0 / (x * x);
+        double acc = 0.0;
+        for (int i = 0; i < 7; i++) acc = acc * z + A[i];
+        y = z * acc;
+    }
+    return result + log(x) - 0.5 / x - y;
+}
+
+__device__ double sp_trigamma(double x) {
+    const double PI = 3.141592653589793;
+    double sign = 1.0, result = 0.0;
+    if (x < 0.5) {
+        sign = -1.0;
+        double s = sin(PI * x);
+        result -= PI * PI / (s * s);
+        x = 1.0 - x;
+    }
+    for (int i = 0; i < 6; i++) {
+        result += 1.0 / (x * x);
+        x += 1.0;
+    }
+    double ixx = 1.0 / (x * x);
+    result += (1.0 + 1.0 / (2.0 * x) + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0)))) / x;
+    return sign * result;
+}
+
+__device__ double sp_erfinv(double y) {
+    const double A[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
+    const double B[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
+    const double C[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
+    const double D[2] = {3.543889200, 1.637067800};
+    double ya = fabs(y);
+    if (ya != ya || ya > 1.0) return 0.0 / 0.0;
+    if (ya == 1.0) return copysign(1.0 / 0.0, y);
+    double x;
+    if (ya <= 0.7) {
+        double z = y * y;
+        double num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
+        double dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
+        x = y * num / dem;
+    } else {
+        double z = sqrt(-log((1.0 - ya) / 2.0));
+        double num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
+        double dem = (D[1] * z + D[0]) * z + 1.0;
+        x = copysign(num, y) / dem;
+    }
+    for (int i = 0; i < 2; i++) x -= (cody_erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    return x;
+}
+
+__device__ double sp_bessel_i(int nu, double x, int scaled) {
+    const double PI = 3.141592653589793;
+    double ax = fabs(x);
+    if (ax != ax) return x;
+    double value;
+    if (ax > 30.0) {
+        double mu = 4.0 * (double)(nu * nu);
+        double term = 1.0, sum = 1.0;
+        for (int k = 1; k < 40; k++) {
+            double odd = (double)(2 * k - 1);
+            term *= -(mu - odd * odd) / ((double)k * 8.0 * ax);
+            sum += term;
+            if (fabs(term) < 1e-17 * fabs(sum)) break;
+        }
+        double s = sum / sqrt(2.0 * PI * ax);
+        value = scaled ? s : s * exp(ax);
+    } else {
+        double q = ax * ax / 4.0;
+        double term = nu == 1 ? ax / 2.0 : 1.0;
+        double sum = term;
+        for (int k = 1; k < 200; k++) {
+            term *= q / ((double)k * (double)(k + nu));
+            sum += term;
+            if (term < 1e-17 * sum) break;
+        }
+        value = scaled ? sum * exp(-ax) : sum;
+    }
+    return (nu == 1 && x < 0.0) ? -value : value;
 }

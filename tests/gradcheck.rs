@@ -1014,3 +1014,31 @@ fn attention() {
         "enc = nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, batch_first=True).double()",
     );
 }
+
+/// torch.special's functions (tensor/op/special.rs rows, tensor/ops/special.rs).
+#[test]
+fn special_functions() {
+    for f in [
+        "torch.lgamma(x)",
+        "torch.digamma(x)",
+        "torch.i0(x)",
+        "torch.special.i0e(x)",
+        "torch.special.i1(x)",
+        "torch.special.i1e(x)",
+        "torch.special.polygamma(2, x)",
+        "torch.special.zeta(x + 1, x)",
+        "torch.special.multigammaln(x + 1, 2)",
+        "torch.special.entr(x)",
+    ] {
+        check(f, &[("x", "a,b", P)], "");
+    }
+    check("torch.erfinv(x * 0.4)", &[("x", "a,b", S)], "");
+    check("torch.special.ndtri(x * 0.5 + 0.5)", &[("x", "a,b", U)], "");
+    check("torch.special.log_ndtr(x * 4)", &[("x", "a,b", S)], "");
+    check("torch.special.ndtr(x)", &[("x", "a,b", S)], "");
+    check(
+        "torch.special.xlog1py(x, y)",
+        &[("x", "a,b", S), ("y", "a,b", P)],
+        "",
+    );
+}

@@ -45,6 +45,7 @@ mod pytypes;
 mod reduce;
 mod select;
 mod shape;
+mod special_fns;
 mod stats;
 mod teach;
 mod tensor_methods;
@@ -115,7 +116,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 37] {
+fn tables() -> [&'static [Builtin]; 38] {
     [
         linalg::ROWS,
         autograd_fn::ROWS,
@@ -132,6 +133,7 @@ fn tables() -> [&'static [Builtin]; 37] {
         pyrandom::ROWS,
         pytime::ROWS,
         pycopy::ROWS,
+        special_fns::ROWS,
         distributions::ROWS,
         numpy::ROWS,
         pycompat::ROWS,
@@ -346,6 +348,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "special") => Some(Value::Module("torch.special")),
         ("torch.special", n) => modules::special(n)
             .and_then(torch_function)
+            .or_else(|| index().module.get(format!("special.{n}").as_str()).copied())
             .map(Value::Builtin),
         ("torch.autograd", "functional") => Some(Value::Module("torch.autograd.functional")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),

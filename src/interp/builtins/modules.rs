@@ -334,6 +334,15 @@ pub fn special(name: &str) -> Option<&'static str> {
         "softmax" => "softmax",
         "log_softmax" => "log_softmax",
         "logsumexp" => "logsumexp",
+        "digamma" | "psi" => "digamma",
+        "gammaln" => "lgamma",
+        "erfinv" => "erfinv",
+        "i0" => "i0",
+        "i0e" => "i0e",
+        "i1" => "i1",
+        "i1e" => "i1e",
+        "polygamma" => "polygamma",
+        "multigammaln" => "mvlgamma",
         _ => return None,
     })
 }

@@ -136,14 +136,20 @@ pub mod libm {
         fn c_erf(x: f64) -> f64;
         #[link_name = "erfc"]
         fn c_erfc(x: f64) -> f64;
+        #[link_name = "lgamma"]
+        fn c_lgamma(x: f64) -> f64;
     }
-    // SAFETY (both): pure functions of a double, defined for every input;
+    // SAFETY (all): functions of a double, defined for every input (lgamma
+    // also sets the C library's signgam, which nothing here reads);
     // std links the C math library on every platform tsh builds for.
     pub fn erf(x: f64) -> f64 {
         unsafe { c_erf(x) }
     }
     pub fn erfc(x: f64) -> f64 {
         unsafe { c_erfc(x) }
+    }
+    pub fn lgamma(x: f64) -> f64 {
+        unsafe { c_lgamma(x) }
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod binary;
 pub mod math;
 pub mod reduce;
+pub mod special;
 pub mod unary;
 
 pub use binary::{BINARY_ROWS, BinaryFn, BinaryOp, BinaryRow, BinaryRule, BinaryVisitor};

@@ -5,6 +5,7 @@
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
 use super::math::{erf, exp_f32, libm, ln_f32, sign_f32, sign_f64, sinc_f32, sinc_f64};
+use super::special as sp;
 use crate::error::Result;
 use crate::tensor::Tensor;
 use crate::tensor::ops::arith::{add, cmp, div, mul, neg, num, scale, sub, un, where_};
@@ -238,6 +239,57 @@ unary_ops! {
     Sinc "sinc" "SincBackward0" FloatPromote Input,
         f32 |x| sinc_f32(x), f64 |x| sinc_f64(x), i64 |x| x,
         d Some(sinc_grad), "sin(pi x) / (pi x), and 1 at 0.", "sinc(tensor([0., 0.5, 1.]))";
+    Lgamma "lgamma" "LgammaBackward0" FloatPromote Input,
+        f32 |x| libm::lgamma(x as f64) as f32, f64 |x| libm::lgamma(x), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Digamma, x)?)),
+        "log |Γ(x)|, the log of the gamma function's magnitude.", "lgamma(tensor([0.5, 1., 10.]))";
+    Digamma "digamma" "DigammaBackward0" FloatPromote Input,
+        f32 |x| sp::digamma(x as f64) as f32, f64 |x| sp::digamma(x), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::Trigamma, x)?)),
+        "ψ(x), the derivative of lgamma.", "digamma(tensor([1., 0.5]))";
+    Trigamma "trigamma" "PolygammaBackward0" FloatPromote Input,
+        f32 |x| sp::trigamma(x as f64) as f32, f64 |x| sp::trigamma(x), i64 |x| x,
+        d None, "ψ'(x) = polygamma(1, x).", "torch.special.polygamma(1, tensor([1., 0.5]))";
+    Erfinv "erfinv" "ErfinvBackward0" FloatPromote Output,
+        f32 |x| sp::erfinv(x as f64) as f32, f64 |x| sp::erfinv(x), i64 |x| x,
+        d Some(|_, y, g| mul(g, &scale(&un(UnaryOp::Exp, &mul(y, y)?)?, std::f64::consts::PI.sqrt() / 2.0)?)),
+        "The inverse of erf, on (-1, 1).", "erfinv(tensor([0., 0.5, -1.]))";
+    I0 "i0" "I0Backward0" FloatPromote Input,
+        f32 |x| sp::bessel_i(0, x as f64, false) as f32, f64 |x| sp::bessel_i(0, x, false), i64 |x| x,
+        d Some(|x, _, g| mul(g, &un(UnaryOp::I1, x)?)),
+        "The modified Bessel function of the first kind, order 0.", "i0(tensor([0., 1., 2.]))";
+    I0e "i0e" "SpecialI0EBackward0" FloatPromote Input,
+        f32 |x| sp::bessel_i(0, x as f64, true) as f32, f64 |x| sp::bessel_i(0, x, true), i64 |x| x,
+        d Some(i0e_grad), "i0(x) * exp(-|x|), without overflow.", "torch.special.i0e(tensor([0., 1., 100.]))";
+    I1 "i1" "SpecialI1Backward0" FloatPromote Input,
+        f32 |x| sp::bessel_i(1, x as f64, false) as f32, f64 |x| sp::bessel_i(1, x, false), i64 |x| x,
+        d Some(i1_grad), "The modified Bessel function of the first kind, order 1.", "torch.special.i1(tensor([0., 1., 2.]))";
+    I1e "i1e" "SpecialI1EBackward0" FloatPromote Input,
+        f32 |x| sp::bessel_i(1, x as f64, true) as f32, f64 |x| sp::bessel_i(1, x, true), i64 |x| x,
+        d Some(i1e_grad), "i1(x) * exp(-|x|), without overflow.", "torch.special.i1e(tensor([0., 1., 100.]))";
+}
+
+/// d i0e = i1e(x) - sign(x) i0e(x).
+/// (Rules that save the input see no output: it is recomputed.)
+fn i0e_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let y = un(UnaryOp::I0e, x)?;
+    let d = sub(&un(UnaryOp::I1e, x)?, &mul(&un(UnaryOp::Sign, x)?, &y)?)?;
+    mul(g, &d)
+}
+
+/// d i1 = i0(x) - i1(x) / x, and 1/2 at 0.
+fn i1_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::Eq;
+    let d = sub(&un(UnaryOp::I0, x)?, &div(&un(UnaryOp::I1, x)?, x)?)?;
+    mul(g, &where_(&cmp(Eq, x, &num(0.0))?, &num(0.5), &d)?)
+}
+
+/// d i1e = i0e(x) - i1e(x) (sign(x) + 1/x), and 1/2 at 0.
+fn i1e_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::Eq;
+    let k = add(&un(UnaryOp::Sign, x)?, &un(UnaryOp::Reciprocal, x)?)?;
+    let d = sub(&un(UnaryOp::I0e, x)?, &mul(&un(UnaryOp::I1e, x)?, &k)?)?;
+    mul(g, &where_(&cmp(Eq, x, &num(0.0))?, &num(0.5), &d)?)
 }
 
 /// d logit(x) = 1 / (x (1 - x)), NaN outside [0, 1] (as PyTorch).

@@ -15,6 +15,7 @@ pub mod reduce;
 pub mod scalar;
 pub mod select;
 pub mod sort;
+pub mod special;
 pub mod split;
 pub mod stats;
 pub mod view;
