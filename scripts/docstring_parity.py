@@ -129,7 +129,7 @@ def main():
         if rc != 0:
             return name, path, None, want, ""
         rc2, got, err = run([tsh], path)
-        return name, path, rc2 == 0 and got == want, want, got + err
+        return name, path, rc2 == 0 and got == want, want, got if rc2 == 0 else got + err
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(judge, cases))

@@ -1042,3 +1042,38 @@ fn special_functions() {
         "",
     );
 }
+
+/// Matrices and grids built from other ops (tensor/ops/matrix.rs).
+#[test]
+fn matrix_composites() {
+    check("torch.cov(x)", &[("x", "3,b", S)], "");
+    check(
+        "torch.cov(x, aweights=torch.tensor([0.5, 1., 2.]))",
+        &[("x", "a,3", S)],
+        "",
+    );
+    check("torch.corrcoef(x)", &[("x", "2,4", S)], "");
+    check(
+        "torch.trapezoid(y, x)",
+        &[("y", "a,b", S), ("x", "b", S)],
+        "",
+    );
+    check(
+        "torch.cumulative_trapezoid(y, dx=0.5, dim=0)",
+        &[("y", "a,b", S)],
+        "",
+    );
+    check(
+        "torch.block_diag(x, y)",
+        &[("x", "a,b", S), ("y", "b", S)],
+        "",
+    );
+    check("torch.vander(x, N=3)", &[("x", "a", S)], "");
+    check(
+        "torch.inner(x, y)",
+        &[("x", "a,3", S), ("y", "b,2,3", S)],
+        "",
+    );
+    check("torch.fmax(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("torch.ldexp(x, torch.tensor(2))", &[("x", "a,b", S)], "");
+}

@@ -112,7 +112,7 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Function,
         "normal",
-        "normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False)",
+        "normal(mean, std=1.0, size=None, *, dtype=None, device=None, requires_grad=False)",
         "Normal random values: numbers and a size, or tensors of means and stds.",
         "manual_seed(0); normal(0, 0.01, (2, 3))",
         normal
@@ -430,7 +430,12 @@ fn linspace(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn normal(_: &mut Interp, mut a: Args) -> Result<Value> {
     let mean = a.value("mean")?;
-    let std = a.value("std")?;
+    // `normal(mean=t)`: PyTorch's overload with std=1.
+    let std = match (&mean, a.take("std")) {
+        (Value::Tensor(_), None) => Value::Float(1.0),
+        (_, Some((v, _))) => v,
+        (_, None) => a.value("std")?,
+    };
     let size = match a.take("size") {
         None | Some((Value::None, _)) => None,
         Some((v, s)) => {

@@ -263,7 +263,7 @@ pub const ROWS: &[Builtin] = &[
         "linalg.multi_dot(Tensor[] tensors) -> Tensor",
         "The product of a chain of matrices (the first and last may be vectors).",
         "torch.linalg.multi_dot([ones(2, 3), ones(3, 4), ones(4)])",
-        |tensors: Vec<Tensor>| multi_dot(&tensors)
+        |tensors: Vec<Tensor>| crate::tensor::ops::matrix::multi_dot(&tensors)
     ),
     op!(
         Module,
@@ -301,20 +301,6 @@ pub const ROWS: &[Builtin] = &[
         |input: Tensor, other: Tensor| matmul(&input, &other)
     ),
 ];
-
-fn multi_dot(ts: &[Tensor]) -> Result<Tensor> {
-    if ts.len() < 2 {
-        return Err(value_err(format!(
-            "multi_dot(): expected at least 2 tensors but got {}",
-            ts.len()
-        )));
-    }
-    let mut acc = ts[0].clone();
-    for t in &ts[1..] {
-        acc = matmul(&acc, t)?;
-    }
-    Ok(acc)
-}
 
 fn lstsq(a: &Tensor, b: &Tensor, rcond: Option<f64>) -> Result<Value> {
     let solution = matmul(&lc::pinv(a, rcond)?, b)?;

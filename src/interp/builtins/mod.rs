@@ -20,6 +20,7 @@ mod io;
 mod join;
 mod linalg;
 mod math;
+mod matrix;
 mod module_state;
 pub mod modules;
 mod nn;
@@ -116,7 +117,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 38] {
+fn tables() -> [&'static [Builtin]; 39] {
     [
         linalg::ROWS,
         autograd_fn::ROWS,
@@ -133,6 +134,7 @@ fn tables() -> [&'static [Builtin]; 38] {
         pyrandom::ROWS,
         pytime::ROWS,
         pycopy::ROWS,
+        matrix::ROWS,
         special_fns::ROWS,
         distributions::ROWS,
         numpy::ROWS,

@@ -34,6 +34,25 @@ pub const ROWS: &[Builtin] = &[
         "topk(tensor([1., 5., 3., 4.]), 2)",
         topk
     ),
+    crate::op!(
+        Both,
+        "nanmedian(Tensor input, int? dim=None, bool keepdim=False) -> Tensor",
+        "The lower median of the non-NaN values (of all elements, or values and indices along dim).",
+        "nanmedian(tensor([1., float('nan'), 3., 2.]))",
+        |input: crate::tensor::Tensor, dim: Option<i64>, keepdim: bool| {
+            let (values, indices) = crate::tensor::ops::stats::nanmedian(&input, dim, keepdim)?;
+            Ok::<Value, crate::error::Error>(match dim {
+                None => Value::Tensor(values),
+                Some(_) => named(
+                    "nanmedian",
+                    vec![
+                        ("values", Value::Tensor(values)),
+                        ("indices", Value::Tensor(indices)),
+                    ],
+                ),
+            })
+        }
+    ),
     row!(
         Both,
         "median",
@@ -126,7 +145,14 @@ fn median(_: &mut Interp, mut a: Args) -> Result<Value> {
             }
             let flat = v::reshape(&t, &[-1])?;
             let (value, _) = kth(&flat, (t.numel() as i64 + 1) / 2, 0, false)?;
-            Ok(value)
+            match value {
+                Value::Tensor(value) => {
+                    let (value, _) =
+                        crate::tensor::ops::stats::median_nan(&t, None, false, value, None)?;
+                    Ok(Value::Tensor(value))
+                }
+                other => Ok(other),
+            }
         }
         Some(d) => {
             let n = if t.ndim() == 0 {
@@ -135,6 +161,19 @@ fn median(_: &mut Interp, mut a: Args) -> Result<Value> {
                 t.shape()[crate::tensor::shape::normalize_dim(d, t.ndim())?] as i64
             };
             let (values, indices) = kth(&t, (n + 1) / 2, d, keepdim)?;
+            let (values, indices) = match (values, indices) {
+                (Value::Tensor(vals), Value::Tensor(idx)) if t.ndim() > 0 => {
+                    let (vals, idx) = crate::tensor::ops::stats::median_nan(
+                        &t,
+                        Some(d),
+                        keepdim,
+                        vals,
+                        Some(idx),
+                    )?;
+                    (Value::Tensor(vals), idx.map_or(Value::None, Value::Tensor))
+                }
+                other => other,
+            };
             Ok(named(
                 "median",
                 vec![("values", values), ("indices", indices)],
@@ -211,6 +250,12 @@ fn nonzero(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = a.tensor("input")?;
     let as_tuple = a.kw_flag("as_tuple", false)?;
     a.finish()?;
+    // As a tuple, a 0-d tensor's nonzero is that of its one element, 1-d.
+    let t = if t.ndim() == 0 && as_tuple {
+        v::reshape(&t, &[1])?
+    } else {
+        t
+    };
     let nz = so::nonzero(&t)?;
     if as_tuple {
         let cols = (0..t.ndim().max(1))

@@ -52,14 +52,6 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Both,
-        "inner",
-        "inner(input, other)",
-        "Dot product of two 1-d tensors.",
-        "inner(tensor([1., 2.]), tensor([3., 4.]))",
-        dot
-    ),
-    row!(
-        Both,
         "outer",
         "outer(input, vec2)",
         "Outer product of two 1-d tensors.",

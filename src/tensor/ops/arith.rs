@@ -12,6 +12,11 @@ pub fn num(v: f64) -> Tensor {
     Tensor::wrapped_number(Tensor::scalar_f64(v, DType::F64))
 }
 
+/// A Python int as a wrapped number (integer tensors stay integers).
+pub fn int(v: i64) -> Tensor {
+    Tensor::wrapped_number(Tensor::scalar_i64(v, DType::I64))
+}
+
 pub fn bin(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     binary(op, a, b)
 }

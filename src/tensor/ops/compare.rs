@@ -54,9 +54,15 @@ pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
     if decimals == 0 {
         return un(UnaryOp::Round, x);
     }
-    let p = 10f64.powi(decimals as i32);
+    // As ATen: scale up by 10^d for d > 0, down by 10^-d for d < 0 (so that
+    // 1200.1 with d = -3 is 1.2001 rounded, times 1000: exactly 1000).
+    let p = 10f64.powi(decimals.unsigned_abs() as i32);
     let out = crate::autograd::composite::composite("RoundBackward1", &[x], |t| {
-        div(&un(UnaryOp::Round, &mul(&t[0], &num(p))?)?, &num(p))
+        if decimals > 0 {
+            div(&un(UnaryOp::Round, &mul(&t[0], &num(p))?)?, &num(p))
+        } else {
+            mul(&un(UnaryOp::Round, &div(&t[0], &num(p))?)?, &num(p))
+        }
     })?;
     Ok(out)
 }

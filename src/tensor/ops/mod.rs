@@ -11,6 +11,7 @@ pub mod join;
 pub mod linalg;
 pub mod linalg_composite;
 pub mod matmul;
+pub mod matrix;
 pub mod reduce;
 pub mod scalar;
 pub mod select;

@@ -171,6 +171,15 @@ pub fn quantile(
         crate::tensor::ops::creation::full(&shape, n as f64, n as i64, DType::F64, x.device())?
     };
     let last = bin(BinaryOp::Maximum, &sub(&count, &num(1.0))?, &num(0.0))?;
+    // quantile (not nanquantile) of a slice holding a NaN is NaN: NaNs sort
+    // last, so the slice's last sorted value tells.
+    let has_nan = match (ignore_nan, n) {
+        (false, 1..) => Some(predicate(
+            PredicateOp::IsNan,
+            &crate::tensor::ops::view::narrow(&sorted, d as i64, n as i64 - 1, 1)?,
+        )?),
+        _ => None,
+    };
     let mut parts = vec![];
     for qv in q.to_host_f64()? {
         let pos = mul(&last, &num(qv))?;
@@ -189,6 +198,10 @@ pub fn quantile(
                 let frac = sub(&pos, &un(UnaryOp::Floor, &pos)?)?.to_dtype(x.dtype())?;
                 crate::tensor::ops::elementwise::lerp(&at(&lo)?, &at(&hi)?, &frac)?
             }
+        };
+        let v = match &has_nan {
+            Some(m) => where_(m, &num(f64::NAN), &v)?,
+            None => v,
         };
         let v = match (keepdim, dim) {
             (true, Some(_)) => v,
@@ -385,4 +398,73 @@ pub fn addc(input: &Tensor, t1: &Tensor, t2: &Tensor, value: f64, divide: bool) 
         add(&t[0], &term)
     })?;
     Ok(relabel(out, name))
+}
+
+/// median's NaN rule: a slice holding a NaN has median NaN, at its first NaN.
+pub fn median_nan(
+    x: &Tensor,
+    dim: Option<i64>,
+    keepdim: bool,
+    values: Tensor,
+    indices: Option<Tensor>,
+) -> Result<(Tensor, Option<Tensor>)> {
+    if !x.dtype().is_float() {
+        return Ok((values, indices));
+    }
+    let isnan = predicate(PredicateOp::IsNan, x)?;
+    let d = dim.map(|d| [d]);
+    let any = reduce(&isnan, ReduceOp::Any, d.as_ref().map(|d| &d[..]), keepdim)?;
+    let values = where_(&any, &num(f64::NAN), &values)?;
+    let indices = match indices {
+        Some(i) => {
+            let first = reduce(
+                &isnan.to_dtype(DType::I64)?,
+                ReduceOp::ArgMax,
+                d.as_ref().map(|d| &d[..]),
+                keepdim,
+            )?;
+            Some(where_(&any, &first, &i)?)
+        }
+        None => None,
+    };
+    Ok((values, indices))
+}
+
+/// torch.nanmedian: the lower median of each slice's non-NaN values (NaN
+/// where all are NaN), with its index when a dim is given.
+pub fn nanmedian(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    let (t, d) = match dim {
+        None => (reshape(x, &[-1])?, 0),
+        Some(d) if x.ndim() == 0 => (reshape(x, &[1])?, normalize_dim(d, 1)? as i64),
+        Some(d) => (x.clone(), normalize_dim(d, x.ndim())? as i64),
+    };
+    if t.shape()[d as usize] == 0 {
+        return Err(value_err("nanmedian() input tensor cannot be empty"));
+    }
+    let (sorted, order) = crate::tensor::ops::sort::sort(&t, d, false)?;
+    let valid = predicate(PredicateOp::LogicalNot, &predicate(PredicateOp::IsNan, &t)?)?;
+    let count = reduce(
+        &valid.to_dtype(DType::I64)?,
+        ReduceOp::Sum,
+        Some(&[d]),
+        true,
+    )?;
+    // (count - 1) // 2, and 0 for an all-NaN slice.
+    let k = crate::tensor::ops::arith::scale(&sub(&count, &num(1.0))?, 0.5)?;
+    let k = bin(
+        BinaryOp::Maximum,
+        &un(UnaryOp::Floor, &k.to_dtype(DType::F64)?)?,
+        &num(0.0),
+    )?
+    .to_dtype(DType::I64)?;
+    let values = crate::tensor::ops::select::gather(&sorted, d, &k)?;
+    let indices = crate::tensor::ops::select::gather(&order, d, &k)?;
+    let squeeze = |v: Tensor| -> Result<Tensor> {
+        match (dim, keepdim) {
+            (None, _) => reshape(&v, &[]),
+            (Some(_), true) if x.ndim() > 0 => Ok(v),
+            _ => crate::tensor::ops::view::squeeze(&v, Some(&[d])),
+        }
+    };
+    Ok((squeeze(values)?, squeeze(indices)?))
 }

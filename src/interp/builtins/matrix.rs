@@ -1,0 +1,259 @@
+//! Matrices, grids and number theory built from other ops: block_diag,
+//! diagflat, vander, cov, corrcoef, trapezoid, unravel_index,
+//! broadcast_tensors/shapes, fliplr/flipud, swapdims, chain_matmul, inner,
+//! gcd/lcm, fmax/fmin, ldexp, frexp, msort, positive, range (the math is
+//! tensor/ops/matrix.rs).
+
+use super::Builtin;
+use crate::error::Result;
+use crate::interp::call::named;
+use crate::interp::convert;
+use crate::interp::value::Value;
+use crate::op;
+use crate::tensor::Tensor;
+use crate::tensor::ops::matrix as m;
+
+pub const ROWS: &[Builtin] = &[
+    op!(
+        Function,
+        "block_diag(Tensor *tensors) -> Tensor",
+        "The tensors on the diagonal of a zero matrix.",
+        "block_diag(ones(1, 2), tensor([[3]]))",
+        |tensors: Value| m::block_diag(&tensor_list(&tensors, "block_diag")?)
+    ),
+    op!(
+        Both,
+        "diagflat(Tensor input, int offset=0) -> Tensor",
+        "The flattened input on a diagonal of a square matrix.",
+        "diagflat(tensor([[1, 2], [3, 4]]))",
+        |input: Tensor, offset: i64| m::diagflat(&input, offset)
+    ),
+    op!(
+        Function,
+        "vander(Tensor x, int? N=None, bool increasing=False) -> Tensor",
+        "The Vandermonde matrix: columns of powers of x.",
+        "vander(tensor([1, 2, 3]), N=3)",
+        |x: Tensor, n: Option<i64>, increasing: bool| m::vander(&x, n, increasing)
+    ),
+    op!(
+        Both,
+        "cov(Tensor input, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor",
+        "The covariance matrix of the rows (variables) over the columns (observations).",
+        "cov(tensor([[0., 1., 2.], [2., 1., 0.]]))",
+        |input: Tensor, correction: i64, fweights: Option<Tensor>, aweights: Option<Tensor>| {
+            m::cov(&input, correction, fweights.as_ref(), aweights.as_ref())
+        }
+    ),
+    op!(
+        Both,
+        "corrcoef(Tensor input) -> Tensor",
+        "Pearson's correlation coefficients of the rows.",
+        "corrcoef(tensor([[0., 1., 2.], [2., 1., 0.]]))",
+        |input: Tensor| m::corrcoef(&input)
+    ),
+    op!(
+        Function,
+        "trapezoid(Tensor y, Tensor? x=None, *, float? dx=None, int dim=-1) -> Tensor",
+        "The trapezoid rule's integral of y along dim (at points x, or spacing dx).",
+        "trapezoid(tensor([1., 5., 10.]))",
+        |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::trapezoid(
+            &y,
+            x.as_ref(),
+            dx.unwrap_or(1.0),
+            dim
+        )
+    ),
+    op!(
+        Function,
+        "trapz(Tensor y, Tensor? x=None, *, float? dx=None, int dim=-1) -> Tensor",
+        "Alias of trapezoid.",
+        "trapz(tensor([1., 5., 10.]))",
+        |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::trapezoid(
+            &y,
+            x.as_ref(),
+            dx.unwrap_or(1.0),
+            dim
+        )
+    ),
+    op!(
+        Function,
+        "cumulative_trapezoid(Tensor y, Tensor? x=None, *, float? dx=None, int dim=-1) -> Tensor",
+        "The running trapezoid rule along dim.",
+        "cumulative_trapezoid(tensor([1., 5., 10.]))",
+        |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::cumulative_trapezoid(
+            &y,
+            x.as_ref(),
+            dx.unwrap_or(1.0),
+            dim
+        )
+    ),
+    op!(
+        Function,
+        "unravel_index(Tensor indices, int[] shape) -> Tensor[]",
+        "Flat indices as coordinates in shape, one tensor per dim.",
+        "unravel_index(tensor([4, 1]), (2, 3))",
+        |indices: Tensor, shape: Vec<i64>| Ok::<Value, crate::error::Error>(Value::tuple(
+            m::unravel_index(&indices, &shape)?
+                .into_iter()
+                .map(Value::Tensor)
+                .collect()
+        ))
+    ),
+    op!(
+        Function,
+        "broadcast_tensors(Tensor *tensors) -> Tensor[]",
+        "The tensors expanded to their common shape (views).",
+        "broadcast_tensors(tensor([1, 2]), tensor([[0], [1]]))[0]",
+        |tensors: Value| Ok::<Value, crate::error::Error>(Value::tuple(
+            m::broadcast_tensors(&tensor_list(&tensors, "broadcast_tensors")?)?
+                .into_iter()
+                .map(Value::Tensor)
+                .collect()
+        ))
+    ),
+    op!(
+        Function,
+        "broadcast_shapes(Any *shapes) -> Any",
+        "The shape that tensors of these shapes broadcast to.",
+        "broadcast_shapes((2,), (3, 1))",
+        |shapes: Value| broadcast_shapes(&shapes)
+    ),
+    op!(
+        Both,
+        "fliplr(Tensor input) -> Tensor",
+        "Columns in reverse order (dim 1).",
+        "fliplr(tensor([[1, 2], [3, 4]]))",
+        |input: Tensor| m::fliplr(&input)
+    ),
+    op!(
+        Both,
+        "flipud(Tensor input) -> Tensor",
+        "Rows in reverse order (dim 0).",
+        "flipud(tensor([[1, 2], [3, 4]]))",
+        |input: Tensor| m::flipud(&input)
+    ),
+    op!(
+        Both,
+        "swapdims(Tensor input, int dim0, int dim1) -> Tensor",
+        "Alias of transpose.",
+        "swapdims(zeros(2, 3), 0, 1).shape",
+        |input: Tensor, dim0: i64, dim1: i64| crate::tensor::ops::view::transpose(
+            &input, dim0, dim1
+        )
+    ),
+    op!(
+        Function,
+        "chain_matmul(Tensor *matrices) -> Tensor",
+        "The product of the matrices, in order (torch.linalg.multi_dot).",
+        "chain_matmul(ones(2, 3), ones(3, 4), ones(4, 1))",
+        |matrices: Value| m::multi_dot(&tensor_list(&matrices, "chain_matmul")?)
+    ),
+    op!(
+        Both,
+        "inner(Tensor input, Tensor other) -> Tensor",
+        "Sums of products over the last dims of both (the dot product for vectors).",
+        "inner(tensor([1., 2.]), tensor([3., 4.]))",
+        |input: Tensor, other: Tensor| m::inner(&input, &other)
+    ),
+    op!(
+        Both,
+        "gcd(Tensor input, Tensor other) -> Tensor",
+        "The greatest common divisor, element-wise (integers).",
+        "gcd(tensor([5, 10, 15]), tensor([3, 4, 5]))",
+        |input: Tensor, other: Tensor| m::gcd(&input, &other)
+    ),
+    op!(
+        Both,
+        "lcm(Tensor input, Tensor other) -> Tensor",
+        "The least common multiple, element-wise (integers).",
+        "lcm(tensor([5, 10, 15]), tensor([3, 4, 5]))",
+        |input: Tensor, other: Tensor| m::lcm(&input, &other)
+    ),
+    op!(
+        Both,
+        "fmax(Tensor input, Tensor other) -> Tensor",
+        "The larger of each pair, taking the number where one is NaN.",
+        "fmax(tensor([1., float('nan')]), tensor([2., 3.]))",
+        |input: Tensor, other: Tensor| m::fmax_fmin(&input, &other, true)
+    ),
+    op!(
+        Both,
+        "fmin(Tensor input, Tensor other) -> Tensor",
+        "The smaller of each pair, taking the number where one is NaN.",
+        "fmin(tensor([1., float('nan')]), tensor([2., 3.]))",
+        |input: Tensor, other: Tensor| m::fmax_fmin(&input, &other, false)
+    ),
+    op!(
+        Both,
+        "ldexp(Tensor input, Tensor other) -> Tensor",
+        "input * 2 ** other.",
+        "ldexp(tensor([1.]), tensor([3]))",
+        |input: Tensor, other: Tensor| m::ldexp(&input, &other)
+    ),
+    op!(
+        Both,
+        "frexp(Tensor input) -> Tensor",
+        "Mantissas in [0.5, 1) and integer exponents: input = mantissa * 2 ** exponent.",
+        "frexp(tensor([8., 0.75]))",
+        |input: Tensor| {
+            let (mantissa, exponent) = m::frexp(&input)?;
+            Ok::<Value, crate::error::Error>(named(
+                "frexp",
+                vec![
+                    ("mantissa", Value::Tensor(mantissa)),
+                    ("exponent", Value::Tensor(exponent)),
+                ],
+            ))
+        }
+    ),
+    op!(
+        Both,
+        "msort(Tensor input) -> Tensor",
+        "Sorted along dim 0.",
+        "msort(tensor([[3, 1], [2, 4]]))",
+        |input: Tensor| Ok::<Tensor, crate::error::Error>(
+            crate::tensor::ops::sort::sort(&input, 0, false)?.0
+        )
+    ),
+    op!(
+        Both,
+        "positive(Tensor input) -> Tensor",
+        "The input itself (unary plus); refused for bool.",
+        "positive(tensor([-1, 2]))",
+        |input: Tensor| positive(input)
+    ),
+];
+
+fn tensor_list(v: &Value, what: &str) -> Result<Vec<Tensor>> {
+    let items = v.iter_items()?;
+    let items = match &items[..] {
+        [one @ (Value::List(_) | Value::Tuple(_))] => one.iter_items()?,
+        _ => items,
+    };
+    items
+        .iter()
+        .map(|v| convert::to_tensor_arg(v, what, "tensors"))
+        .collect()
+}
+
+fn broadcast_shapes(shapes: &Value) -> Result<Value> {
+    let mut out: Vec<usize> = vec![];
+    for s in shapes.iter_items()? {
+        let dims = match s {
+            Value::Int(n) => vec![n],
+            other => convert::to_int_list(&other, "broadcast_shapes", "shapes")?,
+        };
+        let dims = convert::to_shape(&dims)?;
+        out = crate::tensor::shape::broadcast_shapes(&out, &dims)?;
+    }
+    Ok(Value::Shape(std::rc::Rc::new(out)))
+}
+
+fn positive(t: Tensor) -> Result<Tensor> {
+    if t.dtype().is_bool() {
+        return Err(crate::error::type_err(
+            "The `+` operator, on a bool tensor is not supported.",
+        ));
+    }
+    Ok(t)
+}

@@ -1,0 +1,413 @@
+//! Building and reading matrices and grids from other ops: block_diag,
+//! diagflat, vander, cov/corrcoef, trapezoid rules, unravel_index,
+//! broadcast_tensors, fliplr/flipud, chain products; and the element-wise
+//! composites gcd/lcm, fmax/fmin, ldexp, frexp.
+
+use crate::autograd::relabel;
+use crate::error::{Result, shape_err, value_err};
+use crate::tensor::core::Tensor;
+use crate::tensor::dtype::{DType, default_float};
+use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
+use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, scale, sub, un, where_};
+use crate::tensor::ops::creation::zeros_on;
+use crate::tensor::ops::elementwise::predicate;
+use crate::tensor::ops::join::{cat, stack};
+use crate::tensor::ops::matmul::matmul;
+use crate::tensor::ops::reduce::{reduce, scan};
+use crate::tensor::ops::view::{expand, flatten, flip, narrow, reshape, transpose, unsqueeze};
+use crate::tensor::shape::broadcast_shapes;
+
+fn sizes(shape: &[usize]) -> Vec<i64> {
+    shape.iter().map(|&s| s as i64).collect()
+}
+
+/// torch.block_diag: the tensors (scalars and vectors count as one row) on
+/// the diagonal of a zero matrix, in the promoted dtype.
+pub fn block_diag(ts: &[Tensor]) -> Result<Tensor> {
+    let mut mats = vec![];
+    for t in ts {
+        mats.push(match t.ndim() {
+            0 => reshape(t, &[1, 1])?,
+            1 => unsqueeze(t, 0)?,
+            2 => t.clone(),
+            n => {
+                return Err(shape_err(format!(
+                    "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {} has {n} dimensions",
+                    mats.len()
+                )));
+            }
+        });
+    }
+    let Some(first) = mats.first() else {
+        return zeros_on(
+            &[1, 0],
+            default_float(),
+            crate::tensor::device::default_device(),
+        );
+    };
+    let dtype = mats.iter().skip(1).fold(first.dtype(), |d, m| {
+        crate::tensor::promote::promote_types(d, m.dtype())
+    });
+    let width: usize = mats.iter().map(|m| m.shape()[1]).sum();
+    let mut rows = vec![];
+    let mut left = 0;
+    for m in &mats {
+        let (r, c) = (m.shape()[0], m.shape()[1]);
+        let before = zeros_on(&[r, left], dtype, m.device())?;
+        let after = zeros_on(&[r, width - left - c], dtype, m.device())?;
+        rows.push(cat(&[before, m.to_dtype(dtype)?, after], 1)?);
+        left += c;
+    }
+    cat(&rows, 0)
+}
+
+/// torch.diagflat: the flattened input on diagonal `offset` of a square matrix.
+pub fn diagflat(t: &Tensor, offset: i64) -> Result<Tensor> {
+    crate::tensor::ops::select::diag(&reshape(t, &[-1])?, offset)
+}
+
+/// torch.vander: columns x^(N-1) … x^0 (or rising with `increasing`).
+pub fn vander(x: &Tensor, n: Option<i64>, increasing: bool) -> Result<Tensor> {
+    if x.ndim() != 1 {
+        return Err(shape_err("x must be a one-dimensional tensor."));
+    }
+    let n = n.unwrap_or(x.shape()[0] as i64);
+    if n < 0 {
+        return Err(value_err("N must be non-negative."));
+    }
+    let dtype = if x.dtype().is_float() || x.dtype() == DType::I64 {
+        x.dtype()
+    } else {
+        crate::tensor::promote::promote_types(x.dtype(), DType::I64)
+    };
+    let x = x.to_dtype(dtype)?;
+    let mut cols = vec![];
+    let mut power = crate::tensor::ops::arith::zeros_like(&x)?;
+    power = add(&power, &num(1.0))?.to_dtype(dtype)?;
+    for _ in 0..n {
+        cols.push(power.clone());
+        power = mul(&power, &x)?;
+    }
+    if cols.is_empty() {
+        return zeros_on(&[x.shape()[0], 0], dtype, x.device());
+    }
+    if !increasing {
+        cols.reverse();
+    }
+    stack(&cols, 1)
+}
+
+/// torch.cov: rows are variables, columns observations; `correction` as in
+/// var, with optional integer frequency and float observation weights.
+pub fn cov(
+    x: &Tensor,
+    correction: i64,
+    fweights: Option<&Tensor>,
+    aweights: Option<&Tensor>,
+) -> Result<Tensor> {
+    if x.ndim() > 2 {
+        return Err(shape_err(format!(
+            "cov(): expected input to have two or fewer dimensions but got an input with {} dimensions",
+            x.ndim()
+        )));
+    }
+    let x = if x.ndim() < 2 {
+        reshape(x, &[1, -1])?
+    } else {
+        x.clone()
+    };
+    let x = if x.dtype().is_float() {
+        x
+    } else {
+        x.to_dtype(default_float())?
+    };
+    let n = x.shape()[1];
+    let ones = add(&zeros_on(&[n], x.dtype(), x.device())?, &num(1.0))?;
+    let mut w = ones;
+    if let Some(f) = fweights {
+        w = mul(&w, &f.to_dtype(x.dtype())?)?;
+    }
+    if let Some(a) = aweights {
+        w = mul(&w, &a.to_dtype(x.dtype())?)?;
+    }
+    let w_sum = reduce(&w, ReduceOp::Sum, None, false)?;
+    let avg = div(
+        &reduce(&mul(&x, &w)?, ReduceOp::Sum, Some(&[1]), true)?,
+        &w_sum,
+    )?;
+    // The normalisation: Σw - c (Σ w·a / Σw with aweights).
+    let norm = match (correction, aweights) {
+        (0, _) => w_sum.clone(),
+        (c, None) => sub(&w_sum, &num(c as f64))?,
+        (c, Some(a)) => {
+            let wa = reduce(
+                &mul(&w, &a.to_dtype(x.dtype())?)?,
+                ReduceOp::Sum,
+                None,
+                false,
+            )?;
+            sub(&w_sum, &scale(&div(&wa, &w_sum)?, c as f64)?)?
+        }
+    };
+    let norm = bin(BinaryOp::Maximum, &norm, &num(0.0))?;
+    let xm = sub(&x, &avg)?;
+    let c = div(&matmul(&mul(&xm, &w)?, &transpose(&xm, 0, 1)?)?, &norm)?;
+    if x.shape()[0] == 1 {
+        return reshape(&c, &[]);
+    }
+    Ok(c)
+}
+
+/// torch.corrcoef: cov scaled by the standard deviations, clipped to [-1, 1].
+pub fn corrcoef(x: &Tensor) -> Result<Tensor> {
+    let c = cov(x, 1, None, None)?;
+    if c.ndim() == 0 {
+        return div(&c, &c);
+    }
+    let d = crate::tensor::ops::select::diagonal(&c, 0, 0, 1)?;
+    let s = un(UnaryOp::Sqrt, &d)?;
+    let c = div(&div(&c, &unsqueeze(&s, 1)?)?, &unsqueeze(&s, 0)?)?;
+    crate::tensor::ops::elementwise::clamp(&c, Some(&num(-1.0)), Some(&num(1.0)))
+}
+
+/// The trapezoids' areas along dim: (y[i] + y[i+1]) / 2 · Δx.
+fn trapezoids(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
+    let n = y.shape()[crate::tensor::shape::normalize_dim(dim, y.ndim())?] as i64;
+    if n == 0 {
+        return reduce(&narrow(y, dim, 0, 0)?, ReduceOp::Sum, Some(&[dim]), true);
+    }
+    let mid = scale(
+        &add(&narrow(y, dim, 0, n - 1)?, &narrow(y, dim, 1, n - 1)?)?,
+        0.5,
+    )?;
+    match x {
+        None => scale(&mid, dx),
+        Some(x) => {
+            let xd = if x.ndim() == 1 { 0 } else { dim };
+            let k = x.shape()[crate::tensor::shape::normalize_dim(xd, x.ndim())?] as i64;
+            let mut step = sub(&narrow(x, xd, 1, k - 1)?, &narrow(x, xd, 0, k - 1)?)?;
+            if x.ndim() == 1 && y.ndim() > 1 {
+                // A 1-d x runs along dim.
+                let d = crate::tensor::shape::normalize_dim(dim, y.ndim())?;
+                let mut shape = vec![1i64; y.ndim()];
+                shape[d] = k - 1;
+                step = reshape(&step, &shape)?;
+            }
+            mul(&mid, &step)
+        }
+    }
+}
+
+/// torch.trapezoid: the trapezoid rule along dim.
+pub fn trapezoid(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
+    reduce(
+        &trapezoids(y, x, dx, dim)?,
+        ReduceOp::Sum,
+        Some(&[dim]),
+        false,
+    )
+}
+
+/// torch.cumulative_trapezoid: the running trapezoid rule along dim.
+pub fn cumulative_trapezoid(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
+    scan(&trapezoids(y, x, dx, dim)?, ScanOp::Sum, dim)
+}
+
+/// torch.unravel_index: flat indices as coordinates in `shape`.
+pub fn unravel_index(indices: &Tensor, shape: &[i64]) -> Result<Vec<Tensor>> {
+    if indices.dtype().is_float() || indices.dtype().is_bool() {
+        return Err(crate::error::dtype_err(
+            "expected 'indices' to be integer dtype, but got float",
+        ));
+    }
+    let total: i64 = shape.iter().product();
+    let flat = indices.to_host_i64()?;
+    if flat.iter().any(|&i| i < -total || i >= total) {
+        return Err(value_err(
+            "'indices' must be in range [-prod(shape), prod(shape) - 1]",
+        ));
+    }
+    let idx = indices.to_dtype(DType::I64)?;
+    let idx = where_(
+        &cmp(BinaryOp::Lt, &idx, &int(0))?,
+        &add(&idx, &int(total))?,
+        &idx,
+    )?;
+    let mut out = vec![];
+    let mut stride = total;
+    for &s in shape {
+        stride /= s.max(1);
+        let q = bin(BinaryOp::FloorDiv, &idx, &int(stride))?;
+        out.push(bin(BinaryOp::Rem, &q, &int(s))?);
+    }
+    Ok(out)
+}
+
+/// torch.broadcast_tensors: each expanded to the common shape (views).
+pub fn broadcast_tensors(ts: &[Tensor]) -> Result<Vec<Tensor>> {
+    let shape = ts
+        .iter()
+        .try_fold(vec![], |s: Vec<usize>, t| broadcast_shapes(&s, t.shape()))?;
+    ts.iter().map(|t| expand(t, &sizes(&shape))).collect()
+}
+
+pub fn fliplr(t: &Tensor) -> Result<Tensor> {
+    if t.ndim() < 2 {
+        return Err(shape_err("Input must be >= 2-d."));
+    }
+    flip(t, &[1])
+}
+
+pub fn flipud(t: &Tensor) -> Result<Tensor> {
+    if t.ndim() < 1 {
+        return Err(shape_err("Input must be >= 1-d."));
+    }
+    flip(t, &[0])
+}
+
+/// torch.gcd: Euclid's algorithm, all elements at once (integers only).
+pub fn gcd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_float() || b.dtype().is_float() {
+        return Err(crate::error::dtype_err(
+            "\"gcd_cpu\" not implemented for 'Float'",
+        ));
+    }
+    // Both broadcast to the common shape and dtype first.
+    let mut x = un(UnaryOp::Abs, &add(a, &mul(b, &int(0))?)?)?;
+    let mut y = un(UnaryOp::Abs, &add(b, &mul(a, &int(0))?)?)?;
+    loop {
+        let nonzero = cmp(BinaryOp::Ne, &y, &int(0))?;
+        let any = reduce(&nonzero, ReduceOp::Any, None, false)?;
+        if !crate::tensor::ops::scalar::item_bool(&any)? {
+            return Ok(x);
+        }
+        let safe = where_(&nonzero, &y, &int(1))?;
+        let r = bin(BinaryOp::Rem, &x, &safe)?;
+        x = where_(&nonzero, &y, &x)?;
+        y = where_(&nonzero, &r, &y)?;
+    }
+}
+
+/// torch.lcm: |a·b| / gcd(a, b), and 0 where either is 0.
+pub fn lcm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let g = gcd(a, b)?;
+    let zero = cmp(BinaryOp::Eq, &g, &int(0))?;
+    let safe = where_(&zero, &int(1), &g)?;
+    let l = un(UnaryOp::Abs, &mul(&bin(BinaryOp::FloorDiv, a, &safe)?, b)?)?;
+    where_(&zero, &int(0), &l)
+}
+
+/// torch.fmax / fmin: maximum / minimum that takes the number over a NaN.
+pub fn fmax_fmin(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
+    let m = bin(
+        if max {
+            BinaryOp::Maximum
+        } else {
+            BinaryOp::Minimum
+        },
+        a,
+        b,
+    )?;
+    let an = predicate(PredicateOp::IsNan, a)?;
+    let bn = predicate(PredicateOp::IsNan, b)?;
+    let m = where_(&an, b, &m)?;
+    Ok(relabel(
+        where_(&bn, a, &m)?,
+        if max {
+            "FmaxBackward0"
+        } else {
+            "FminBackward0"
+        },
+    ))
+}
+
+/// torch.ldexp: x · 2^e, in a float dtype.
+pub fn ldexp(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let x = if x.dtype().is_float() {
+        x.clone()
+    } else {
+        x.to_dtype(default_float())?
+    };
+    let p = bin(
+        BinaryOp::Pow,
+        &add(&mul(&e.to_dtype(x.dtype())?, &num(0.0))?, &num(2.0))?,
+        &e.to_dtype(x.dtype())?,
+    )?;
+    mul(&x, &p)
+}
+
+/// torch.frexp: mantissa in [0.5, 1) and integer exponent, x = m · 2^e
+/// (0 gives (0, 0)); computed on the host, exactly.
+pub fn frexp(x: &Tensor) -> Result<(Tensor, Tensor)> {
+    if !x.dtype().is_float() {
+        return Err(crate::error::dtype_err(
+            "torch.frexp() only supports floating-point dtypes",
+        ));
+    }
+    let vals = x.to_host_f64()?;
+    let (mut m, mut e) = (
+        Vec::with_capacity(vals.len()),
+        Vec::with_capacity(vals.len()),
+    );
+    for v in vals {
+        let (mv, ev) = frexp_f64(v);
+        m.push(mv);
+        e.push(ev as i64);
+    }
+    let shape = x.shape().to_vec();
+    let m = Tensor::from_vec(m, &shape)
+        .to_dtype(x.dtype())?
+        .to_device(x.device())?;
+    let e = Tensor::from_vec(e, &shape)
+        .to_dtype(DType::I32)?
+        .to_device(x.device())?;
+    Ok((m, e))
+}
+
+fn frexp_f64(v: f64) -> (f64, i32) {
+    if v == 0.0 || !v.is_finite() {
+        return (v, 0);
+    }
+    let mut e = v.abs().log2().floor() as i32 + 1;
+    let mut m = v / 2f64.powi(e);
+    // log2 can be off by one at powers of two.
+    if m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1;
+    } else if m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1;
+    }
+    (m, e)
+}
+
+/// torch.chain_matmul / linalg.multi_dot: the product, left to right.
+pub fn multi_dot(ts: &[Tensor]) -> Result<Tensor> {
+    if ts.len() < 2 {
+        return Err(value_err(format!(
+            "multi_dot(): expected at least 2 tensors but got {}",
+            ts.len()
+        )));
+    }
+    let mut acc = ts[0].clone();
+    for t in &ts[1..] {
+        acc = matmul(&acc, t)?;
+    }
+    Ok(acc)
+}
+
+/// torch.inner for any dims: the sum over both last dims' products.
+pub fn inner(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return mul(a, b);
+    }
+    let bt = if b.ndim() == 1 {
+        b.clone()
+    } else {
+        transpose(&flatten(b, 0, -2)?, 0, 1)?
+    };
+    let out = matmul(a, &bt)?;
+    let mut shape: Vec<i64> = sizes(&a.shape()[..a.ndim() - 1]);
+    shape.extend(sizes(&b.shape()[..b.ndim() - 1]));
+    reshape(&out, &shape)
+}
