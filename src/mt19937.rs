@@ -4,7 +4,7 @@
 //! seeded by `init_by_array`). Each keeps its own state and its own way of
 //! turning words into numbers.
 
-const N: usize = 624;
+pub const N: usize = 624;
 const M: usize = 397;
 
 #[derive(Clone)]
@@ -57,6 +57,18 @@ impl Mt19937 {
         }
         mt[0] = 0x8000_0000;
         g
+    }
+
+    /// The words and the position of the next (N: a twist comes first).
+    pub fn words(&self) -> (&[u32; N], usize) {
+        (&self.state, self.index)
+    }
+
+    pub fn from_words(state: [u32; N], index: usize) -> Mt19937 {
+        Mt19937 {
+            state,
+            index: index.min(N),
+        }
     }
 
     fn twist(&mut self) {

@@ -44,6 +44,11 @@ pub trait Output {
         let _ = plain;
         self.write_str(shown);
     }
+    /// A warning (PyTorch's UserWarnings): where Python sends them, stderr, for
+    /// a process; in line with the rest for an in-memory transcript.
+    fn write_warning(&mut self, s: &str) {
+        self.write_str(s);
+    }
 }
 
 pub struct Stdout;
@@ -54,6 +59,13 @@ impl Output for Stdout {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(s.as_bytes());
         let _ = out.flush();
+    }
+    fn write_warning(&mut self, s: &str) {
+        use std::io::Write;
+        let _ = std::io::stdout().lock().flush();
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(s.as_bytes());
+        let _ = err.flush();
     }
 }
 

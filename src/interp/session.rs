@@ -103,7 +103,7 @@ impl Interp {
         } else {
             format!("warning: {text}\n")
         };
-        self.out.write_str(&line);
+        self.out.write_warning(&line);
     }
 
     pub(super) fn trace_op(&mut self, op: TraceOp) {

@@ -95,6 +95,87 @@ fn with_gen<R>(f: impl FnOnce(&mut Mt19937) -> R) -> R {
 
 pub fn manual_seed(seed: u64) {
     GENERATOR.with(|g| *g.borrow_mut() = Some(Box::new(Mt19937::new(seed))));
+    SEED.with(|s| s.set(seed));
+}
+
+thread_local! {
+    /// The seed the thread's generator last had (torch.initial_seed()).
+    static SEED: std::cell::Cell<u64> = const { std::cell::Cell::new(DEFAULT_SEED) };
+}
+
+pub fn initial_seed() -> u64 {
+    SEED.with(|s| s.get())
+}
+
+/// torch.get_rng_state(): the generator in PyTorch's 5056-byte layout (the
+/// seed, mt19937's `left`/`seeded`/`next` and 624 words as u64, the cached
+/// normal), so a saved state restores the same stream.
+pub fn rng_state() -> Vec<u8> {
+    with_gen(|g| {
+        let (words, index) = g.mt.words();
+        let mut b = Vec::with_capacity(5056);
+        b.extend(initial_seed().to_le_bytes());
+        let left = if index >= crate::mt19937::N {
+            1
+        } else {
+            (crate::mt19937::N - index + 1) as i32
+        };
+        b.extend(left.to_le_bytes());
+        b.extend(1i32.to_le_bytes());
+        b.extend((index as u64).to_le_bytes());
+        for w in words {
+            b.extend((*w as u64).to_le_bytes());
+        }
+        let cached = g.next_normal.unwrap_or(0.0);
+        b.extend(0f64.to_le_bytes());
+        b.extend(cached.to_le_bytes());
+        b.extend(0f64.to_le_bytes());
+        b.extend((g.next_normal.is_some() as i32).to_le_bytes());
+        b.extend([0u8; 4]);
+        b.extend(0f32.to_le_bytes());
+        b.extend([0u8; 4]);
+        b
+    })
+}
+
+/// torch.set_rng_state(state): the inverse of rng_state.
+pub fn set_rng_state(b: &[u8]) -> Result<()> {
+    if b.len() != 5056 {
+        return Err(crate::error::value_err(format!(
+            "RNG state is wrong size: expected 5056 bytes, got {}",
+            b.len()
+        )));
+    }
+    let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+    let i32_at = |i: usize| i32::from_le_bytes(b[i..i + 4].try_into().unwrap_or([0; 4]));
+    let seed = u64_at(0);
+    let left = i32_at(8);
+    let next = u64_at(16) as usize;
+    let mut words = [0u32; crate::mt19937::N];
+    for (k, w) in words.iter_mut().enumerate() {
+        *w = u64_at(24 + 8 * k) as u32;
+    }
+    let normal_at = 24 + 8 * crate::mt19937::N;
+    let cached = f64::from_le_bytes(
+        b[normal_at + 8..normal_at + 16]
+            .try_into()
+            .unwrap_or([0; 8]),
+    );
+    let valid = i32_at(normal_at + 24) != 0;
+    let index = if left <= 1 { crate::mt19937::N } else { next };
+    GENERATOR.with(|g| {
+        *g.borrow_mut() = Some(Box::new(Mt19937 {
+            mt: crate::mt19937::Mt19937::from_words(words, index),
+            next_normal: valid.then_some(cached),
+        }))
+    });
+    SEED.with(|s| s.set(seed));
+    Ok(())
+}
+
+/// `n` standard uniforms in [0, 1) with 53 bits (PyTorch's double draws).
+pub fn doubles(n: usize) -> Vec<f64> {
+    with_gen(|g| (0..n).map(|_| g.uniform(DType::F64)).collect())
 }
 
 /// A generator of its own (torch.Generator()): its state, which an op given

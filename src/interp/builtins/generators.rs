@@ -9,6 +9,7 @@ use crate::error::{Error, Result, type_err, value_err};
 use crate::interp::value::Value;
 use crate::op;
 use crate::tensor::ops::creation::{self as c, GeneratorState};
+use crate::tensor::ops::sampling;
 use crate::tensor::{DType, Device, Tensor};
 
 /// PyTorch's default seed, which a new torch.Generator starts from.
@@ -39,12 +40,78 @@ pub const ROWS: &[Builtin] = &[
     op!(Method inplace, "normal(Tensor input, float mean=0, float std=1) -> Tensor",
         "Values drawn from a normal distribution.", "torch.empty(3).normal_(0, 0.1)",
         |input: Tensor, mean: f64, std: f64| c::normal(input.shape(), mean, std, input.dtype(), input.device())),
+    op!(Method inplace, "bernoulli(Tensor input, Any p=0.5) -> Tensor",
+        "1 with probability p (a number, or a tensor per element), else 0.",
+        "torch.empty(4).bernoulli_(0.5)",
+        |input: Tensor, p: Value| bernoulli_inplace(&input, &p)),
+    op!(Method inplace, "exponential(Tensor input, float lambd=1.) -> Tensor",
+        "Values drawn from the exponential distribution with rate lambd.",
+        "torch.empty(3).exponential_()",
+        |input: Tensor, lambd: f64| sampling::exponential(&input, lambd)),
+    op!(Method inplace, "geometric(Tensor input, float p) -> Tensor",
+        "Trials to the first success of Bernoulli(p) draws.",
+        "torch.empty(3).geometric_(0.5)",
+        |input: Tensor, p: f64| sampling::geometric(&input, p)),
+    op!(Method inplace, "cauchy(Tensor input, float median=0., float sigma=1.) -> Tensor",
+        "Values drawn from the Cauchy distribution.",
+        "torch.empty(3).cauchy_()",
+        |input: Tensor, median: f64, sigma: f64| sampling::cauchy(&input, median, sigma)),
     op!(
         Both,
-        "bernoulli(Tensor input, float? p=None) -> Tensor",
+        "multinomial(Tensor input, int num_samples, bool replacement=False, *, Any generator=None) -> Tensor",
+        "Indices drawn with the rows' (unnormalised) probabilities.",
+        "torch.multinomial(tensor([0.1, 0.5, 0.4]), 2)",
+        |input: Tensor, num_samples: i64, replacement: bool, generator: Value| with_gen(
+            &generator,
+            || sampling::multinomial(&input, num_samples, replacement)
+        )
+    ),
+    op!(
+        Function,
+        "poisson(Tensor input, Any generator=None) -> Tensor",
+        "A Poisson draw with each element's rate.",
+        "torch.poisson(tensor([1., 5.]))",
+        |input: Tensor, generator: Value| with_gen(&generator, || sampling::poisson(&input))
+    ),
+    crate::row!(
+        Function,
+        "get_rng_state",
+        "get_rng_state()",
+        "The random generator's state, as a uint8 tensor (PyTorch's layout).",
+        "torch.get_rng_state().shape",
+        get_rng_state
+    ),
+    op!(
+        Function,
+        "set_rng_state(Tensor new_state) -> None",
+        "Restore a state from get_rng_state().",
+        "torch.set_rng_state(torch.get_rng_state())",
+        |new_state: Tensor| {
+            let bytes: Vec<u8> = new_state
+                .to_host_i64()?
+                .into_iter()
+                .map(|b| b as u8)
+                .collect();
+            crate::backend::cpu::random::set_rng_state(&bytes).map(|_| Value::None)
+        }
+    ),
+    crate::row!(
+        Function,
+        "initial_seed",
+        "initial_seed()",
+        "The seed the random generator was last given.",
+        "torch.initial_seed()",
+        initial_seed
+    ),
+    op!(
+        Both,
+        "bernoulli(Tensor input, Any p=None) -> Tensor",
         "1 with probability input (or p) for each element, else 0.",
         "torch.bernoulli(torch.full((4,), 0.5))",
-        |input: Tensor, p: Option<f64>| bernoulli(&input, p)
+        |input: Tensor, p: Value| match p {
+            Value::None => bernoulli(&input, None),
+            p => bernoulli_inplace(&input, &p),
+        }
     ),
 ];
 
@@ -141,9 +208,56 @@ fn random(t: &Tensor, from: &Value, to: Option<i64>) -> Result<Tensor> {
     drawn.to_dtype(t.dtype())
 }
 
-/// bernoulli: PyTorch's CPU kernel draws one float uniform per element.
+/// bernoulli_(p): p a number, or a tensor broadcast to the input's shape.
+fn bernoulli_inplace(t: &Tensor, p: &Value) -> Result<Tensor> {
+    match p {
+        Value::Tensor(p) => {
+            let sizes: Vec<i64> = t.shape().iter().map(|&s| s as i64).collect();
+            let p = crate::tensor::ops::view::expand(p, &sizes)?;
+            bernoulli(&p, None)?.to_dtype(t.dtype())
+        }
+        other => bernoulli(
+            t,
+            Some(crate::interp::convert::to_float(other, "bernoulli_", "p")?),
+        ),
+    }
+}
+
+fn get_rng_state(_: &mut crate::interp::Interp, a: crate::interp::args::Args) -> Result<Value> {
+    a.finish()?;
+    let bytes: Vec<i64> = crate::backend::cpu::random::rng_state()
+        .into_iter()
+        .map(|b| b as i64)
+        .collect();
+    Ok(Value::Tensor(
+        Tensor::from_vec(bytes, &[5056]).to_dtype(DType::U8)?,
+    ))
+}
+
+fn initial_seed(_: &mut crate::interp::Interp, a: crate::interp::args::Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::Int(
+        crate::backend::cpu::random::initial_seed() as i64
+    ))
+}
+
+/// Run `f` drawing from `generator` when one is given.
+fn with_gen<T>(generator: &Value, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match generator {
+        Value::None => f(),
+        g => {
+            let st = state(g)?;
+            let mut st = st.borrow_mut();
+            c::with_generator(&mut st, f)
+        }
+    }
+}
+
+/// bernoulli: PyTorch's CPU kernels draw one uniform per element: a float
+/// one against a tensor of probabilities, a double one against a number.
 fn bernoulli(t: &Tensor, p: Option<f64>) -> Result<Tensor> {
-    let u = c::uniform(t.shape(), 0.0, 1.0, DType::F32, t.device())?;
+    let draw = if p.is_some() { DType::F64 } else { DType::F32 };
+    let u = c::uniform(t.shape(), 0.0, 1.0, draw, t.device())?;
     let probs = match p {
         Some(p) => crate::tensor::ops::arith::num(p),
         None => t.clone(),

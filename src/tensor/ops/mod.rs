@@ -13,6 +13,7 @@ pub mod linalg_composite;
 pub mod matmul;
 pub mod matrix;
 pub mod reduce;
+pub mod sampling;
 pub mod scalar;
 pub mod select;
 pub mod sort;
