@@ -172,7 +172,14 @@ pub fn corrcoef(x: &Tensor) -> Result<Tensor> {
 
 /// The trapezoids' areas along dim: (y[i] + y[i+1]) / 2 · Δx.
 fn trapezoids(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
-    let n = y.shape()[crate::tensor::shape::normalize_dim(dim, y.ndim())?] as i64;
+    let n = *y
+        .shape()
+        .get(crate::tensor::shape::normalize_dim(dim, y.ndim())?)
+        .ok_or_else(|| {
+            crate::error::index_err(format!(
+                "Dimension out of range (expected to be in range of [-1, 0], but got {dim})"
+            ))
+        })? as i64;
     if n == 0 {
         return reduce(&narrow(y, dim, 0, 0)?, ReduceOp::Sum, Some(&[dim]), true);
     }
@@ -184,7 +191,16 @@ fn trapezoids(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tenso
         None => scale(&mid, dx),
         Some(x) => {
             let xd = if x.ndim() == 1 { 0 } else { dim };
-            let k = x.shape()[crate::tensor::shape::normalize_dim(xd, x.ndim())?] as i64;
+            let k = *x
+                .shape()
+                .get(crate::tensor::shape::normalize_dim(xd, x.ndim())?)
+                .ok_or_else(|| shape_err("trapezoid: x must have at least one dimension"))?
+                as i64;
+            if k != n {
+                return Err(shape_err(format!(
+                    "trapezoid: There must be one `x` value for each sample point, but got {k} x values and {n} y values"
+                )));
+            }
             let mut step = sub(&narrow(x, xd, 1, k - 1)?, &narrow(x, xd, 0, k - 1)?)?;
             if x.ndim() == 1 && y.ndim() > 1 {
                 // A 1-d x runs along dim.
