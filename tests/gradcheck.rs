@@ -1076,4 +1076,10 @@ fn matrix_composites() {
     );
     check("torch.fmax(x, y)", &[("x", "a,b", S), ("y", "a,b", S)], "");
     check("torch.ldexp(x, torch.tensor(2))", &[("x", "a,b", S)], "");
+    check("x.unfold(1, 2, 1)", &[("x", "a,4", S)], "");
+    check(
+        "x.scatter_reduce(0, torch.tensor([0, 1, 0]), y, 'sum')",
+        &[("x", "3", S), ("y", "3", S)],
+        "",
+    );
 }

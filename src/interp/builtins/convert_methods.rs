@@ -217,30 +217,33 @@ pub(crate) fn cuda_argument(a: &mut Args) -> Result<Device> {
     Ok(device)
 }
 
+/// `t.type()`: PyTorch's legacy class name, 'torch.FloatTensor' (in
+/// torch.cuda for a CUDA tensor).
+pub fn legacy_type_name(t: &Tensor) -> String {
+    let name = match t.dtype() {
+        DType::F32 => "torch.FloatTensor",
+        DType::F64 => "torch.DoubleTensor",
+        DType::F16 => "torch.HalfTensor",
+        DType::BF16 => "torch.BFloat16Tensor",
+        DType::I64 => "torch.LongTensor",
+        DType::I32 => "torch.IntTensor",
+        DType::I16 => "torch.ShortTensor",
+        DType::I8 => "torch.CharTensor",
+        DType::U8 => "torch.ByteTensor",
+        DType::Bool => "torch.BoolTensor",
+    };
+    match t.device() {
+        Device::Cpu => name.to_string(),
+        Device::Cuda(_) => name.replace("torch.", "torch.cuda."),
+    }
+}
+
 fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let t = receiver(&mut a)?;
     let target = a.take("dtype");
     a.finish()?;
     match target {
-        None | Some((Value::None, _)) => {
-            let name = match t.dtype() {
-                DType::F32 => "torch.FloatTensor",
-                DType::F64 => "torch.DoubleTensor",
-                DType::F16 => "torch.HalfTensor",
-                DType::BF16 => "torch.BFloat16Tensor",
-                DType::I64 => "torch.LongTensor",
-                DType::I32 => "torch.IntTensor",
-                DType::I16 => "torch.ShortTensor",
-                DType::I8 => "torch.CharTensor",
-                DType::U8 => "torch.ByteTensor",
-                DType::Bool => "torch.BoolTensor",
-            };
-            // A CUDA tensor's type lives in torch.cuda: 'torch.cuda.FloatTensor'.
-            Ok(match t.device() {
-                Device::Cpu => Value::str(name),
-                Device::Cuda(_) => Value::str(&name.replace("torch.", "torch.cuda.")),
-            })
-        }
+        None | Some((Value::None, _)) => Ok(Value::str(&legacy_type_name(&t))),
         Some((v, s)) => {
             let d = convert::to_dtype(&v).map_err(|e| e.at(s))?;
             convert_to(&t, Some(d), None)

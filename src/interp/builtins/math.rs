@@ -16,6 +16,23 @@ use crate::tensor::ops::elementwise::{self as ew, binary, unary};
 use crate::tensor::ops::reduce::reduce;
 
 pub const ROWS: &[Builtin] = &[
+    crate::op!(
+        Both,
+        "logit(Tensor input, float? eps=None) -> Tensor",
+        "log(p / (1 - p)), the inverse of sigmoid; with eps, p is first clamped to [eps, 1 - eps].",
+        "logit(tensor([0.5, 0.9]))",
+        |input: crate::tensor::Tensor, eps: Option<f64>| {
+            let x = match eps {
+                Some(e) => crate::tensor::ops::elementwise::clamp(
+                    &input,
+                    Some(&crate::tensor::ops::arith::num(e)),
+                    Some(&crate::tensor::ops::arith::num(1.0 - e)),
+                )?,
+                None => input,
+            };
+            crate::tensor::ops::arith::un(crate::tensor::op::UnaryOp::Logit, &x)
+        }
+    ),
     row!(
         Both,
         "round",

@@ -215,6 +215,69 @@ pub const ROWS: &[Builtin] = &[
             crate::tensor::ops::sort::sort(&input, 0, false)?.0
         )
     ),
+    op!(Method inplace, "fill_diagonal(Tensor input, Scalar fill_value, bool wrap=False) -> Tensor",
+        "fill_value on the main diagonal (wrap: a tall matrix's diagonal restarts).",
+        "zeros(3, 3).fill_diagonal_(5.)",
+        |input: Tensor, fill_value: Tensor, wrap: bool| m::fill_diagonal(&input, &fill_value, wrap)),
+    op!(
+        Method,
+        "unfold(Tensor input, int dimension, int size, int step) -> Tensor",
+        "Windows of size along dimension, step apart, as a new last dim.",
+        "arange(7.).unfold(0, 2, 2)",
+        |input: Tensor, dimension: i64, size: i64, step: i64| crate::tensor::ops::view::unfold(
+            &input, dimension, size, step
+        )
+    ),
+    op!(
+        Both,
+        "narrow_copy(Tensor input, int dim, int start, int length) -> Tensor",
+        "A copy of narrow(input, dim, start, length).",
+        "narrow_copy(arange(5), 0, 1, 2)",
+        |input: Tensor, dim: i64, start: i64, length: i64| crate::tensor::ops::view::narrow(
+            &input, dim, start, length
+        )?
+        .deep_clone()
+    ),
+    op!(
+        Function,
+        "range(Scalar start=0, Scalar end, Scalar step=1, *, ScalarType? dtype=None) -> Tensor",
+        "start to end inclusive, step apart (deprecated in PyTorch: arange excludes end).",
+        "range(1, 4)",
+        |start: f64, end: f64, step: f64, dtype: Option<crate::tensor::DType>| {
+            crate::warnings::warn(
+                crate::warnings::WarningKind::User,
+                "torch.range is deprecated and will be removed in a future release because its behavior is inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in [start, end).",
+            );
+            m::range(
+                start,
+                end,
+                step,
+                dtype.unwrap_or_else(crate::tensor::dtype::default_float),
+            )
+        }
+    ),
+    op!(
+        Function,
+        "typename(Any obj) -> str",
+        "The type's name: 'torch.FloatTensor' for a float32 tensor.",
+        "typename(2.5)",
+        |obj: Value| Ok::<Value, crate::error::Error>(Value::str(&match &obj {
+            Value::Tensor(t) => super::convert_methods::legacy_type_name(t),
+            other => other.type_name().to_string(),
+        }))
+    ),
+    op!(
+        Function,
+        "Size(Any sizes=()) -> Any",
+        "A shape: torch.Size([2, 3]).",
+        "Size([2, 3])",
+        |sizes: Value| {
+            let dims = convert::to_int_list(&sizes, "Size", "sizes")?;
+            Ok::<Value, crate::error::Error>(Value::Shape(std::rc::Rc::new(convert::to_shape(
+                &dims,
+            )?)))
+        }
+    ),
     op!(
         Both,
         "positive(Tensor input) -> Tensor",

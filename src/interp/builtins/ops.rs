@@ -25,6 +25,7 @@ const BY_HAND: &[&str] = &[
     "true_divide",
     "pow",
     "round",
+    "logit",
 ];
 
 pub(super) fn leak(s: String) -> &'static str {

@@ -2,6 +2,7 @@
 //! masks, diagonals and triangles, roll, take (the math is tensor/ops/select.rs).
 
 use super::Builtin;
+use crate::interp::value::Value;
 use crate::op;
 use crate::tensor::ops::select as s;
 use crate::tensor::{DType, Device, Tensor};
@@ -120,6 +121,28 @@ pub const ROWS: &[Builtin] = &[
     |input: Tensor, dim: i64, index: Tensor, src: Option<Tensor>, value: Option<Tensor>, reduce: Option<String>| {
         scatter(&input, dim, &index, src.or(value), reduce.as_deref())
     }),
+    op!(Both inplace, "scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor",
+    "src reduced into input at index along dim: sum, prod, mean, amax or amin.",
+    "tensor([1., 2., 3., 4.]).scatter_reduce(0, tensor([0, 1, 0, 1, 2, 1]), tensor([1., 2., 3., 4., 5., 6.]), 'sum')",
+    |input: Tensor, dim: i64, index: Tensor, src: Tensor, reduce: String, include_self: bool| {
+        crate::tensor::ops::grouped::scatter_reduce(&input, dim, &index, &src, &reduce, include_self)
+    }),
+    op!(
+        Both,
+        "mode(Tensor input, int dim=-1, bool keepdim=False) -> Tensor",
+        "The most frequent value of each slice along dim (the smallest of a tie), and where it last occurs.",
+        "mode(tensor([[1, 2, 2], [3, 3, 1]]))",
+        |input: Tensor, dim: i64, keepdim: bool| {
+            let (values, indices) = crate::tensor::ops::grouped::mode(&input, dim, keepdim)?;
+            Ok::<Value, crate::error::Error>(crate::interp::call::named(
+                "mode",
+                vec![
+                    ("values", Value::Tensor(values)),
+                    ("indices", Value::Tensor(indices)),
+                ],
+            ))
+        }
+    ),
     op!(Both inplace, "scatter_add(Tensor input, int dim, Tensor index, Tensor src) -> Tensor",
         "A copy of input with src added at index along dim (repeats add up).",
         "zeros(3).scatter_add(0, tensor([0, 1, 0]), tensor([1., 2., 3.]))",
@@ -182,8 +205,16 @@ fn scatter(
     match reduce {
         None => s::scatter(t, dim, index, &src, false),
         Some("add") => s::scatter(t, dim, index, &src, true),
+        Some("multiply") => {
+            let sizes: Vec<i64> = index.shape().iter().map(|&n| n as i64).collect();
+            let src = match src.ndim() {
+                0 => crate::tensor::ops::view::expand(&src.to_dtype(t.dtype())?, &sizes)?,
+                _ => src,
+            };
+            crate::tensor::ops::grouped::scatter_reduce(t, dim, index, &src, "prod", true)
+        }
         Some(r) => Err(crate::error::value_err(format!(
-            "scatter(): reduce={r:?} is not available in tsh (reduce='add' is)"
+            "reduce argument must be either add or multiply, got {r}"
         ))),
     }
 }

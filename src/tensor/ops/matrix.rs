@@ -427,3 +427,52 @@ pub fn inner(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     shape.extend(sizes(&b.shape()[..b.ndim() - 1]));
     reshape(&out, &shape)
 }
+
+/// `t.fill_diagonal_(v, wrap)`: v on the main diagonal (all dims equal for
+/// more than 2); a tall matrix's diagonal restarts below itself with `wrap`.
+pub fn fill_diagonal(t: &Tensor, value: &Tensor, wrap: bool) -> Result<Tensor> {
+    if t.ndim() < 2 {
+        return Err(shape_err("dimensions must larger than 1"));
+    }
+    if t.ndim() > 2 && t.shape().iter().any(|&s| s != t.shape()[0]) {
+        return Err(shape_err("all dimensions of input must be of equal length"));
+    }
+    let shape = t.shape();
+    let numel: usize = shape.iter().product();
+    // The flat step between diagonal elements: the sum of the strides.
+    let mut step = 0;
+    let mut stride = 1;
+    for &s in shape.iter().rev() {
+        step += stride;
+        stride *= s;
+    }
+    let min_dim = *shape.iter().min().unwrap_or(&0);
+    let end = if wrap && t.ndim() == 2 {
+        numel
+    } else {
+        (min_dim * step).min(numel)
+    };
+    let flat: Vec<bool> = (0..numel).map(|k| k % step == 0 && k < end).collect();
+    let mask = Tensor::from_vec(flat.iter().map(|&b| b as i64).collect::<Vec<i64>>(), shape)
+        .to_dtype(DType::Bool)?
+        .to_device(t.device())?;
+    where_(&mask, &value.to_dtype(t.dtype())?, t)
+}
+
+/// torch.range: start to end inclusive in steps (values start + i·step,
+/// computed in double as ATen does).
+pub fn range(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+    if step == 0.0 {
+        return Err(value_err("step must be nonzero"));
+    }
+    if (step > 0.0 && end < start) || (step < 0.0 && end > start) {
+        return Err(value_err(
+            "upper bound and larger bound inconsistent with step sign",
+        ));
+    }
+    let n = ((end - start) / step).floor() as usize + 1;
+    let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    Tensor::from_vec(vals, &[n])
+        .to_dtype(dtype)?
+        .to_device(crate::tensor::device::default_device())
+}

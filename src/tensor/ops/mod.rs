@@ -6,6 +6,7 @@ pub mod arrange;
 pub mod compare;
 pub mod creation;
 pub mod elementwise;
+pub mod grouped;
 pub mod index;
 pub mod join;
 pub mod linalg;

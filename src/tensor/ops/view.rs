@@ -328,3 +328,37 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         out.contiguous()
     })
 }
+
+/// `t.unfold(dim, size, step)`: every window of `size` along dim, `step`
+/// apart, as a new last dim (stacked copies of the windows' views).
+pub fn unfold(t: &Tensor, dim: i64, size: i64, step: i64) -> Result<Tensor> {
+    let d = if t.ndim() == 0 {
+        0
+    } else {
+        existing_dim(dim, t.ndim())?
+    };
+    let n = t.shape().get(d).copied().unwrap_or(1) as i64;
+    if size > n || size < 0 {
+        return Err(crate::error::shape_err(format!(
+            "maximum size for tensor at dimension {d} is {n} but size is {size}"
+        )));
+    }
+    if step <= 0 {
+        return Err(value_err(format!("step is {step} but must be > 0")));
+    }
+    if t.ndim() == 0 {
+        return reshape(t, &[1]);
+    }
+    let count = (n - size) / step + 1;
+    let windows = (0..count)
+        .map(|i| narrow(t, d as i64, i * step, size))
+        .collect::<Result<Vec<_>>>()?;
+    let stacked = crate::tensor::ops::join::stack(&windows, d as i64)?;
+    let last = stacked.ndim() as i64 - 1;
+    let mut order: Vec<i64> = (0..=last).filter(|&k| k != d as i64 + 1).collect();
+    order.push(d as i64 + 1);
+    Ok(crate::autograd::relabel(
+        permute(&stacked, &order)?,
+        "UnfoldBackward0",
+    ))
+}
