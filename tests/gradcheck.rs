@@ -1078,6 +1078,16 @@ fn matrix_composites() {
     check("torch.ldexp(x, torch.tensor(2))", &[("x", "a,b", S)], "");
     check("x.unfold(1, 2, 1)", &[("x", "a,4", S)], "");
     check(
+        "torch.linalg.solve_triangular(a + 3 * torch.eye(3), b, upper=False, left=False)",
+        &[("a", "3,3", S), ("b", "a,3", S)],
+        "",
+    );
+    check(
+        "torch.linalg.solve(a + 3 * torch.eye(3), b)",
+        &[("a", "a,3,3", S), ("b", "3,2", S)],
+        "",
+    );
+    check(
         "x.scatter_reduce(0, torch.tensor([0, 1, 0]), y, 'sum')",
         &[("x", "3", S), ("y", "3", S)],
         "",

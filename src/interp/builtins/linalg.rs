@@ -75,6 +75,55 @@ fn norm(a: &Tensor, ord: &Value, dim: Option<Vec<i64>>, keepdim: bool) -> Result
 pub const ROWS: &[Builtin] = &[
     op!(
         Module,
+        "linalg.solve_triangular(Tensor A, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor",
+        "X with A X = B (X A = B when not left), A read as upper or lower triangular.",
+        "torch.linalg.solve_triangular(tensor([[2., 1.], [0., 4.]]), tensor([[3.], [8.]]), upper=True)",
+        |a: Tensor, b: Tensor, upper: bool, left: bool, unitriangular: bool| lc::solve_triangular(
+            &a,
+            &b,
+            upper,
+            left,
+            unitriangular
+        )
+    ),
+    op!(
+        Both,
+        "triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> Tensor",
+        "The solution of A X = input for triangular A (or Aᵀ X = input), with a copy of A.",
+        "triangular_solve(tensor([[3.], [8.]]), tensor([[2., 1.], [0., 4.]]))",
+        |input: Tensor, a: Tensor, upper: bool, transpose: bool, unitriangular: bool| {
+            let op_a = if transpose {
+                crate::tensor::ops::linalg::mt(&a)?
+            } else {
+                a.clone()
+            };
+            let solution =
+                lc::solve_triangular(&op_a, &input, upper != transpose, true, unitriangular)?;
+            Ok::<Value, crate::error::Error>(crate::interp::call::named(
+                "triangular_solve",
+                vec![
+                    ("solution", Value::Tensor(solution)),
+                    ("cloned_coefficient", Value::Tensor(a.deep_clone()?)),
+                ],
+            ))
+        }
+    ),
+    op!(
+        Both,
+        "cholesky_solve(Tensor input, Tensor input2, bool upper=False) -> Tensor",
+        "X with A X = input, where input2 is A's Cholesky factor.",
+        "cholesky_solve(tensor([[2.], [1.]]), tensor([[2., 0.], [1., 1.]]))",
+        |input: Tensor, input2: Tensor, upper: bool| lc::cholesky_solve(&input, &input2, upper)
+    ),
+    op!(
+        Both,
+        "cholesky_inverse(Tensor input, bool upper=False) -> Tensor",
+        "The inverse of A from its Cholesky factor.",
+        "cholesky_inverse(tensor([[2., 0.], [1., 1.]]))",
+        |input: Tensor, upper: bool| lc::cholesky_inverse(&input, upper)
+    ),
+    op!(
+        Module,
         "linalg.inv(Tensor A) -> Tensor",
         "The inverse of a square matrix (or of each in a batch).",
         "torch.linalg.inv(tensor([[2., 0.], [0., 4.]]))",

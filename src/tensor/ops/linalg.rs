@@ -170,7 +170,10 @@ pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
 /// `torch.linalg.solve(A, B)`: X with AX = B (B a vector or matrices).
 /// Gradients: g_B = A⁻ᵀ g, g_A = −g_B Xᵀ.
 pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
-    let vector = rhs.ndim() == a.ndim() - 1;
+    // PyTorch's rule: B is a (batch of) vector(s) when it is 1-d or has
+    // exactly A's batch-and-row shape; otherwise a (batch of) matrix.
+    let vector = rhs.ndim() == 1
+        || (rhs.ndim() + 1 == a.ndim() && rhs.shape() == &a.shape()[..a.ndim() - 1]);
     let bm = if vector {
         unsqueeze(rhs, -1)?
     } else {
@@ -184,6 +187,7 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
     };
     let x = x.detached();
     let (a0, x0) = (Saved::new(a), Saved::output(&x));
+    let rhs_shape = rhs.shape().to_vec();
     Ok(record(
         x,
         "LinalgSolveExBackward0",
@@ -205,6 +209,9 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
                 } else {
                     gb
                 };
+                // Both were broadcast against each other's batch dims.
+                let ga = crate::autograd::rules::sum_to(&ga, a0.shape())?;
+                let gb = crate::autograd::rules::sum_to(&gb, &rhs_shape)?;
                 Ok(vec![Some(ga), Some(gb)])
             })
         },

@@ -170,3 +170,59 @@ pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
     };
     Tensor::from_vec(ranks, &b.lead).to_device(a.device())
 }
+
+/// The triangle of A a triangular solve reads (unit diagonal if asked).
+fn triangle_of(a: &Tensor, upper: bool, unitriangular: bool) -> Result<Tensor> {
+    let t = crate::tensor::ops::select::triangle(
+        a,
+        if unitriangular {
+            if upper { 1 } else { -1 }
+        } else {
+            0
+        },
+        !upper,
+    )?;
+    if !unitriangular {
+        return Ok(t);
+    }
+    let n = a.shape()[a.ndim() - 1];
+    let eye = crate::tensor::ops::creation::eye(n, n, a.dtype(), a.device())?;
+    crate::tensor::ops::arith::add(&t, &eye)
+}
+
+/// `torch.linalg.solve_triangular`: X with A X = B (X A = B when not `left`),
+/// reading only A's upper or lower triangle.
+pub fn solve_triangular(
+    a: &Tensor,
+    b: &Tensor,
+    upper: bool,
+    left: bool,
+    unitriangular: bool,
+) -> Result<Tensor> {
+    let t = triangle_of(a, upper, unitriangular)?;
+    if left {
+        solve(&t, b)
+    } else {
+        mt(&solve(&mt(&t)?, &mt(b)?)?)
+    }
+}
+
+/// `torch.cholesky_solve`: X with (L Lᴴ) X = B, from the Cholesky factor.
+pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
+    let a = if upper {
+        matmul(&mt(l)?, l)?
+    } else {
+        matmul(l, &mt(l)?)?
+    };
+    solve(&a, b)
+}
+
+/// `torch.cholesky_inverse`: (L Lᴴ)⁻¹ from the Cholesky factor.
+pub fn cholesky_inverse(l: &Tensor, upper: bool) -> Result<Tensor> {
+    let a = if upper {
+        matmul(&mt(l)?, l)?
+    } else {
+        matmul(l, &mt(l)?)?
+    };
+    inv(&a)
+}
