@@ -1078,6 +1078,21 @@ fn matrix_composites() {
     check("torch.ldexp(x, torch.tensor(2))", &[("x", "a,b", S)], "");
     check("x.unfold(1, 2, 1)", &[("x", "a,4", S)], "");
     check(
+        "torch.select_scatter(x, y, 1, 1)",
+        &[("x", "a,3", S), ("y", "a", S)],
+        "",
+    );
+    check(
+        "torch.slice_scatter(x, y, 1, 0, 4, 2)",
+        &[("x", "a,4", S), ("y", "a,2", S)],
+        "",
+    );
+    check(
+        "x.masked_scatter(torch.tensor([True, False, True]), y)",
+        &[("x", "a,3", S), ("y", "a,3", S)],
+        "",
+    );
+    check(
         "torch.linalg.solve_triangular(a + 3 * torch.eye(3), b, upper=False, left=False)",
         &[("a", "3,3", S), ("b", "a,3", S)],
         "",

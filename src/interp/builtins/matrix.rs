@@ -280,6 +280,28 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Both,
+        "select_scatter(Tensor input, Tensor src, int dim, int index) -> Tensor",
+        "A copy of input with src in place of input.select(dim, index).",
+        "select_scatter(zeros(2, 2), ones(2), 0, 0)",
+        |input: Tensor, src: Tensor, dim: i64, index: i64| m::select_scatter(
+            &input, &src, dim, index
+        )
+    ),
+    op!(
+        Both,
+        "slice_scatter(Tensor input, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor",
+        "A copy of input with src in place of the slice start:end:step along dim.",
+        "slice_scatter(zeros(4), ones(2), start=2)",
+        |input: Tensor, src: Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64| {
+            m::slice_scatter(&input, &src, dim, start, end, step)
+        }
+    ),
+    op!(Method inplace, "masked_scatter(Tensor input, Tensor mask, Tensor source) -> Tensor",
+        "source's elements, in order, where mask is true.",
+        "zeros(4).masked_scatter(tensor([True, False, True, False]), tensor([1., 2.]))",
+        |input: Tensor, mask: Tensor, source: Tensor| m::masked_scatter(&input, &mask, &source)),
+    op!(
+        Both,
         "positive(Tensor input) -> Tensor",
         "The input itself (unary plus); refused for bool.",
         "positive(tensor([-1, 2]))",

@@ -476,3 +476,90 @@ pub fn range(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
         .to_dtype(dtype)?
         .to_device(crate::tensor::device::default_device())
 }
+
+/// torch.select_scatter: input with src in place of input.select(dim, index).
+pub fn select_scatter(input: &Tensor, src: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    let d = crate::tensor::shape::normalize_dim(dim, input.ndim())?;
+    let n = *input
+        .shape()
+        .get(d)
+        .ok_or_else(|| shape_err("select_scatter() cannot be applied to a 0-dim tensor."))?
+        as i64;
+    let i = if index < 0 { index + n } else { index };
+    if i < 0 || i >= n {
+        return Err(crate::error::index_err(format!(
+            "select_scatter(): index {index} out of range for tensor of size {:?} at dimension {d}",
+            input.shape()
+        )));
+    }
+    let parts = [
+        narrow(input, d as i64, 0, i)?,
+        unsqueeze(&src.to_dtype(input.dtype())?, d as i64)?,
+        narrow(input, d as i64, i + 1, n - i - 1)?,
+    ];
+    Ok(relabel(cat(&parts, d as i64)?, "SelectScatterBackward0"))
+}
+
+/// torch.slice_scatter: input with src in place of input[start:end:step] along dim.
+pub fn slice_scatter(
+    input: &Tensor,
+    src: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
+    let d = crate::tensor::shape::normalize_dim(dim, input.ndim())?;
+    let n = *input
+        .shape()
+        .get(d)
+        .ok_or_else(|| shape_err("slice_scatter() cannot be applied to a 0-dim tensor."))?
+        as i64;
+    if step <= 0 {
+        return Err(value_err("slice step must be positive"));
+    }
+    let clampi = |v: i64| (if v < 0 { v + n } else { v }).clamp(0, n);
+    let (a, b) = (
+        clampi(start.unwrap_or(0)),
+        clampi(end.unwrap_or(n)).max(clampi(start.unwrap_or(0))),
+    );
+    let idx: Vec<i64> = (a..b).step_by(step as usize).collect();
+    let index = Tensor::from_vec(idx, &[((b - a) as usize).div_ceil(step as usize)])
+        .to_device(input.device())?;
+    let out = crate::tensor::ops::select::index_place(
+        input,
+        d as i64,
+        &index,
+        &src.to_dtype(input.dtype())?,
+        false,
+    )?;
+    Ok(relabel(out, "SliceScatterBackward0"))
+}
+
+/// Tensor.masked_scatter: source's elements, in order, where mask is true.
+pub fn masked_scatter(input: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    if !mask.dtype().is_bool() {
+        return Err(crate::error::dtype_err(format!(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype()
+        )));
+    }
+    let shape = broadcast_shapes(input.shape(), mask.shape())?;
+    let input = expand(input, &sizes(&shape))?;
+    let flat_mask = reshape(&expand(mask, &sizes(&shape))?, &[-1])?;
+    let idx = crate::tensor::ops::sort::nonzero(&flat_mask)?;
+    let k = idx.shape()[0];
+    let idx = reshape(&idx, &[-1])?;
+    if source.numel() < k {
+        return Err(value_err(
+            "masked_scatter: expected source to have at least as many elements as ones in mask",
+        ));
+    }
+    let vals = narrow(&reshape(source, &[-1])?, 0, 0, k as i64)?.to_dtype(input.dtype())?;
+    let flat = reshape(&input.contiguous()?, &[-1])?;
+    let out = crate::tensor::ops::select::index_place(&flat, 0, &idx, &vals, false)?;
+    Ok(relabel(
+        reshape(&out, &sizes(&shape))?,
+        "MaskedScatterBackward0",
+    ))
+}
