@@ -12,6 +12,7 @@ use crate::interp::value::Value;
 use crate::op;
 use crate::tensor::Tensor;
 use crate::tensor::ops::matrix as m;
+use crate::tensor::ops::numeric as n;
 
 pub const ROWS: &[Builtin] = &[
     op!(
@@ -160,35 +161,35 @@ pub const ROWS: &[Builtin] = &[
         "gcd(Tensor input, Tensor other) -> Tensor",
         "The greatest common divisor, element-wise (integers).",
         "gcd(tensor([5, 10, 15]), tensor([3, 4, 5]))",
-        |input: Tensor, other: Tensor| m::gcd(&input, &other)
+        |input: Tensor, other: Tensor| n::gcd(&input, &other)
     ),
     op!(
         Both,
         "lcm(Tensor input, Tensor other) -> Tensor",
         "The least common multiple, element-wise (integers).",
         "lcm(tensor([5, 10, 15]), tensor([3, 4, 5]))",
-        |input: Tensor, other: Tensor| m::lcm(&input, &other)
+        |input: Tensor, other: Tensor| n::lcm(&input, &other)
     ),
     op!(
         Both,
         "fmax(Tensor input, Tensor other) -> Tensor",
         "The larger of each pair, taking the number where one is NaN.",
         "fmax(tensor([1., float('nan')]), tensor([2., 3.]))",
-        |input: Tensor, other: Tensor| m::fmax_fmin(&input, &other, true)
+        |input: Tensor, other: Tensor| n::fmax_fmin(&input, &other, true)
     ),
     op!(
         Both,
         "fmin(Tensor input, Tensor other) -> Tensor",
         "The smaller of each pair, taking the number where one is NaN.",
         "fmin(tensor([1., float('nan')]), tensor([2., 3.]))",
-        |input: Tensor, other: Tensor| m::fmax_fmin(&input, &other, false)
+        |input: Tensor, other: Tensor| n::fmax_fmin(&input, &other, false)
     ),
     op!(
         Both,
         "ldexp(Tensor input, Tensor other) -> Tensor",
         "input * 2 ** other.",
         "ldexp(tensor([1.]), tensor([3]))",
-        |input: Tensor, other: Tensor| m::ldexp(&input, &other)
+        |input: Tensor, other: Tensor| n::ldexp(&input, &other)
     ),
     op!(
         Both,
@@ -196,7 +197,7 @@ pub const ROWS: &[Builtin] = &[
         "Mantissas in [0.5, 1) and integer exponents: input = mantissa * 2 ** exponent.",
         "frexp(tensor([8., 0.75]))",
         |input: Tensor| {
-            let (mantissa, exponent) = m::frexp(&input)?;
+            let (mantissa, exponent) = n::frexp(&input)?;
             Ok::<Value, crate::error::Error>(named(
                 "frexp",
                 vec![

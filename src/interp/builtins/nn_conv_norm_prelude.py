@@ -158,29 +158,10 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out
 
 
-class _InstanceNorm(nn.Module):
+class _InstanceNorm(_NormBase):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
                  dtype=None, *, bias=True):
-        super().__init__()
-        self._bias = bias
-        self.num_features = num_features
-        self.eps = eps
-        self.momentum = momentum
-        self.affine = affine
-        self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = nn.Parameter(torch.ones(num_features, device=device, dtype=dtype))
-            self.bias = nn.Parameter(torch.zeros(num_features, device=device, dtype=dtype)) if bias else None
-        else:
-            self.weight = None
-            self.bias = None
-        if track_running_stats:
-            self.register_buffer("running_mean", torch.zeros(num_features, device=device, dtype=dtype))
-            self.register_buffer("running_var", torch.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long, device=device))
-        else:
-            self.running_mean = None
-            self.running_var = None
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, bias, device, dtype)
 
     def forward(self, input):
         unbatched = input.dim() == self._no_batch_dim
@@ -189,9 +170,6 @@ class _InstanceNorm(nn.Module):
         out = instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias, use_input_stats,
                             self.momentum, self.eps)
         return out.squeeze(0) if unbatched else out
-
-    def extra_repr(self):
-        return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, bias={self._bias}, track_running_stats={self.track_running_stats}"
 
 
 class InstanceNorm1d(_InstanceNorm):

@@ -260,7 +260,8 @@ class GroupNorm(nn.Module):
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self._bias}"
 
 
-class _BatchNorm(nn.Module):
+class _NormBase(nn.Module):
+    # The state batch and instance norms share (PyTorch's _NormBase).
     def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, bias=True, device=None, dtype=None):
         super().__init__()
         self.num_features = num_features
@@ -284,6 +285,11 @@ class _BatchNorm(nn.Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    def extra_repr(self):
+        return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, bias={self._bias}, track_running_stats={self.track_running_stats}"
+
+
+class _BatchNorm(_NormBase):
     def forward(self, input):
         self._check_input_dim(input)
         if self.training and self.track_running_stats:
@@ -300,9 +306,6 @@ class _BatchNorm(nn.Module):
             self.momentum,
             self.eps,
         )
-
-    def extra_repr(self):
-        return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, bias={self._bias}, track_running_stats={self.track_running_stats}"
 
 
 class BatchNorm1d(_BatchNorm):

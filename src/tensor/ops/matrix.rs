@@ -1,16 +1,15 @@
 //! Building and reading matrices and grids from other ops: block_diag,
 //! diagflat, vander, cov/corrcoef, trapezoid rules, unravel_index,
-//! broadcast_tensors, fliplr/flipud, chain products; and the element-wise
-//! composites gcd/lcm, fmax/fmin, ldexp, frexp.
+//! broadcast_tensors, fliplr/flipud, chain products, fill_diagonal_, range,
+//! and the scatters into views (select/slice/masked_scatter).
 
 use crate::autograd::relabel;
 use crate::error::{Result, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::dtype::{DType, default_float};
-use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
+use crate::tensor::op::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, scale, sub, un, where_};
 use crate::tensor::ops::creation::zeros_on;
-use crate::tensor::ops::elementwise::predicate;
 use crate::tensor::ops::join::{cat, stack};
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{reduce, scan};
@@ -279,122 +278,6 @@ pub fn flipud(t: &Tensor) -> Result<Tensor> {
         return Err(shape_err("Input must be >= 1-d."));
     }
     flip(t, &[0])
-}
-
-/// torch.gcd: Euclid's algorithm, all elements at once (integers only).
-pub fn gcd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    if a.dtype().is_float() || b.dtype().is_float() {
-        return Err(crate::error::dtype_err(
-            "\"gcd_cpu\" not implemented for 'Float'",
-        ));
-    }
-    // Both broadcast to the common shape and dtype first.
-    let mut x = un(UnaryOp::Abs, &add(a, &mul(b, &int(0))?)?)?;
-    let mut y = un(UnaryOp::Abs, &add(b, &mul(a, &int(0))?)?)?;
-    loop {
-        let nonzero = cmp(BinaryOp::Ne, &y, &int(0))?;
-        let any = reduce(&nonzero, ReduceOp::Any, None, false)?;
-        if !crate::tensor::ops::scalar::item_bool(&any)? {
-            return Ok(x);
-        }
-        let safe = where_(&nonzero, &y, &int(1))?;
-        let r = bin(BinaryOp::Rem, &x, &safe)?;
-        x = where_(&nonzero, &y, &x)?;
-        y = where_(&nonzero, &r, &y)?;
-    }
-}
-
-/// torch.lcm: |a·b| / gcd(a, b), and 0 where either is 0.
-pub fn lcm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let g = gcd(a, b)?;
-    let zero = cmp(BinaryOp::Eq, &g, &int(0))?;
-    let safe = where_(&zero, &int(1), &g)?;
-    let l = un(UnaryOp::Abs, &mul(&bin(BinaryOp::FloorDiv, a, &safe)?, b)?)?;
-    where_(&zero, &int(0), &l)
-}
-
-/// torch.fmax / fmin: maximum / minimum that takes the number over a NaN.
-pub fn fmax_fmin(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
-    let m = bin(
-        if max {
-            BinaryOp::Maximum
-        } else {
-            BinaryOp::Minimum
-        },
-        a,
-        b,
-    )?;
-    let an = predicate(PredicateOp::IsNan, a)?;
-    let bn = predicate(PredicateOp::IsNan, b)?;
-    let m = where_(&an, b, &m)?;
-    Ok(relabel(
-        where_(&bn, a, &m)?,
-        if max {
-            "FmaxBackward0"
-        } else {
-            "FminBackward0"
-        },
-    ))
-}
-
-/// torch.ldexp: x · 2^e, in a float dtype.
-pub fn ldexp(x: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let x = if x.dtype().is_float() {
-        x.clone()
-    } else {
-        x.to_dtype(default_float())?
-    };
-    let p = bin(
-        BinaryOp::Pow,
-        &add(&mul(&e.to_dtype(x.dtype())?, &num(0.0))?, &num(2.0))?,
-        &e.to_dtype(x.dtype())?,
-    )?;
-    mul(&x, &p)
-}
-
-/// torch.frexp: mantissa in [0.5, 1) and integer exponent, x = m · 2^e
-/// (0 gives (0, 0)); computed on the host, exactly.
-pub fn frexp(x: &Tensor) -> Result<(Tensor, Tensor)> {
-    if !x.dtype().is_float() {
-        return Err(crate::error::dtype_err(
-            "torch.frexp() only supports floating-point dtypes",
-        ));
-    }
-    let vals = x.to_host_f64()?;
-    let (mut m, mut e) = (
-        Vec::with_capacity(vals.len()),
-        Vec::with_capacity(vals.len()),
-    );
-    for v in vals {
-        let (mv, ev) = frexp_f64(v);
-        m.push(mv);
-        e.push(ev as i64);
-    }
-    let shape = x.shape().to_vec();
-    let m = Tensor::from_vec(m, &shape)
-        .to_dtype(x.dtype())?
-        .to_device(x.device())?;
-    let e = Tensor::from_vec(e, &shape)
-        .to_dtype(DType::I32)?
-        .to_device(x.device())?;
-    Ok((m, e))
-}
-
-fn frexp_f64(v: f64) -> (f64, i32) {
-    if v == 0.0 || !v.is_finite() {
-        return (v, 0);
-    }
-    let mut e = v.abs().log2().floor() as i32 + 1;
-    let mut m = v / 2f64.powi(e);
-    // log2 can be off by one at powers of two.
-    if m.abs() >= 1.0 {
-        m /= 2.0;
-        e += 1;
-    } else if m.abs() < 0.5 {
-        m *= 2.0;
-        e -= 1;
-    }
-    (m, e)
 }
 
 /// torch.chain_matmul / linalg.multi_dot: the product, left to right.

@@ -13,6 +13,7 @@ pub mod linalg;
 pub mod linalg_composite;
 pub mod matmul;
 pub mod matrix;
+pub mod numeric;
 pub mod reduce;
 pub mod sampling;
 pub mod scalar;
