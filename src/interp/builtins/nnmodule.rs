@@ -23,6 +23,7 @@ const PRELUDE: &str = concat!(
     include_str!("nn_pool_conv_prelude.py"),
     include_str!("nn_conv_norm_prelude.py"),
     include_str!("nn_transformer_prelude.py"),
+    include_str!("nn_sparse_prelude.py"),
     include_str!("autograd_prelude.py")
 );
 
@@ -108,6 +109,8 @@ pub const PRELUDE_FUNCTIONAL: &[&str] = &[
     "upsample_nearest",
     "upsample_bilinear",
     "scaled_dot_product_attention",
+    "gumbel_softmax",
+    "embedding_bag",
 ];
 
 /// The prelude's functions that PyTorch also has at `torch.` (its ATen ops).
@@ -315,6 +318,7 @@ pub const LAYERS: &[&str] = &[
     "TransformerEncoder",
     "TransformerDecoder",
     "Transformer",
+    "EmbeddingBag",
 ];
 
 pub const ROWS: &[Builtin] = &[
@@ -494,7 +498,7 @@ fn home(name: &str) -> &'static str {
         "DataLoader" => "dataloader",
         "Flatten" | "Unflatten" => "flatten",
         "LayerNorm" | "GroupNorm" | "RMSNorm" | "LocalResponseNorm" => "normalization",
-        "Embedding" => "sparse",
+        "Embedding" | "EmbeddingBag" => "sparse",
         "PixelShuffle" | "PixelUnshuffle" => "pixelshuffle",
         "ChannelShuffle" => "channelshuffle",
         "PairwiseDistance" | "CosineSimilarity" => "distance",
