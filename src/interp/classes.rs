@@ -195,6 +195,9 @@ impl Interp {
                 break;
             }
             if let Some((owner, Value::Function(f))) = obj.class.lookup(name) {
+                if name == "forward" {
+                    return self.call_forward(obj, &f, &owner, positional, keywords, span);
+                }
                 return self.call_bound(&me, &f, &owner, positional, keywords, span);
             }
         }
@@ -209,6 +212,51 @@ impl Interp {
             "'{}' object is not callable",
             obj.class.name
         )))
+    }
+
+    /// A module's forward, between its forward pre-hooks (which may replace
+    /// the arguments) and its forward hooks (which may replace the output).
+    fn call_forward(
+        &mut self,
+        obj: &Rc<Object>,
+        f: &Rc<Func>,
+        owner: &Rc<Class>,
+        mut positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
+        use crate::interp::builtins::module_hooks::{POST, PRE, hooks};
+        let me = Value::Object(obj.clone());
+        let (pre, post) = (hooks(obj, PRE), hooks(obj, POST));
+        if pre.is_empty() && post.is_empty() {
+            return self.call_bound(&me, f, owner, positional, keywords, span);
+        }
+        let args_tuple =
+            |p: &[(Value, Span)]| Value::tuple(p.iter().map(|(v, _)| v.clone()).collect());
+        for hook in &pre {
+            let args = vec![(me.clone(), span), (args_tuple(&positional), span)];
+            match self.call(hook, args, vec![], span)? {
+                Value::None => {}
+                Value::Tuple(items) => {
+                    positional = items.iter().map(|v| (v.clone(), span)).collect()
+                }
+                single => positional = vec![(single, span)],
+            }
+        }
+        let inputs = args_tuple(&positional);
+        let mut out = self.call_bound(&me, f, owner, positional, keywords, span)?;
+        for hook in &post {
+            let args = vec![
+                (me.clone(), span),
+                (inputs.clone(), span),
+                (out.clone(), span),
+            ];
+            let r = self.call(hook, args, vec![], span)?;
+            if !matches!(r, Value::None) {
+                out = r;
+            }
+        }
+        Ok(out)
     }
 
     /// `super()` inside a method: the instance, seen from the method's class's bases.

@@ -25,12 +25,27 @@ class Function:
 
 
 class RemovableHandle:
-    def __init__(self, tensor, id):
+    # A tensor's gradient hook, or a module's forward (pre-)hook in `hooks`, a
+    # list of (id, hook) pairs.
+    def __init__(self, tensor, id, hooks=None):
         self.tensor = tensor
         self.id = id
+        self.hooks = hooks
 
     def remove(self):
-        torch.autograd._remove_hook(self.tensor, self.id)
+        if self.hooks is None:
+            torch.autograd._remove_hook(self.tensor, self.id)
+            return
+        for i in range(len(self.hooks)):
+            if self.hooks[i][0] == self.id:
+                self.hooks.pop(i)
+                return
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.remove()
 
 
 def _as_tuple(x):

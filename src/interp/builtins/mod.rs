@@ -21,6 +21,7 @@ mod join;
 mod linalg;
 mod math;
 mod matrix;
+pub mod module_hooks;
 mod module_state;
 pub mod modules;
 mod nn;
@@ -169,6 +170,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(distributions::METHODS)
         .chain(nnmodule::METHODS)
         .chain(module_state::METHODS)
+        .chain(module_hooks::METHODS)
         .chain(generators::METHODS)
 }
 

@@ -484,6 +484,7 @@ pub fn module_method(name: &str) -> Option<&'static Builtin> {
     METHODS
         .iter()
         .chain(super::module_state::METHODS)
+        .chain(super::module_hooks::METHODS)
         .find(|b| b.name == name)
 }
 
