@@ -389,9 +389,28 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             "index" => Ok(Value::None),
             _ => Err(no_attr(obj, name, vec!["type", "index"])),
         },
-        Value::GradFn(_) => match name {
+        Value::GradFn(n) => match name {
             "name" => Ok(Value::Method(Rc::new((obj.clone(), &GRAD_FN_NAME)))),
-            _ => Err(no_attr(obj, name, vec!["name"])),
+            // ((node, 0), ...) per input: the node that made it, an
+            // AccumulateGrad for a leaf that requires grad, None otherwise.
+            "next_functions" => Ok(Value::tuple(
+                n.inputs
+                    .iter()
+                    .map(|input| {
+                        let f = match input {
+                            Some((crate::autograd::node::Edge::Node(m), _)) => {
+                                Value::GradFn(m.clone())
+                            }
+                            Some((crate::autograd::node::Edge::Leaf(_), _)) => {
+                                Value::Opaque("AccumulateGrad")
+                            }
+                            None => Value::None,
+                        };
+                        Value::tuple(vec![f, Value::Int(0)])
+                    })
+                    .collect(),
+            )),
+            _ => Err(no_attr(obj, name, vec!["name", "next_functions"])),
         },
         Value::Generator(_) => super::generators::method(obj, name)
             .ok_or_else(|| no_attr(obj, name, vec!["manual_seed", "initial_seed", "seed"])),
@@ -575,7 +594,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
             .map(String::from)
             .collect(),
         Value::Device(_) | Value::DeviceType(_) => vec!["type".into(), "index".into()],
-        Value::GradFn(_) => vec!["name".into()],
+        Value::GradFn(_) => vec!["name".into(), "next_functions".into()],
         Value::Shape(_) => vec!["numel".into()],
         Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),
         Value::Dict(_) => DICT_ROWS.iter().map(|b| b.name.to_string()).collect(),
