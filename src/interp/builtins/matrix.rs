@@ -60,7 +60,7 @@ pub const ROWS: &[Builtin] = &[
         |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::trapezoid(
             &y,
             x.as_ref(),
-            dx.unwrap_or(1.0),
+            dx,
             dim
         )
     ),
@@ -72,7 +72,7 @@ pub const ROWS: &[Builtin] = &[
         |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::trapezoid(
             &y,
             x.as_ref(),
-            dx.unwrap_or(1.0),
+            dx,
             dim
         )
     ),
@@ -84,7 +84,7 @@ pub const ROWS: &[Builtin] = &[
         |y: Tensor, x: Option<Tensor>, dx: Option<f64>, dim: i64| m::cumulative_trapezoid(
             &y,
             x.as_ref(),
-            dx.unwrap_or(1.0),
+            dx,
             dim
         )
     ),

@@ -214,9 +214,9 @@ fn trapezoids(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tenso
 }
 
 /// torch.trapezoid: the trapezoid rule along dim.
-pub fn trapezoid(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
+pub fn trapezoid(y: &Tensor, x: Option<&Tensor>, dx: Option<f64>, dim: i64) -> Result<Tensor> {
     reduce(
-        &trapezoids(y, x, dx, dim)?,
+        &trapezoids(y, x, dx.unwrap_or(1.0), dim)?,
         ReduceOp::Sum,
         Some(&[dim]),
         false,
@@ -224,8 +224,13 @@ pub fn trapezoid(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Te
 }
 
 /// torch.cumulative_trapezoid: the running trapezoid rule along dim.
-pub fn cumulative_trapezoid(y: &Tensor, x: Option<&Tensor>, dx: f64, dim: i64) -> Result<Tensor> {
-    scan(&trapezoids(y, x, dx, dim)?, ScanOp::Sum, dim)
+pub fn cumulative_trapezoid(
+    y: &Tensor,
+    x: Option<&Tensor>,
+    dx: Option<f64>,
+    dim: i64,
+) -> Result<Tensor> {
+    scan(&trapezoids(y, x, dx.unwrap_or(1.0), dim)?, ScanOp::Sum, dim)
 }
 
 /// torch.unravel_index: flat indices as coordinates in `shape`.
