@@ -601,7 +601,11 @@ fn fstring_parts(pair: Pair<Rule>) -> Result<Vec<FPart>> {
     let text = pair.as_str();
     let prefix = &text[..text.find(['"', '\'']).unwrap_or(0)];
     let raw = prefix.contains(['r', 'R']);
-    let body = pair.into_inner().next().expect("an f-string has a body");
+    let span = span_of(&pair);
+    let body = pair
+        .into_inner()
+        .next()
+        .ok_or_else(|| Error::new(ErrorKind::Syntax, "an f-string needs its quotes").at(span))?;
     let start = super::parser::absolute(body.as_span().start());
     super::fstring::parts(body.as_str(), start, raw)
 }

@@ -113,7 +113,8 @@ impl Copier {
                 Value::Object(out)
             }
             Value::Tensor(t) => Value::Tensor(tensor(t)?),
-            _ => unreachable!("only containers, objects and tensors are memoised"),
+            // The keyed kinds are all above; anything else copies as a value.
+            other => return self.fresh(other),
         };
         self.memo.insert(key, out.clone());
         Ok(out)
