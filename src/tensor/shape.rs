@@ -8,6 +8,11 @@ pub fn fmt_shape(shape: &[usize]) -> String {
 }
 
 /// PyTorch broadcasting: align trailing dims; each pair must match or hold a 1.
+/// A shape as the i64 sizes the view ops take.
+pub fn sizes(shape: &[usize]) -> Vec<i64> {
+    shape.iter().map(|&s| s as i64).collect()
+}
+
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];

@@ -11,8 +11,9 @@ use crate::backend::Distribution;
 use crate::error::Result;
 use crate::tensor::DType;
 
-/// PyTorch's CPU generator: MT19937 words, and the cached second normal.
+/// PyTorch's CPU generator: its seed, MT19937 words, and the cached second normal.
 struct Mt19937 {
+    seed: u64,
     mt: crate::mt19937::Mt19937,
     /// The second value of the last Box–Muller pair (PyTorch caches it).
     next_normal: Option<f64>,
@@ -21,6 +22,7 @@ struct Mt19937 {
 impl Mt19937 {
     fn new(seed: u64) -> Mt19937 {
         Mt19937 {
+            seed,
             mt: crate::mt19937::Mt19937::new(seed as u32),
             next_normal: None,
         }
@@ -95,16 +97,11 @@ fn with_gen<R>(f: impl FnOnce(&mut Mt19937) -> R) -> R {
 
 pub fn manual_seed(seed: u64) {
     GENERATOR.with(|g| *g.borrow_mut() = Some(Box::new(Mt19937::new(seed))));
-    SEED.with(|s| s.set(seed));
 }
 
-thread_local! {
-    /// The seed the thread's generator last had (torch.initial_seed()).
-    static SEED: std::cell::Cell<u64> = const { std::cell::Cell::new(DEFAULT_SEED) };
-}
-
+/// The seed the thread's generator was last given (torch.initial_seed()).
 pub fn initial_seed() -> u64 {
-    SEED.with(|s| s.get())
+    with_gen(|g| g.seed)
 }
 
 /// torch.get_rng_state(): the generator in PyTorch's 5056-byte layout (the
@@ -114,7 +111,7 @@ pub fn rng_state() -> Vec<u8> {
     with_gen(|g| {
         let (words, index) = g.mt.words();
         let mut b = Vec::with_capacity(5056);
-        b.extend(initial_seed().to_le_bytes());
+        b.extend(g.seed.to_le_bytes());
         let left = if index >= crate::mt19937::N {
             1
         } else {
@@ -156,26 +153,27 @@ pub fn set_rng_state(b: &[u8]) -> Result<()> {
         *w = u64_at(24 + 8 * k) as u32;
     }
     let normal_at = 24 + 8 * crate::mt19937::N;
-    let cached = f64::from_le_bytes(
-        b[normal_at + 8..normal_at + 16]
-            .try_into()
-            .unwrap_or([0; 8]),
-    );
+    let cached = f64::from_bits(u64_at(normal_at + 8));
     let valid = i32_at(normal_at + 24) != 0;
     let index = if left <= 1 { crate::mt19937::N } else { next };
     GENERATOR.with(|g| {
         *g.borrow_mut() = Some(Box::new(Mt19937 {
+            seed,
             mt: crate::mt19937::Mt19937::from_words(words, index),
             next_normal: valid.then_some(cached),
         }))
     });
-    SEED.with(|s| s.set(seed));
     Ok(())
 }
 
 /// `n` standard uniforms in [0, 1) with 53 bits (PyTorch's double draws).
 pub fn doubles(n: usize) -> Vec<f64> {
     with_gen(|g| (0..n).map(|_| g.uniform(DType::F64)).collect())
+}
+
+/// One such uniform (rejection samplers draw them one at a time).
+pub fn double() -> f64 {
+    with_gen(|g| g.uniform(DType::F64))
 }
 
 /// A generator of its own (torch.Generator()): its state, which an op given

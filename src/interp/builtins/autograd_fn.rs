@@ -220,13 +220,24 @@ fn register_hook(it: &mut Interp, t: Tensor, hook: Value) -> Result<Value> {
         Some(node) => node.hooks.add(id),
         None => t.leaf_hooks().add(id),
     }
+    removable_handle(it, Value::Tensor(t), id as i64, Value::None)
+}
+
+/// The prelude's RemovableHandle for hook `id`: on a tensor's gradient, or in
+/// a module's `hooks` list.
+pub(super) fn removable_handle(
+    it: &mut Interp,
+    tensor: Value,
+    id: i64,
+    hooks: Value,
+) -> Result<Value> {
     let handle = it
         .nn_layer("RemovableHandle")?
         .ok_or_else(|| value_err("the prelude has no RemovableHandle"))?;
-    let args = vec![
-        (Value::Tensor(t), Span::default()),
-        (Value::Int(id as i64), Span::default()),
-    ];
+    let args = [tensor, Value::Int(id), hooks]
+        .into_iter()
+        .map(|v| (v, Span::default()))
+        .collect();
     it.call(&handle, args, vec![], Span::default())
 }
 

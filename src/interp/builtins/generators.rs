@@ -43,7 +43,7 @@ pub const ROWS: &[Builtin] = &[
     op!(Method inplace, "bernoulli(Tensor input, Any p=0.5) -> Tensor",
         "1 with probability p (a number, or a tensor per element), else 0.",
         "torch.empty(4).bernoulli_(0.5)",
-        |input: Tensor, p: Value| bernoulli_inplace(&input, &p)),
+        |input: Tensor, p: Value| bernoulli_p(&input, &p)),
     op!(Method inplace, "exponential(Tensor input, float lambd=1.) -> Tensor",
         "Values drawn from the exponential distribution with rate lambd.",
         "torch.empty(3).exponential_()",
@@ -58,20 +58,21 @@ pub const ROWS: &[Builtin] = &[
         |input: Tensor, median: f64, sigma: f64| sampling::cauchy(&input, median, sigma)),
     op!(
         Both,
-        "multinomial(Tensor input, int num_samples, bool replacement=False, *, Any generator=None) -> Tensor",
+        "multinomial(Tensor input, int num_samples, bool replacement=False) -> Tensor",
         "Indices drawn with the rows' (unnormalised) probabilities.",
         "torch.multinomial(tensor([0.1, 0.5, 0.4]), 2)",
-        |input: Tensor, num_samples: i64, replacement: bool, generator: Value| with_gen(
-            &generator,
-            || sampling::multinomial(&input, num_samples, replacement)
+        |input: Tensor, num_samples: i64, replacement: bool| sampling::multinomial(
+            &input,
+            num_samples,
+            replacement
         )
     ),
     op!(
         Function,
-        "poisson(Tensor input, Any generator=None) -> Tensor",
+        "poisson(Tensor input) -> Tensor",
         "A Poisson draw with each element's rate.",
         "torch.poisson(tensor([1., 5.]))",
-        |input: Tensor, generator: Value| with_gen(&generator, || sampling::poisson(&input))
+        |input: Tensor| sampling::poisson(&input)
     ),
     crate::row!(
         Function,
@@ -110,7 +111,7 @@ pub const ROWS: &[Builtin] = &[
         "torch.bernoulli(torch.full((4,), 0.5))",
         |input: Tensor, p: Value| match p {
             Value::None => bernoulli(&input, None),
-            p => bernoulli_inplace(&input, &p),
+            p => bernoulli_p(&input, &p),
         }
     ),
 ];
@@ -209,11 +210,10 @@ fn random(t: &Tensor, from: &Value, to: Option<i64>) -> Result<Tensor> {
 }
 
 /// bernoulli_(p): p a number, or a tensor broadcast to the input's shape.
-fn bernoulli_inplace(t: &Tensor, p: &Value) -> Result<Tensor> {
+fn bernoulli_p(t: &Tensor, p: &Value) -> Result<Tensor> {
     match p {
         Value::Tensor(p) => {
-            let sizes: Vec<i64> = t.shape().iter().map(|&s| s as i64).collect();
-            let p = crate::tensor::ops::view::expand(p, &sizes)?;
+            let p = crate::tensor::ops::view::expand(p, &crate::tensor::shape::sizes(t.shape()))?;
             bernoulli(&p, None)?.to_dtype(t.dtype())
         }
         other => bernoulli(
@@ -239,18 +239,6 @@ fn initial_seed(_: &mut crate::interp::Interp, a: crate::interp::args::Args) -> 
     Ok(Value::Int(
         crate::backend::cpu::random::initial_seed() as i64
     ))
-}
-
-/// Run `f` drawing from `generator` when one is given.
-fn with_gen<T>(generator: &Value, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    match generator {
-        Value::None => f(),
-        g => {
-            let st = state(g)?;
-            let mut st = st.borrow_mut();
-            c::with_generator(&mut st, f)
-        }
-    }
 }
 
 /// bernoulli: PyTorch's CPU kernels draw one uniform per element: a float

@@ -13,7 +13,6 @@ use crate::interp::args::Args;
 use crate::interp::classes::Object;
 use crate::interp::value::Value;
 use crate::row;
-use crate::syntax::ast::Span;
 
 pub const PRE: &str = "_forward_pre_hooks";
 pub const POST: &str = "_forward_hooks";
@@ -74,15 +73,7 @@ fn register(it: &mut Interp, mut a: Args, which: &str) -> Result<Value> {
     } else {
         hooks.borrow_mut().push(entry);
     }
-    let handle = it
-        .nn_layer("RemovableHandle")?
-        .ok_or_else(|| value_err("the prelude has no RemovableHandle"))?;
-    let args = vec![
-        (Value::None, Span::default()),
-        (Value::Int(id), Span::default()),
-        (Value::List(hooks), Span::default()),
-    ];
-    it.call(&handle, args, vec![], Span::default())
+    super::autograd_fn::removable_handle(it, Value::None, id, Value::List(hooks))
 }
 
 /// The module's list of hooks of one kind, made on first use.
@@ -108,9 +99,4 @@ pub fn hooks(module: &Rc<Object>, which: &str) -> Vec<Value> {
             .collect(),
         _ => vec![],
     }
-}
-
-/// Whether a module's attribute is hook bookkeeping (not state or a child).
-pub fn is_hook_attr(name: &str) -> bool {
-    name == PRE || name == POST
 }

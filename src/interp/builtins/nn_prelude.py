@@ -320,22 +320,27 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
+def _embedding_table(m, num_embeddings, embedding_dim, padding_idx, _weight, requires_grad, device, dtype):
+    # Embedding's and EmbeddingBag's table: N(0, 1) rows, the padding row zero.
+    m.num_embeddings = num_embeddings
+    m.embedding_dim = embedding_dim
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx = num_embeddings + padding_idx
+    m.padding_idx = padding_idx
+    if _weight is None:
+        m.weight = nn.Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype), requires_grad=requires_grad)
+        init.normal_(m.weight)
+        if padding_idx is not None:
+            with torch.no_grad():
+                m.weight[padding_idx].fill_(0)
+    else:
+        m.weight = nn.Parameter(_weight, requires_grad=requires_grad)
+
+
 class Embedding(nn.Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
-        self.num_embeddings = num_embeddings
-        self.embedding_dim = embedding_dim
-        if padding_idx is not None and padding_idx < 0:
-            padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = nn.Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype), requires_grad=not _freeze)
-            init.normal_(self.weight)
-            if padding_idx is not None:
-                with torch.no_grad():
-                    self.weight[padding_idx].fill_(0)
-        else:
-            self.weight = nn.Parameter(_weight, requires_grad=not _freeze)
+        _embedding_table(self, num_embeddings, embedding_dim, padding_idx, _weight, not _freeze, device, dtype)
 
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx)

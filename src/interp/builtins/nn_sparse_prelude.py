@@ -69,22 +69,10 @@ class EmbeddingBag(nn.Module):
                  mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
                  dtype=None):
         super().__init__()
-        self.num_embeddings = num_embeddings
-        self.embedding_dim = embedding_dim
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None and padding_idx < 0:
-            padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
-        if _weight is None:
-            self.weight = nn.Parameter(torch.empty((num_embeddings, embedding_dim), device=device, dtype=dtype))
-            init.normal_(self.weight)
-            if padding_idx is not None:
-                with torch.no_grad():
-                    self.weight[padding_idx].fill_(0)
-        else:
-            self.weight = nn.Parameter(_weight)
+        _embedding_table(self, num_embeddings, embedding_dim, padding_idx, _weight, True, device, dtype)
         self.mode = mode
         self.sparse = sparse
         self.include_last_offset = include_last_offset

@@ -206,7 +206,7 @@ fn scatter(
         None => s::scatter(t, dim, index, &src, false),
         Some("add") => s::scatter(t, dim, index, &src, true),
         Some("multiply") => {
-            let sizes: Vec<i64> = index.shape().iter().map(|&n| n as i64).collect();
+            let sizes = crate::tensor::shape::sizes(index.shape());
             let src = match src.ndim() {
                 0 => crate::tensor::ops::view::expand(&src.to_dtype(t.dtype())?, &sizes)?,
                 _ => src,

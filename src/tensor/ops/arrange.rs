@@ -13,11 +13,7 @@ use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::{
     expand, flip, narrow, permute, repeat, reshape, transpose, unsqueeze,
 };
-use crate::tensor::shape::{existing_dim, infer_shape, normalize_dim};
-
-fn sizes(s: &[usize]) -> Vec<i64> {
-    s.iter().map(|&x| x as i64).collect()
-}
+use crate::tensor::shape::{existing_dim, infer_shape, normalize_dim, sizes};
 
 /// torch.movedim: dims `source` moved to `destination`, the rest in order.
 pub fn movedim(t: &Tensor, source: &[i64], destination: &[i64]) -> Result<Tensor> {

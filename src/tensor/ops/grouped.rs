@@ -5,6 +5,7 @@
 use crate::autograd::relabel;
 use crate::error::{Result, shape_err, value_err};
 use crate::tensor::core::Tensor;
+use crate::tensor::op::math::{nan_max_f64, nan_min_f64};
 use crate::tensor::shape::normalize_dim;
 
 /// Row-major strides of a shape.
@@ -83,11 +84,18 @@ pub fn scatter_reduce(
     reduce: &str,
     include_self: bool,
 ) -> Result<Tensor> {
-    if !["sum", "prod", "mean", "amax", "amin"].contains(&reduce) {
-        return Err(value_err(format!(
-            "reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
-        )));
-    }
+    // The combining step, chosen once (not per element).
+    let combine: fn(f64, f64) -> f64 = match reduce {
+        "sum" | "mean" => |a, b| a + b,
+        "prod" => |a, b| a * b,
+        "amax" => nan_max_f64,
+        "amin" => nan_min_f64,
+        _ => {
+            return Err(value_err(format!(
+                "reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+            )));
+        }
+    };
     if input.dtype() != src.dtype() {
         return Err(crate::error::dtype_err(format!(
             "scatter_reduce(): Expected self.dtype to be equal to src.dtype, but got {} and {}",
@@ -125,8 +133,8 @@ pub fn scatter_reduce(
     let sv = src.contiguous()?.to_host_f64()?;
     let (os, is, ss) = (strides(&out_shape), strides(&ish), strides(&ssh));
     let size_d = out_shape.get(d).copied().unwrap_or(1) as i64;
+    // How many values each output element reduced (its own counts once).
     let mut count = vec![if include_self { 1.0 } else { 0.0 }; out.len()];
-    let mut touched = vec![false; out.len()];
     for (flat, &target) in idx.iter().enumerate() {
         if target < -size_d || target >= size_d {
             return Err(crate::error::index_err(format!(
@@ -140,30 +148,11 @@ pub fn scatter_reduce(
             o += if k == d { t } else { c } * os.get(k).copied().unwrap_or(1);
             s += c * ss[k];
         }
-        let v = sv[s];
-        if !include_self && !touched[o] {
-            out[o] = v;
+        out[o] = if count[o] == 0.0 {
+            sv[s]
         } else {
-            out[o] = match reduce {
-                "sum" | "mean" => out[o] + v,
-                "prod" => out[o] * v,
-                "amax" => {
-                    if v > out[o] || v.is_nan() {
-                        v
-                    } else {
-                        out[o]
-                    }
-                }
-                _ => {
-                    if v < out[o] || v.is_nan() {
-                        v
-                    } else {
-                        out[o]
-                    }
-                }
-            };
-        }
-        touched[o] = true;
+            combine(out[o], sv[s])
+        };
         count[o] += 1.0;
     }
     if reduce == "mean" {

@@ -173,15 +173,13 @@ pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
 
 /// The triangle of A a triangular solve reads (unit diagonal if asked).
 fn triangle_of(a: &Tensor, upper: bool, unitriangular: bool) -> Result<Tensor> {
-    let t = crate::tensor::ops::select::triangle(
-        a,
-        if unitriangular {
-            if upper { 1 } else { -1 }
-        } else {
-            0
-        },
-        !upper,
-    )?;
+    // A unit diagonal is not read: the strict triangle, plus the identity.
+    let k = match (unitriangular, upper) {
+        (false, _) => 0,
+        (true, true) => 1,
+        (true, false) => -1,
+    };
+    let t = crate::tensor::ops::select::triangle(a, k, !upper)?;
     if !unitriangular {
         return Ok(t);
     }
@@ -207,22 +205,21 @@ pub fn solve_triangular(
     }
 }
 
-/// `torch.cholesky_solve`: X with (L Lᴴ) X = B, from the Cholesky factor.
-pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
-    let a = if upper {
-        matmul(&mt(l)?, l)?
+/// A = L Lᴴ (or Uᴴ U) from its Cholesky factor.
+fn from_cholesky(l: &Tensor, upper: bool) -> Result<Tensor> {
+    if upper {
+        matmul(&mt(l)?, l)
     } else {
-        matmul(l, &mt(l)?)?
-    };
-    solve(&a, b)
+        matmul(l, &mt(l)?)
+    }
 }
 
-/// `torch.cholesky_inverse`: (L Lᴴ)⁻¹ from the Cholesky factor.
+/// `torch.cholesky_solve`: X with A X = B, from A's Cholesky factor.
+pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
+    solve(&from_cholesky(l, upper)?, b)
+}
+
+/// `torch.cholesky_inverse`: A⁻¹ from A's Cholesky factor.
 pub fn cholesky_inverse(l: &Tensor, upper: bool) -> Result<Tensor> {
-    let a = if upper {
-        matmul(&mt(l)?, l)?
-    } else {
-        matmul(l, &mt(l)?)?
-    };
-    inv(&a)
+    inv(&from_cholesky(l, upper)?)
 }

@@ -9,16 +9,13 @@ use crate::tensor::core::Tensor;
 use crate::tensor::dtype::{DType, default_float};
 use crate::tensor::op::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, scale, sub, un, where_};
-use crate::tensor::ops::creation::zeros_on;
+use crate::tensor::ops::creation::{arange_on, full, zeros_on};
 use crate::tensor::ops::join::{cat, stack};
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{reduce, scan};
 use crate::tensor::ops::view::{expand, flatten, flip, narrow, reshape, transpose, unsqueeze};
-use crate::tensor::shape::broadcast_shapes;
-
-fn sizes(shape: &[usize]) -> Vec<i64> {
-    shape.iter().map(|&s| s as i64).collect()
-}
+use crate::tensor::promote::to_float;
+use crate::tensor::shape::{broadcast_shapes, sizes};
 
 /// torch.block_diag: the tensors (scalars and vectors count as one row) on
 /// the diagonal of a zero matrix, in the promoted dtype.
@@ -74,15 +71,11 @@ pub fn vander(x: &Tensor, n: Option<i64>, increasing: bool) -> Result<Tensor> {
     if n < 0 {
         return Err(value_err("N must be non-negative."));
     }
-    let dtype = if x.dtype().is_float() || x.dtype() == DType::I64 {
-        x.dtype()
-    } else {
-        crate::tensor::promote::promote_types(x.dtype(), DType::I64)
-    };
+    // Floats keep their dtype; integers and bool compute in int64.
+    let dtype = crate::tensor::promote::promote_types(x.dtype(), DType::I64);
     let x = x.to_dtype(dtype)?;
     let mut cols = vec![];
-    let mut power = crate::tensor::ops::arith::zeros_like(&x)?;
-    power = add(&power, &num(1.0))?.to_dtype(dtype)?;
+    let mut power = full(x.shape(), 1.0, 1, dtype, x.device())?;
     for _ in 0..n {
         cols.push(power.clone());
         power = mul(&power, &x)?;
@@ -115,14 +108,9 @@ pub fn cov(
     } else {
         x.clone()
     };
-    let x = if x.dtype().is_float() {
-        x
-    } else {
-        x.to_dtype(default_float())?
-    };
+    let x = x.to_dtype(to_float(x.dtype()))?;
     let n = x.shape()[1];
-    let ones = add(&zeros_on(&[n], x.dtype(), x.device())?, &num(1.0))?;
-    let mut w = ones;
+    let mut w = full(&[n], 1.0, 1, x.dtype(), x.device())?;
     if let Some(f) = fweights {
         w = mul(&w, &f.to_dtype(x.dtype())?)?;
     }
@@ -340,10 +328,18 @@ pub fn fill_diagonal(t: &Tensor, value: &Tensor, wrap: bool) -> Result<Tensor> {
     } else {
         (min_dim * step).min(numel)
     };
-    let flat: Vec<bool> = (0..numel).map(|k| k % step == 0 && k < end).collect();
-    let mask = Tensor::from_vec(flat.iter().map(|&b| b as i64).collect::<Vec<i64>>(), shape)
-        .to_dtype(DType::Bool)?
-        .to_device(t.device())?;
+    // Flat positions k·step below `end`, marked on the tensor's device.
+    let k = arange_on(numel, t.device())?;
+    let on_step = cmp(
+        BinaryOp::Eq,
+        &bin(BinaryOp::Rem, &k, &int(step as i64))?,
+        &int(0),
+    )?;
+    let before_end = cmp(BinaryOp::Lt, &k, &int(end as i64))?;
+    let mask = reshape(
+        &bin(BinaryOp::LogicalAnd, &on_step, &before_end)?,
+        &sizes(shape),
+    )?;
     where_(&mask, &value.to_dtype(t.dtype())?, t)
 }
 
@@ -444,7 +440,7 @@ pub fn masked_scatter(input: &Tensor, mask: &Tensor, source: &Tensor) -> Result<
         ));
     }
     let vals = narrow(&reshape(source, &[-1])?, 0, 0, k as i64)?.to_dtype(input.dtype())?;
-    let flat = reshape(&input.contiguous()?, &[-1])?;
+    let flat = reshape(&input, &[-1])?;
     let out = crate::tensor::ops::select::index_place(&flat, 0, &idx, &vals, false)?;
     Ok(relabel(
         reshape(&out, &sizes(&shape))?,

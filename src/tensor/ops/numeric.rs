@@ -4,11 +4,12 @@
 use crate::autograd::relabel;
 use crate::error::Result;
 use crate::tensor::core::Tensor;
-use crate::tensor::dtype::{DType, default_float};
+use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, int, mul, num, un, where_};
 use crate::tensor::ops::elementwise::predicate;
 use crate::tensor::ops::reduce::reduce;
+use crate::tensor::promote::to_float;
 
 /// torch.gcd: Euclid's algorithm, all elements at once (integers only).
 pub fn gcd(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -44,41 +45,22 @@ pub fn lcm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// torch.fmax / fmin: maximum / minimum that takes the number over a NaN.
 pub fn fmax_fmin(a: &Tensor, b: &Tensor, max: bool) -> Result<Tensor> {
-    let m = bin(
-        if max {
-            BinaryOp::Maximum
-        } else {
-            BinaryOp::Minimum
-        },
-        a,
-        b,
-    )?;
-    let an = predicate(PredicateOp::IsNan, a)?;
-    let bn = predicate(PredicateOp::IsNan, b)?;
-    let m = where_(&an, b, &m)?;
+    let (op, name) = if max {
+        (BinaryOp::Maximum, "FmaxBackward0")
+    } else {
+        (BinaryOp::Minimum, "FminBackward0")
+    };
+    let m = where_(&predicate(PredicateOp::IsNan, a)?, b, &bin(op, a, b)?)?;
     Ok(relabel(
-        where_(&bn, a, &m)?,
-        if max {
-            "FmaxBackward0"
-        } else {
-            "FminBackward0"
-        },
+        where_(&predicate(PredicateOp::IsNan, b)?, a, &m)?,
+        name,
     ))
 }
 
 /// torch.ldexp: x · 2^e, in a float dtype.
 pub fn ldexp(x: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let x = if x.dtype().is_float() {
-        x.clone()
-    } else {
-        x.to_dtype(default_float())?
-    };
-    let p = bin(
-        BinaryOp::Pow,
-        &add(&mul(&e.to_dtype(x.dtype())?, &num(0.0))?, &num(2.0))?,
-        &e.to_dtype(x.dtype())?,
-    )?;
-    mul(&x, &p)
+    let x = x.to_dtype(to_float(x.dtype()))?;
+    mul(&x, &bin(BinaryOp::Pow, &num(2.0), &e.to_dtype(x.dtype())?)?)
 }
 
 /// torch.frexp: mantissa in [0.5, 1) and integer exponent, x = m · 2^e
@@ -109,19 +91,19 @@ pub fn frexp(x: &Tensor) -> Result<(Tensor, Tensor)> {
     Ok((m, e))
 }
 
+/// C's frexp, from the bits: exact for every finite double (subnormals are
+/// scaled into the normal range first).
 fn frexp_f64(v: f64) -> (f64, i32) {
     if v == 0.0 || !v.is_finite() {
         return (v, 0);
     }
-    let mut e = v.abs().log2().floor() as i32 + 1;
-    let mut m = v / 2f64.powi(e);
-    // log2 can be off by one at powers of two.
-    if m.abs() >= 1.0 {
-        m /= 2.0;
-        e += 1;
-    } else if m.abs() < 0.5 {
-        m *= 2.0;
-        e -= 1;
-    }
-    (m, e)
+    let (v, bias) = if v.abs() < f64::MIN_POSITIVE {
+        (v * 2f64.powi(54), -54)
+    } else {
+        (v, 0)
+    };
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (mantissa, exp - 1022 + bias)
 }

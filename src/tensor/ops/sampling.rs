@@ -3,7 +3,7 @@
 //! multinomial, poisson. They draw on the host and move the result, so a
 //! seed gives PyTorch's CPU numbers on every device.
 
-use crate::backend::cpu::random::doubles;
+use crate::backend::cpu::random::{double, doubles};
 use crate::error::{Result, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::dtype::DType;
@@ -118,15 +118,22 @@ pub fn multinomial(probs: &Tensor, n: i64, replacement: bool) -> Result<Tensor> 
         }
         out
     } else {
-        let q = exponential(
-            &Tensor::from_vec(p.clone(), probs.shape()).to_dtype(probs.dtype())?,
-            1.0,
-        )?;
-        let q = q.to_host_f64()?;
+        // p / Exp(1), both in the probabilities' dtype as ATen computes them.
+        let in_dtype = |v: f64| {
+            if probs.dtype() == DType::F64 {
+                v
+            } else {
+                v as f32 as f64
+            }
+        };
+        let q: Vec<f64> = doubles(p.len())
+            .into_iter()
+            .map(|u| in_dtype(-(-u).ln_1p()))
+            .collect();
         let mut out = Vec::with_capacity(rows * n);
         for r in 0..rows {
             let mut keys: Vec<(f64, usize)> = (0..cats)
-                .map(|j| (p[r * cats + j] / q[r * cats + j], j))
+                .map(|j| (in_dtype(p[r * cats + j] / q[r * cats + j]), j))
                 .collect();
             keys.sort_by(|a, b| b.0.total_cmp(&a.0));
             out.extend(keys[..n].iter().map(|&(_, j)| j as i64));
@@ -159,10 +166,6 @@ pub fn poisson(rates: &Tensor) -> Result<Tensor> {
     from_host(v, rates, rates.dtype())
 }
 
-fn uniform() -> f64 {
-    doubles(1)[0]
-}
-
 fn sample_poisson(lambda: f64) -> i64 {
     if lambda >= 10.0 {
         let slam = lambda.sqrt();
@@ -172,8 +175,8 @@ fn sample_poisson(lambda: f64) -> i64 {
         let invalpha = 1.1239 + 1.1328 / (b - 3.4);
         let vr = 0.9277 - 3.6224 / (b - 2.0);
         loop {
-            let u = uniform() - 0.5;
-            let v = uniform();
+            let u = double() - 0.5;
+            let v = double();
             let us = 0.5 - u.abs();
             let k = ((2.0 * a / us + b) * u + lambda + 0.43).floor() as i64;
             if us >= 0.07 && v <= vr {
@@ -197,7 +200,7 @@ fn sample_poisson(lambda: f64) -> i64 {
     let mut x = 0;
     let mut prod = 1.0;
     loop {
-        prod *= uniform();
+        prod *= double();
         if prod > enlam {
             x += 1;
         } else {

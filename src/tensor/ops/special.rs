@@ -6,18 +6,14 @@
 use crate::autograd::relabel;
 use crate::error::{Result, value_err};
 use crate::tensor::core::Tensor;
-use crate::tensor::dtype::default_float;
 use crate::tensor::op::{BinaryOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, mul, neg, num, scale, sub, un, where_};
+use crate::tensor::promote::to_float;
 use std::f64::consts::{LN_2, PI, SQRT_2};
 
 /// Integers and bools become the default float dtype, as torch.special's ops do.
 fn floating(x: &Tensor) -> Result<Tensor> {
-    if x.dtype().is_float() {
-        Ok(x.clone())
-    } else {
-        x.to_dtype(default_float())
-    }
+    x.to_dtype(to_float(x.dtype()))
 }
 
 fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {

@@ -9,7 +9,7 @@ use crate::error::{Result, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
-use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un, where_};
+use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, sub, un, where_};
 use crate::tensor::ops::creation::{arange_on, zeros_on};
 use crate::tensor::ops::elementwise::predicate;
 use crate::tensor::ops::index::{Idx, index, index_put_raw};
@@ -413,14 +413,15 @@ pub fn median_nan(
     }
     let isnan = predicate(PredicateOp::IsNan, x)?;
     let d = dim.map(|d| [d]);
-    let any = reduce(&isnan, ReduceOp::Any, d.as_ref().map(|d| &d[..]), keepdim)?;
+    let dims = d.as_ref().map(|d| &d[..]);
+    let any = reduce(&isnan, ReduceOp::Any, dims, keepdim)?;
     let values = where_(&any, &num(f64::NAN), &values)?;
     let indices = match indices {
         Some(i) => {
             let first = reduce(
                 &isnan.to_dtype(DType::I64)?,
                 ReduceOp::ArgMax,
-                d.as_ref().map(|d| &d[..]),
+                dims,
                 keepdim,
             )?;
             Some(where_(&any, &first, &i)?)
@@ -450,13 +451,8 @@ pub fn nanmedian(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor,
         true,
     )?;
     // (count - 1) // 2, and 0 for an all-NaN slice.
-    let k = crate::tensor::ops::arith::scale(&sub(&count, &num(1.0))?, 0.5)?;
-    let k = bin(
-        BinaryOp::Maximum,
-        &un(UnaryOp::Floor, &k.to_dtype(DType::F64)?)?,
-        &num(0.0),
-    )?
-    .to_dtype(DType::I64)?;
+    let k = bin(BinaryOp::FloorDiv, &sub(&count, &int(1))?, &int(2))?;
+    let k = bin(BinaryOp::Maximum, &k, &int(0))?;
     let values = crate::tensor::ops::select::gather(&sorted, d, &k)?;
     let indices = crate::tensor::ops::select::gather(&order, d, &k)?;
     let squeeze = |v: Tensor| -> Result<Tensor> {
