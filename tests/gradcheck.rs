@@ -677,6 +677,14 @@ fn einsum_contractions() {
         "",
     );
     check("einsum('ij->j', x)", &[("x", "a,b", S)], "");
+    // A repeated label takes a diagonal; an ellipsis carries broadcast dims.
+    check("einsum('ii->i', x)", &[("x", "3,3", S)], "");
+    check("einsum('iij->j', x)", &[("x", "2,2,b", S)], "");
+    check(
+        "einsum('...ij,...jk->...ik', x, y)",
+        &[("x", "a,2,b", S), ("y", "b,c", S)],
+        "",
+    );
 }
 
 #[test]

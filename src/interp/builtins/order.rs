@@ -53,21 +53,40 @@ pub const ROWS: &[Builtin] = &[
             })
         }
     ),
-    row!(
+    crate::op!(
         Both,
-        "median",
-        "median(input, dim=None, keepdim=False)",
+        "median(Tensor input, int? dim=None, bool keepdim=False) -> Tensor",
         "The lower median (of all elements, or values and indices along dim).",
         "median(tensor([[1., 5., 3.], [4., 2., 6.]]), dim=1)",
-        median
+        |input: crate::tensor::Tensor, dim: Option<i64>, keepdim: bool| {
+            let (values, indices) = so::median(&input, dim, keepdim)?;
+            Ok::<Value, crate::error::Error>(match dim {
+                None => Value::Tensor(values),
+                Some(_) => named(
+                    "median",
+                    vec![
+                        ("values", Value::Tensor(values)),
+                        ("indices", indices.map_or(Value::None, Value::Tensor)),
+                    ],
+                ),
+            })
+        }
     ),
-    row!(
+    crate::op!(
         Both,
-        "kthvalue",
-        "kthvalue(input, k, dim=-1, keepdim=False)",
+        "kthvalue(Tensor input, int k, int dim=-1, bool keepdim=False) -> Tensor",
         "The k-th smallest value along dim, and its index.",
         "kthvalue(tensor([3., 1., 2.]), 2)",
-        kthvalue
+        |input: crate::tensor::Tensor, k: i64, dim: i64, keepdim: bool| {
+            let (values, indices) = so::kthvalue(&input, k, dim, keepdim)?;
+            Ok::<Value, crate::error::Error>(named(
+                "kthvalue",
+                vec![
+                    ("values", Value::Tensor(values)),
+                    ("indices", Value::Tensor(indices)),
+                ],
+            ))
+        }
     ),
     row!(
         Both,
@@ -100,98 +119,6 @@ fn sort(_: &mut Interp, mut a: Args) -> Result<Value> {
             ("values", Value::Tensor(values)),
             ("indices", Value::Tensor(indices)),
         ],
-    ))
-}
-
-/// The k-th smallest (1-based) along `dim`, by a stable sort: values as
-/// PyTorch's; among equal values PyTorch may report another index.
-fn kth(t: &crate::tensor::Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Value, Value)> {
-    let (values, indices) = so::sort(t, dim, false)?;
-    let n = if t.ndim() == 0 {
-        1
-    } else {
-        values.shape()[crate::tensor::shape::normalize_dim(dim, t.ndim())?] as i64
-    };
-    if k < 1 || k > n {
-        return Err(crate::error::index_err(format!(
-            "kthvalue(): selected number k out of range for dimension {dim}"
-        )));
-    }
-    let pick = |x: &crate::tensor::Tensor| -> Result<Value> {
-        let x = if t.ndim() == 0 {
-            x.clone()
-        } else {
-            v::narrow(x, dim, k - 1, 1)?
-        };
-        let x = if keepdim || t.ndim() == 0 {
-            x
-        } else {
-            v::squeeze(&x, Some(&[dim]))?
-        };
-        Ok(Value::Tensor(x))
-    };
-    Ok((pick(&values)?, pick(&indices)?))
-}
-
-fn median(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let dim = a.opt_int("dim")?;
-    let keepdim = a.flag("keepdim", false)?;
-    a.finish()?;
-    match dim {
-        None => {
-            if t.numel() == 0 {
-                return Err(value_err("median() input tensor cannot be empty"));
-            }
-            let flat = v::reshape(&t, &[-1])?;
-            let (value, _) = kth(&flat, (t.numel() as i64 + 1) / 2, 0, false)?;
-            match value {
-                Value::Tensor(value) => {
-                    let (value, _) =
-                        crate::tensor::ops::stats::median_nan(&t, None, false, value, None)?;
-                    Ok(Value::Tensor(value))
-                }
-                other => Ok(other),
-            }
-        }
-        Some(d) => {
-            let n = if t.ndim() == 0 {
-                1
-            } else {
-                t.shape()[crate::tensor::shape::normalize_dim(d, t.ndim())?] as i64
-            };
-            let (values, indices) = kth(&t, (n + 1) / 2, d, keepdim)?;
-            let (values, indices) = match (values, indices) {
-                (Value::Tensor(vals), Value::Tensor(idx)) if t.ndim() > 0 => {
-                    let (vals, idx) = crate::tensor::ops::stats::median_nan(
-                        &t,
-                        Some(d),
-                        keepdim,
-                        vals,
-                        Some(idx),
-                    )?;
-                    (Value::Tensor(vals), idx.map_or(Value::None, Value::Tensor))
-                }
-                other => other,
-            };
-            Ok(named(
-                "median",
-                vec![("values", values), ("indices", indices)],
-            ))
-        }
-    }
-}
-
-fn kthvalue(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let t = a.tensor("input")?;
-    let k = a.int("k")?;
-    let d = a.int_or("dim", -1)?;
-    let keepdim = a.flag("keepdim", false)?;
-    a.finish()?;
-    let (values, indices) = kth(&t, k, d, keepdim)?;
-    Ok(named(
-        "kthvalue",
-        vec![("values", values), ("indices", indices)],
     ))
 }
 

@@ -5,6 +5,7 @@ pub mod arith;
 pub mod arrange;
 pub mod compare;
 pub mod creation;
+pub mod einsum;
 pub mod elementwise;
 pub mod grouped;
 pub mod index;

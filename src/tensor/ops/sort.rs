@@ -1,4 +1,4 @@
-//! Order-based ops: sort, argsort, topk, unique, nonzero.
+//! Order-based ops: sort, argsort, topk, kthvalue, median, unique, nonzero.
 
 use crate::error::{Result, dtype_err, index_err};
 use crate::tensor::core::{Tensor, check_alloc};
@@ -85,4 +85,64 @@ pub fn unique(t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
         Tensor::from_contiguous(inv, t.shape()),
         Tensor::from_contiguous(c, &[n]),
     ))
+}
+
+/// The k-th smallest (1-based) along `dim` and its index, by a stable sort:
+/// values as PyTorch's; among equal values PyTorch may report another index.
+pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    use crate::tensor::ops::view::{narrow, squeeze};
+    let (values, indices) = sort(t, dim, false)?;
+    if t.ndim() == 0 {
+        if k != 1 {
+            return Err(index_err(format!(
+                "kthvalue(): selected number k out of range for dimension {dim}"
+            )));
+        }
+        return Ok((values, indices));
+    }
+    let n = values.shape()[normalize_dim(dim, t.ndim())?] as i64;
+    if k < 1 || k > n {
+        return Err(index_err(format!(
+            "kthvalue(): selected number k out of range for dimension {dim}"
+        )));
+    }
+    let pick = |x: &Tensor| -> Result<Tensor> {
+        let x = narrow(x, dim, k - 1, 1)?;
+        if keepdim {
+            Ok(x)
+        } else {
+            squeeze(&x, Some(&[dim]))
+        }
+    };
+    Ok((pick(&values)?, pick(&indices)?))
+}
+
+/// torch.median: the lower median of all elements (no index), or of each slice
+/// along `dim` with its index; a slice holding a NaN has median NaN.
+pub fn median(t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Option<Tensor>)> {
+    use crate::tensor::ops::stats::median_nan;
+    match dim {
+        None => {
+            if t.numel() == 0 {
+                return Err(crate::error::value_err(
+                    "median() input tensor cannot be empty",
+                ));
+            }
+            let flat = crate::tensor::ops::view::reshape(t, &[-1])?;
+            let (value, _) = kthvalue(&flat, (t.numel() as i64 + 1) / 2, 0, false)?;
+            median_nan(t, None, false, value, None)
+        }
+        Some(d) => {
+            let n = if t.ndim() == 0 {
+                1
+            } else {
+                t.shape()[normalize_dim(d, t.ndim())?] as i64
+            };
+            let (values, indices) = kthvalue(t, (n + 1) / 2, d, keepdim)?;
+            if t.ndim() == 0 {
+                return Ok((values, Some(indices)));
+            }
+            median_nan(t, Some(d), keepdim, values, Some(indices))
+        }
+    }
 }
