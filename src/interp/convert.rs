@@ -162,6 +162,10 @@ pub fn scalar_tensor(v: &Value) -> Option<Tensor> {
         Value::Int(i) => Tensor::scalar_i64(*i, DType::I64),
         Value::Float(f) => Tensor::scalar_f64(*f, DType::F64),
         Value::Bool(b) => Tensor::scalar_i64(*b as i64, DType::Bool),
+        Value::Complex(re, im) => {
+            let pair = Tensor::from_vec(vec![*re, *im], &[2]);
+            pair.view_as_complex().ok()?
+        }
         _ => return None,
     };
     Some(Tensor::wrapped_number(t))
@@ -187,6 +191,7 @@ enum Kind {
     Bool,
     Int,
     Float,
+    Complex,
 }
 
 fn is_sequence(v: &Value) -> bool {
@@ -229,6 +234,8 @@ fn data_shape(v: &Value) -> Result<Vec<usize>> {
 struct Flat {
     floats: Vec<f64>,
     ints: Vec<i64>,
+    /// Imaginary parts (zero for real numbers), kept beside `floats`.
+    imags: Vec<f64>,
     kind: Option<Kind>,
     /// The dtype of tensors found inside the data, if any.
     inner_dtype: Option<DType>,
@@ -236,7 +243,11 @@ struct Flat {
 
 impl Flat {
     fn push(&mut self, f: f64, i: i64, k: Kind) {
+        self.push_complex(f, 0.0, i, k);
+    }
+    fn push_complex(&mut self, f: f64, im: f64, i: i64, k: Kind) {
         self.floats.push(f);
+        self.imags.push(im);
         self.ints.push(i);
         self.kind = Some(match self.kind {
             Some(old) if old > k => old,
@@ -258,6 +269,20 @@ fn fill(v: &Value, shape: &[usize], depth: usize, out: &mut Flat) -> Result<()> 
             }
             Value::Float(f) => {
                 out.push(*f, *f as i64, Kind::Float);
+                Ok(())
+            }
+            Value::Complex(re, im) => {
+                out.push_complex(*re, *im, *re as i64, Kind::Complex);
+                Ok(())
+            }
+            Value::Tensor(t) if t.ndim() == 0 && t.dtype().is_complex() => {
+                let d = t.dtype();
+                out.inner_dtype = Some(
+                    out.inner_dtype
+                        .map_or(d, |o| crate::tensor::promote::promote_types(o, d)),
+                );
+                let pair = t.to_host()?.to_f64_vec();
+                out.push_complex(pair[0], pair[1], pair[0] as i64, Kind::Complex);
                 Ok(())
             }
             Value::Tensor(t) if t.ndim() == 0 => {
@@ -318,6 +343,7 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
     let mut flat = Flat {
         floats: vec![],
         ints: vec![],
+        imags: vec![],
         kind: None,
         inner_dtype: None,
     };
@@ -327,12 +353,25 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
         Some(Kind::Bool) => DType::Bool,
         Some(Kind::Int) => DType::I64,
         Some(Kind::Float) => crate::tensor::dtype::default_float(),
+        Some(Kind::Complex) => crate::tensor::dtype::default_float().to_complex(),
     };
     let inferred = match flat.inner_dtype {
         Some(d) if d.category() >= inferred.category() => d,
         _ => inferred,
     };
     let dtype = dtype.unwrap_or(inferred);
+    if flat.kind == Some(Kind::Complex) {
+        let pairs: Vec<f64> = flat
+            .floats
+            .iter()
+            .zip(&flat.imags)
+            .flat_map(|(re, im)| [*re, *im])
+            .collect();
+        let mut pair_shape = shape.clone();
+        pair_shape.push(2);
+        let t = Tensor::from_vec(pairs, &pair_shape).view_as_complex()?;
+        return t.to_dtype(dtype);
+    }
     let t = if flat.kind == Some(Kind::Float) || dtype.is_float() {
         Tensor::from_vec(flat.floats, &shape)
     } else {
@@ -344,7 +383,7 @@ pub fn tensor_from_data(v: &Value, dtype: Option<DType>) -> Result<Tensor> {
 /// The one element of a one-element tensor, as a Python number (`item()`).
 pub fn tensor_item(t: &Tensor) -> Result<Value> {
     let h = t.to_host()?;
-    let (f, n) = if t.dtype().is_float() {
+    let (f, n) = if t.dtype().is_float() || t.dtype().is_complex() {
         (h.to_f64_vec(), vec![])
     } else {
         (vec![], h.to_i64_vec())
@@ -357,6 +396,8 @@ pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
     match t.dtype() {
         DType::Bool => Value::Bool(n[i] != 0),
         d if d.is_float() => Value::Float(f[i]),
+        // A complex tensor's host data is its (re, im) pairs.
+        d if d.is_complex() => Value::Complex(f[2 * i], f[2 * i + 1]),
         _ => Value::Int(n[i]),
     }
 }
@@ -365,7 +406,7 @@ pub fn element_value(t: &Tensor, i: usize, f: &[f64], n: &[i64]) -> Value {
 pub fn tolist(t: &Tensor) -> Result<Value> {
     super::value::check_items(t.numel() as u128)?;
     let h = t.to_host()?;
-    let (f, n) = if t.dtype().is_float() {
+    let (f, n) = if t.dtype().is_float() || t.dtype().is_complex() {
         (h.to_f64_vec(), vec![])
     } else {
         (vec![], h.to_i64_vec())

@@ -15,6 +15,7 @@ impl Interp {
         Ok(match &e.kind {
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Imag(f) => Value::Complex(0.0, *f),
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,

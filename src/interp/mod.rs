@@ -14,6 +14,7 @@ pub mod generator;
 pub mod numpy;
 mod observe;
 mod ops;
+pub mod pycomplex;
 mod pyexpr;
 mod pystmt;
 pub mod schema;

@@ -71,6 +71,14 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         }
         return tensor_binary(op, &ta, &tb).map(Value::Tensor);
     }
+    if (matches!(a, Value::Complex(..)) || matches!(b, Value::Complex(..)))
+        && let (Some(x), Some(y)) = (
+            super::pycomplex::as_complex(a),
+            super::pycomplex::as_complex(b),
+        )
+    {
+        return super::pycomplex::binary(op, x, y);
+    }
     match (a, b) {
         (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
             int_binary(op, int_of(a), int_of(b))
@@ -259,6 +267,8 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         (UnaryOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnaryOp::Neg, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
+        (UnaryOp::Pos, Value::Complex(..)) => Ok(v.clone()),
         (UnaryOp::Neg, Value::Tensor(t)) => elementwise::unary(KUnary::Neg, t).map(Value::Tensor),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
@@ -283,6 +293,15 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
     }
     if let Some(same) = super::builtins::same_class(a, b) {
         return same;
+    }
+    if matches!(a, Value::Complex(..)) || matches!(b, Value::Complex(..)) {
+        return match (
+            super::pycomplex::as_complex(a),
+            super::pycomplex::as_complex(b),
+        ) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        };
     }
     match (a, b) {
         (Value::None, Value::None) => true,

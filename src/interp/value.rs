@@ -15,6 +15,8 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
+    /// A Python complex number (re, im).
+    Complex(f64, f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
@@ -310,6 +312,7 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",

@@ -19,6 +19,10 @@ fn descr(d: DType) -> Result<&'static str> {
         DType::F16 => "<f2",
         DType::F32 => "<f4",
         DType::F64 => "<f8",
+        DType::C64 | DType::C128 => {
+            return Err(io_err("tsh cannot save complex tensors as .npy yet")
+                .hint("save torch.view_as_real(t) instead"));
+        }
         DType::BF16 => {
             return Err(io_err(
                 "NumPy has no bfloat16, so a bfloat16 tensor cannot be saved as .npy",

@@ -20,6 +20,8 @@ fn pt_dtype(d: DType) -> PtDType {
         DType::I8 => PtDType::I8,
         DType::U8 => PtDType::U8,
         DType::Bool => PtDType::Bool,
+        DType::C64 => PtDType::C64,
+        DType::C128 => PtDType::C128,
     }
 }
 
@@ -35,6 +37,8 @@ fn our_dtype(d: PtDType) -> DType {
         PtDType::I8 => DType::I8,
         PtDType::U8 => DType::U8,
         PtDType::Bool => DType::Bool,
+        PtDType::C64 => DType::C64,
+        PtDType::C128 => DType::C128,
     }
 }
 
@@ -53,7 +57,12 @@ pub fn tensor_data(t: &Tensor, parameter: bool) -> Result<TensorData> {
 /// A checkpoint's tensor, on the CPU (as torch.load's map_location='cpu').
 pub fn tensor_of(d: &TensorData) -> Result<Tensor> {
     let dtype = our_dtype(d.dtype);
-    let t = Tensor::from_host(from_bytes(dtype, &d.data, false), &d.shape, Device::Cpu)?;
+    let host = from_bytes(dtype, &d.data, false);
+    let t = if dtype.is_complex() {
+        Tensor::complex_from_host(host, &d.shape, Device::Cpu, dtype)?
+    } else {
+        Tensor::from_host(host, &d.shape, Device::Cpu)?
+    };
     if d.requires_grad {
         t.set_requires_grad(true);
     }

@@ -10,6 +10,9 @@ use crate::tensor::dtype::DType;
 
 fn to_st(d: DType) -> Dtype {
     match d {
+        // Refused by `write`: safetensors has no complex dtype.
+        DType::C64 => Dtype::F32,
+        DType::C128 => Dtype::F64,
         DType::Bool => Dtype::BOOL,
         DType::U8 => Dtype::U8,
         DType::I8 => Dtype::I8,
@@ -48,6 +51,12 @@ pub fn write(entries: &[(String, Tensor)]) -> Result<Vec<u8>> {
     let data: Vec<(String, DType, Vec<usize>, Vec<u8>)> = entries
         .iter()
         .map(|(n, t)| {
+            if t.dtype().is_complex() {
+                return Err(io_err(format!(
+                    "tensor {n:?} is complex, and safetensors has no complex dtype"
+                ))
+                .hint("save torch.view_as_real(t) instead"));
+            }
             Ok((
                 n.clone(),
                 t.dtype(),

@@ -69,6 +69,12 @@ impl Geometry {
 /// im2col: `[N, C, H, W]` → `[N, C * kh * kw, L]`, `pad` outside the input. Its
 /// gradient sums the columns back into the image (col2im).
 fn unfold(x: &Tensor, win: &Window, pad: f64) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(crate::tensor::ops::complex::not_implemented(
+            "im2col",
+            x.dtype(),
+        ));
+    }
     let (n, c, h, w) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
     let kk = win.kernel[0] * win.kernel[1];
     let l = win.out[0] * win.out[1];

@@ -57,6 +57,25 @@ pub fn py_float_repr_f32(x: f32) -> String {
     py_float_repr(x as f64)
 }
 
+/// Python's repr of a complex number: `2j`, `(1+2j)`, `(1.5-0j)`, `(nan+infj)`.
+pub fn py_complex_repr(re: f64, im: f64) -> String {
+    // Python writes the parts with repr, less a trailing ".0".
+    let part = |x: f64| {
+        let s = py_float_repr(x);
+        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    };
+    let signed_im = if im.is_sign_negative() && !im.is_nan() {
+        format!("-{}", part(-im))
+    } else {
+        format!("+{}", part(im))
+    };
+    if re == 0.0 && re.is_sign_positive() {
+        format!("{}j", signed_im.trim_start_matches('+'))
+    } else {
+        format!("({}{signed_im}j)", part(re))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::py_float_repr;

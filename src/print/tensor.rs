@@ -67,6 +67,8 @@ enum Values {
     Float(Vec<f64>),
     Int(Vec<i64>),
     Bool(Vec<bool>),
+    /// Real and imaginary parts, each formatted on its own (as PyTorch does).
+    Complex(Vec<f64>, Vec<f64>),
 }
 
 struct Formatter {
@@ -75,6 +77,8 @@ struct Formatter {
     sci_mode: bool,
     max_width: usize,
     precision: usize,
+    /// For complex values: the imaginary parts' formatter (this one does the real parts).
+    imag: Option<Box<Formatter>>,
 }
 
 impl Formatter {
@@ -85,8 +89,14 @@ impl Formatter {
             sci_mode: false,
             max_width: 1,
             precision: opts.precision,
+            imag: None,
         };
         match values {
+            Values::Complex(re, im) => {
+                let mut f = Formatter::new(&Values::Float(re.clone()), opts);
+                f.imag = Some(Box::new(Formatter::new(&Values::Float(im.clone()), opts)));
+                return f;
+            }
             Values::Int(v) => {
                 f.max_width = v
                     .iter()
@@ -155,6 +165,24 @@ impl Formatter {
         self.pad(s)
     }
 
+    /// `re+imj` as PyTorch writes it: the imaginary part's padding dropped and
+    /// its sign (or a `+`) joining the two.
+    fn format_complex(&self, re: f64, im: f64, imag: &Formatter) -> String {
+        let real = self.format_float(re);
+        let imag = format!("{}j", imag.format_float(im));
+        let imag = imag.trim_start();
+        if imag.starts_with('+') || imag.starts_with('-') {
+            format!("{real}{imag}")
+        } else {
+            format!("{real}+{imag}")
+        }
+    }
+
+    /// An element's width plus the ", " between elements (PyTorch's element_length).
+    fn element_length(&self) -> usize {
+        self.max_width + 2 + self.imag.as_ref().map_or(0, |i| i.max_width + 1)
+    }
+
     fn pad(&self, s: String) -> String {
         if s.len() >= self.max_width {
             s
@@ -169,6 +197,12 @@ impl Formatter {
 fn values_of(t: &Tensor) -> crate::error::Result<Values> {
     let h = t.to_host()?;
     Ok(match t.dtype() {
+        d if d.is_complex() => {
+            let pairs = h.to_f64_vec();
+            let re = pairs.iter().step_by(2).copied().collect();
+            let im = pairs.iter().skip(1).step_by(2).copied().collect();
+            Values::Complex(re, im)
+        }
         DType::Bool => Values::Bool(h.to_i64_vec().into_iter().map(|x| x != 0).collect()),
         d if d.is_float() => Values::Float(h.to_f64_vec()),
         _ => Values::Int(h.to_i64_vec()),
@@ -254,7 +288,10 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
         }
         "[]".to_string()
     } else {
+        // The default complex dtype (complex64 beside float32) is not shown either.
+        let default_complex = crate::tensor::dtype::default_float().to_complex();
         let shown = t.dtype() != crate::tensor::dtype::default_float()
+            && t.dtype() != default_complex
             && !matches!(t.dtype(), DType::I64 | DType::Bool);
         if shown {
             suffixes.push(format!("dtype=torch.{}", t.dtype().name()));
@@ -319,6 +356,10 @@ fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
 fn element(grid: &Grid, index: usize, f: &Formatter) -> String {
     match &grid.values {
         Values::Float(v) => f.format_float(v[index]),
+        Values::Complex(re, im) => match &f.imag {
+            Some(imag) => f.format_complex(re[index], im[index], imag),
+            None => f.format_float(re[index]),
+        },
         Values::Int(v) => f.pad(v[index].to_string()),
         Values::Bool(v) => f.pad(if v[index] {
             "True".into()
@@ -353,7 +394,7 @@ fn format_dim(
                 None => " ...".to_string(),
             })
             .collect();
-        let per_line = ((opts.linewidth.saturating_sub(indent)) / (f.max_width + 2)).max(1);
+        let per_line = ((opts.linewidth.saturating_sub(indent)) / f.element_length()).max(1);
         let lines: Vec<String> = items.chunks(per_line).map(|c| c.join(", ")).collect();
         return format!(
             "[{}]",

@@ -82,6 +82,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float_repr(*f),
+        Value::Complex(re, im) => crate::print::number::py_complex_repr(*re, *im),
         Value::Str(s) => quote(s),
         Value::List(l) => format!("[{}]", join(&l.borrow(), opts)),
         Value::Tuple(t) => {

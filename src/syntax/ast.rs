@@ -116,6 +116,8 @@ pub struct Expr {
 pub enum ExprKind {
     Int(i64),
     Float(f64),
+    /// An imaginary literal: `2j` is Imag(2.0).
+    Imag(f64),
     Str(Rc<str>),
     Bool(bool),
     None,

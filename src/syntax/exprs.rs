@@ -511,6 +511,13 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
         Rule::int => ExprKind::Int(parse_int(pair.as_str(), span)?),
+        Rule::imag => ExprKind::Imag(
+            pair.as_str()
+                .trim_end_matches(['j', 'J'])
+                .replace('_', "")
+                .parse::<f64>()
+                .unwrap_or(f64::NAN),
+        ),
         Rule::float => ExprKind::Float(
             pair.as_str()
                 .replace('_', "")

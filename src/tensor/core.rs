@@ -275,6 +275,19 @@ impl Tensor {
         )
     }
 
+    /// The same storage seen as `dtype` through `layout`: how a complex tensor and
+    /// its (re, im) pairs view each other (`tensor::complex` keeps the rules).
+    pub(crate) fn reinterpret(&self, dtype: DType, layout: Layout) -> Tensor {
+        Tensor::make(
+            self.0.storage.clone(),
+            layout,
+            dtype,
+            self.0.device,
+            false,
+            true,
+        )
+    }
+
     /// Another handle to the same data and layout without autograd history (a
     /// view only if this tensor is one).
     pub fn detached(&self) -> Tensor {
@@ -402,8 +415,12 @@ impl Tensor {
     }
 
     /// The elements, row-major, copied to host memory: the one way data leaves a
-    /// device (printing, `item`/`tolist`, files, `:set stats`).
+    /// device (printing, `item`/`tolist`, files, `:set stats`). A complex tensor
+    /// gives its (re, im) pairs, two real elements each.
     pub fn to_host(&self) -> Result<HostBuffer> {
+        if self.dtype().is_complex() {
+            return self.view_as_real()?.to_host();
+        }
         self.read().to_host(self.layout())
     }
     /// `to_host`, as f64 / i64 values.
@@ -417,6 +434,9 @@ impl Tensor {
     /// A fresh contiguous tensor with this one's elements in `dtype`, on its device.
     fn copied(&self, dtype: DType) -> Result<Tensor> {
         check_alloc(self.shape(), dtype)?;
+        if self.dtype().is_complex() || dtype.is_complex() {
+            return super::complex::cast(self, dtype);
+        }
         let s = self.read().cast(self.layout(), dtype)?;
         Ok(Tensor::from_contiguous(s, self.shape()))
     }
@@ -462,7 +482,11 @@ impl Tensor {
             return Ok(self.clone());
         }
         let host = self.to_host()?;
-        let out = Tensor::from_host(host, self.shape(), device)?;
+        let out = if self.dtype().is_complex() {
+            Tensor::complex_from_host(host, self.shape(), device, self.dtype())?
+        } else {
+            Tensor::from_host(host, self.shape(), device)?
+        };
         Ok(crate::autograd::rules::elementwise::record_identity(
             "ToCopyBackward0",
             self,

@@ -12,8 +12,14 @@ pub enum DType {
     BF16,
     F32,
     F64,
+    /// complex64 and complex128: (re, im) pairs of f32 / f64. Their storage is a
+    /// real buffer of twice the length (see `tensor::complex`); the backends only
+    /// ever see that real buffer.
+    C64,
+    C128,
 }
 
+/// The real dtypes (what the backends store and compute; complex is layered on them).
 pub const ALL_DTYPES: [DType; 10] = [
     DType::Bool,
     DType::U8,
@@ -40,6 +46,8 @@ impl DType {
             DType::BF16 => "bfloat16",
             DType::F32 => "float32",
             DType::F64 => "float64",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
         }
     }
 
@@ -56,6 +64,8 @@ impl DType {
             "bfloat16" => DType::BF16,
             "float32" | "float" => DType::F32,
             "float64" | "double" => DType::F64,
+            "complex64" | "cfloat" => DType::C64,
+            "complex128" | "cdouble" => DType::C128,
             _ => return None,
         };
         Some(d)
@@ -66,7 +76,8 @@ impl DType {
             DType::Bool | DType::U8 | DType::I8 => 1,
             DType::I16 | DType::F16 | DType::BF16 => 2,
             DType::I32 | DType::F32 => 4,
-            DType::I64 | DType::F64 => 8,
+            DType::I64 | DType::F64 | DType::C64 => 8,
+            DType::C128 => 16,
         }
     }
 
@@ -84,6 +95,26 @@ impl DType {
 
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+    /// The dtype of a complex dtype's parts (float32 for complex64); other dtypes
+    /// are their own.
+    pub fn real_part(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            d => d,
+        }
+    }
+    /// The complex dtype whose parts are this float dtype (complex64 for float32
+    /// and the half types, complex128 for float64).
+    pub fn to_complex(self) -> DType {
+        match self {
+            DType::F64 | DType::C128 => DType::C128,
+            _ => DType::C64,
+        }
     }
     /// The smallest and largest value of an integer dtype (0 and 1 for bool).
     pub fn int_range(self) -> (i64, i64) {
@@ -111,12 +142,15 @@ impl DType {
         self == DType::Bool
     }
 
-    /// 0 for bool, 1 for integers, 2 for floats: PyTorch's promotion categories.
+    /// 0 for bool, 1 for integers, 2 for floats, 3 for complex: PyTorch's
+    /// promotion categories.
     pub fn category(self) -> u8 {
         if self.is_bool() {
             0
         } else if self.is_int() {
             1
+        } else if self.is_complex() {
+            3
         } else {
             2
         }
@@ -135,6 +169,8 @@ impl DType {
             DType::BF16 => "BFloat16",
             DType::F32 => "Float",
             DType::F64 => "Double",
+            DType::C64 => "ComplexFloat",
+            DType::C128 => "ComplexDouble",
         }
     }
 

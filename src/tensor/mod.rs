@@ -1,6 +1,7 @@
 //! The tensor engine: dtypes, layouts, promotion, broadcasting, the op rows and
 //! the ops, which check and decide everything, then hand the loops to a backend.
 
+pub mod complex;
 pub mod core;
 pub mod device;
 pub mod dtype;

@@ -2,7 +2,7 @@
 //!
 //! Operands fall into three priority groups: tensors with dimensions, 0-d tensors,
 //! and Python scalars. A lower group changes the result only when it is of a
-//! higher category (bool < integer < float), as c10's `result_type` does.
+//! higher category (bool < integer < float < complex), as c10's `result_type` does.
 
 use super::dtype::DType;
 
@@ -29,6 +29,11 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     if b.is_bool() {
         return a;
     }
+    if a.is_complex() || b.is_complex() {
+        // The parts take the wider float precision of the two.
+        let part = |d: DType| if d.is_int() { F32 } else { d.real_part() };
+        return promote_types(part(a), part(b)).to_complex();
+    }
     match (a.is_float(), b.is_float()) {
         (true, false) => a,
         (false, true) => b,
@@ -50,7 +55,12 @@ fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DTy
         (None, l) => l,
         (Some(h), None) => Some(h),
         (Some(h), Some(l)) => {
-            if h.is_float() {
+            if h.is_complex() {
+                Some(h)
+            } else if l.is_complex() {
+                // A float keeps its precision in the complex result.
+                Some(if h.is_float() { h.to_complex() } else { l })
+            } else if h.is_float() {
                 Some(h)
             } else if h.is_bool() || l.is_float() {
                 Some(promote_types(h, l))
@@ -84,6 +94,8 @@ pub fn result_type(operands: &[Operand]) -> DType {
             Operand::Scalar(d) => {
                 let d = if d.is_float() {
                     super::dtype::default_float()
+                } else if d.is_complex() {
+                    super::dtype::default_float().to_complex()
                 } else {
                     d
                 };
@@ -97,7 +109,7 @@ pub fn result_type(operands: &[Operand]) -> DType {
 
 /// True division and other float-only ops turn integer results into the default float.
 pub fn to_float(d: DType) -> DType {
-    if d.is_float() {
+    if d.is_float() || d.is_complex() {
         d
     } else {
         super::dtype::default_float()

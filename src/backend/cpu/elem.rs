@@ -390,8 +390,14 @@ macro_rules! with_dtype {
                 type $T = f32;
                 $body
             }
-            $crate::tensor::dtype::DType::F64 => {
+            // A complex buffer is its (re, im) pairs; the tensor layer passes
+            // complex data to a backend only as the real dtype (never this way).
+            $crate::tensor::dtype::DType::F64 | $crate::tensor::dtype::DType::C128 => {
                 type $T = f64;
+                $body
+            }
+            $crate::tensor::dtype::DType::C64 => {
+                type $T = f32;
                 $body
             }
         }

@@ -144,8 +144,9 @@ pub fn suffix(d: DType) -> &'static str {
         DType::I64 => "i64",
         DType::F16 => "f16",
         DType::BF16 => "bf16",
-        DType::F32 => "f32",
-        DType::F64 => "f64",
+        // Complex data reaches a backend only as its real pairs.
+        DType::F32 | DType::C64 => "f32",
+        DType::F64 | DType::C128 => "f64",
     }
 }
 

@@ -30,6 +30,10 @@ pub fn tensor_attr_names() -> &'static [&'static str] {
         "is_cpu",
         "itemsize",
         "nbytes",
+        "real",
+        "imag",
+        "mH",
+        "H",
     ]
 }
 
@@ -57,6 +61,10 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
         "is_cpu" => Value::Bool(t.device() == crate::tensor::Device::Cpu),
         "itemsize" => Value::Int(t.dtype().size() as i64),
         "nbytes" => Value::Int((t.dtype().size() * t.numel()) as i64),
+        "real" => Value::Tensor(crate::tensor::ops::complex::real(t).ok()?),
+        "imag" => Value::Tensor(crate::tensor::ops::complex::imag(t).ok()?),
+        "mH" if t.ndim() >= 2 => Value::Tensor(crate::tensor::ops::complex::adjoint(t).ok()?),
+        "H" if t.ndim() == 2 => Value::Tensor(crate::tensor::ops::complex::adjoint(t).ok()?),
         _ => return None,
     })
 }
@@ -294,6 +302,18 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         _ => {}
     }
     match obj {
+        Value::Complex(re, im) => {
+            if let Some(v) = crate::interp::pycomplex::attr(*re, *im, name) {
+                return Ok(v);
+            }
+            if name == "conjugate" {
+                return Ok(Value::Method(Rc::new((
+                    obj.clone(),
+                    &super::complex::CONJUGATE,
+                ))));
+            }
+            Err(no_attr(obj, name, vec!["real", "imag", "conjugate"]))
+        }
         Value::Distribution(d) => {
             super::distributions::attr(it, obj, d, name).unwrap_or_else(|| {
                 Err(no_attr(

@@ -231,6 +231,8 @@ pub fn legacy_type_name(t: &Tensor) -> String {
         DType::I8 => "torch.CharTensor",
         DType::U8 => "torch.ByteTensor",
         DType::Bool => "torch.BoolTensor",
+        DType::C64 => "torch.ComplexFloatTensor",
+        DType::C128 => "torch.ComplexDoubleTensor",
     };
     match t.device() {
         Device::Cpu => name.to_string(),

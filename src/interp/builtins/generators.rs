@@ -182,6 +182,12 @@ fn random(t: &Tensor, from: &Value, to: Option<i64>) -> Result<Tensor> {
         (None, None) => (
             0,
             match t.dtype() {
+                DType::C64 | DType::C128 => {
+                    return Err(crate::error::dtype_err(format!(
+                        "random_ not implemented for '{}'",
+                        t.dtype().torch_scalar_name()
+                    )));
+                }
                 DType::I64 => i64::MAX,
                 DType::I32 => i32::MAX as i64 + 1,
                 DType::I16 => i16::MAX as i64 + 1,

@@ -8,6 +8,7 @@ mod attrs;
 mod autograd;
 mod autograd_fn;
 mod backend_flags;
+mod complex;
 mod convert_methods;
 mod creation;
 pub mod distributions;
@@ -118,8 +119,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 39] {
+fn tables() -> [&'static [Builtin]; 40] {
     [
+        complex::ROWS,
         linalg::ROWS,
         autograd_fn::ROWS,
         generators::ROWS,

@@ -258,6 +258,7 @@ fn abs(it: &mut Interp, mut a: Args) -> Result<Value> {
             .ok_or_else(|| value_err("integer overflow")),
         Value::Bool(b) => Ok(Value::Int(b as i64)),
         Value::Float(f) => Ok(Value::Float(f.abs())),
+        Value::Complex(re, im) => Ok(Value::Float(re.hypot(im))),
         other => Err(type_err(format!(
             "bad operand type for abs(): {}",
             other.type_name()

@@ -131,6 +131,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Bool(_) => "bool",
         Value::Int(_) => "int",
         Value::Float(_) => "float",
+        Value::Complex(..) => "complex",
         Value::Str(_) => "str",
         Value::List(_) => "list",
         Value::Tuple(_) => "tuple",

@@ -59,10 +59,12 @@ pub enum DType {
     I8,
     U8,
     Bool,
+    C64,
+    C128,
 }
 
 /// Each dtype with the legacy storage class torch names in data.pkl.
-const STORAGE_CLASSES: [(DType, &str); 10] = [
+const STORAGE_CLASSES: [(DType, &str); 12] = [
     (DType::F32, "FloatStorage"),
     (DType::F64, "DoubleStorage"),
     (DType::F16, "HalfStorage"),
@@ -73,13 +75,16 @@ const STORAGE_CLASSES: [(DType, &str); 10] = [
     (DType::I8, "CharStorage"),
     (DType::U8, "ByteStorage"),
     (DType::Bool, "BoolStorage"),
+    (DType::C64, "ComplexFloatStorage"),
+    (DType::C128, "ComplexDoubleStorage"),
 ];
 
 impl DType {
     /// Bytes per element.
     pub fn size(self) -> usize {
         match self {
-            DType::F64 | DType::I64 => 8,
+            DType::C128 => 16,
+            DType::F64 | DType::I64 | DType::C64 => 8,
             DType::F32 | DType::I32 => 4,
             DType::F16 | DType::BF16 | DType::I16 => 2,
             DType::I8 | DType::U8 | DType::Bool => 1,

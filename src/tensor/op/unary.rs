@@ -318,7 +318,6 @@ fn sinc_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
 pub const UNARY_ALIASES: &[(&str, UnaryOp)] = &[
     ("negative", UnaryOp::Neg),
     ("absolute", UnaryOp::Abs),
-    ("sgn", UnaryOp::Sign),
     ("fix", UnaryOp::Trunc),
     ("arcsin", UnaryOp::Asin),
     ("arccos", UnaryOp::Acos),

@@ -12,6 +12,13 @@ use crate::tensor::ops::view::unsqueeze;
 /// `shape` filled with `value` on `device`.
 pub fn full_on(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
     check_alloc(shape, dtype)?;
+    if dtype.is_complex() {
+        // A real fill value: the real parts hold it, the imaginary parts are zero.
+        let part = dtype.real_part();
+        let re = full_on(shape, value, part, device)?;
+        let im = full_on(shape, Scalar::int(0), part, device)?;
+        return crate::tensor::complex::from_parts(&re, &im);
+    }
     let s = Storage::full(device, shape.iter().product(), dtype, value)?;
     Ok(Tensor::from_contiguous(s, shape))
 }
@@ -155,7 +162,7 @@ pub fn with_generator<T>(state: &mut GeneratorState, f: impl FnOnce() -> T) -> T
 
 /// Random floats need a floating point dtype (PyTorch refuses the rest too).
 pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
-    if dtype.is_float() {
+    if dtype.is_float() || dtype.is_complex() {
         return Ok(());
     }
     Err(
@@ -167,6 +174,20 @@ pub fn random_float_dtype(what: &str, dtype: DType) -> Result<()> {
 /// Drawn where the tensor lives: the CPU's generator on the CPU (PyTorch's
 /// streams), Philox on a CUDA device.
 fn random(shape: &[usize], dist: Distribution, dtype: DType, device: Device) -> Result<Tensor> {
+    if dtype.is_complex() {
+        // As PyTorch: the (re, im) pairs drawn as one real tensor, a normal's
+        // spread split between the two parts (each has half the variance).
+        let dist = match dist {
+            Distribution::Normal { mean, std } => Distribution::Normal {
+                mean,
+                std: std / std::f64::consts::SQRT_2,
+            },
+            d => d,
+        };
+        let mut pairs = shape.to_vec();
+        pairs.push(2);
+        return random(&pairs, dist, dtype.real_part(), device)?.view_as_complex();
+    }
     // The generator draws through a 64-bit buffer.
     check_working_set(shape, dtype, 8 + dtype.size())?;
     let s = Storage::random(device, dist, shape.iter().product(), dtype)?;

@@ -150,6 +150,9 @@ fn refuse_negative_int_power(op: BinaryOp, dtype: DType, b: &Tensor) -> Result<(
 /// `a op b` with PyTorch's promotion and broadcasting.
 pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let device = check_same_device(a0, b0, op.symbol())?;
+    if a0.dtype().is_complex() || b0.dtype().is_complex() {
+        return super::complex::binary(op, a0, b0);
+    }
     let dtype = compute_dtype(op, a0, b0)?;
     let shape = broadcast_shapes(a0.shape(), b0.shape())?;
     refuse_negative_int_power(op, dtype, b0)?;
@@ -212,6 +215,9 @@ fn unary_dtype(op: UnaryOp, d: DType) -> Result<DType> {
 /// A unary op by its row's rule (exp of an integer tensor gives floats, abs
 /// keeps integers, neg refuses bool).
 pub fn unary(op: UnaryOp, a0: &Tensor) -> Result<Tensor> {
+    if a0.dtype().is_complex() {
+        return super::complex::unary(op, a0);
+    }
     let dtype = unary_dtype(op, a0.dtype())?;
     check_alloc(a0.shape(), dtype)?;
     let a = crate::autograd::no_grad(|| a0.to_dtype(dtype))?;
@@ -222,6 +228,12 @@ pub fn unary(op: UnaryOp, a0: &Tensor) -> Result<Tensor> {
 
 /// isnan, isinf, isfinite, logical_not: bool answers, no gradient.
 pub fn predicate(op: PredicateOp, a: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() {
+        return Err(super::complex::not_implemented(
+            &format!("{op:?}"),
+            a.dtype(),
+        ));
+    }
     check_alloc(a.shape(), DType::Bool)?;
     let out = a.read().predicate(a.layout(), op)?;
     Ok(Tensor::from_contiguous(out, a.shape()))
@@ -262,6 +274,9 @@ fn ternary(
     out_dtype: DType,
     what: &str,
 ) -> Result<Tensor> {
+    if let Some(d) = dtypes.iter().find(|d| d.is_complex()) {
+        return Err(super::complex::not_implemented(what, *d));
+    }
     let (ts, shape) = aligned(parts, dtypes, what)?;
     check_alloc(&shape, out_dtype)?;
     let ls: Vec<_> = ts.iter().map(|t| t.layout().expand(&shape)).collect();
@@ -274,6 +289,18 @@ fn ternary(
 /// `where(cond, a, b)`: a where cond holds, else b; a and b promote together.
 pub fn where_(cond: &Tensor, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let dtype = result_type(&[a0.operand(), b0.operand()]);
+    if dtype.is_complex() {
+        // Pick whole (re, im) pairs: the condition gets a pair dim to broadcast over.
+        let device = [cond, a0, b0]
+            .iter()
+            .find(|t| !goes_anywhere(t))
+            .map_or(Device::Cpu, |t| t.device());
+        let pairs = |t: &Tensor| t.to_dtype(dtype)?.to_device(device)?.view_as_real();
+        let c = crate::tensor::ops::view::unsqueeze(&cond.to_device(device)?, -1)?;
+        return where_(&c, &pairs(a0)?, &pairs(b0)?)?
+            .contiguous()?
+            .view_as_complex();
+    }
     let out = ternary(
         TernaryOp::Where,
         [cond, a0, b0],

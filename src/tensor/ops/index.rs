@@ -183,8 +183,37 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
     })
 }
 
+/// A complex tensor is indexed as its (re, im) pairs: the same indices, then
+/// the whole pair dim.
+fn pair_indices(indices: &[Idx]) -> Vec<Idx> {
+    let mut v = indices.to_vec();
+    v.push(Idx::Slice(None, None, None));
+    v
+}
+
+/// A complex tensor in the real (re, im) pairs of `like`'s dtype.
+fn as_pairs(value: &Tensor, like: &Tensor) -> Result<Tensor> {
+    crate::autograd::no_grad(|| {
+        value
+            .to_dtype(like.dtype())?
+            .to_device(like.device())?
+            .view_as_real()
+    })
+}
+
+/// Pairs back to complex: a view where the layout allows, else a copy.
+fn from_pairs(r: Tensor) -> Result<Tensor> {
+    match r.view_as_complex() {
+        Ok(z) => Ok(z),
+        Err(_) => r.contiguous()?.view_as_complex(),
+    }
+}
+
 /// `t[indices]`.
 pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return from_pairs(index(&t.view_as_real()?, &pair_indices(indices))?);
+    }
     match select_elements(t, indices)? {
         Selection::View(v) => Ok(v),
         Selection::Advanced {
@@ -247,6 +276,15 @@ pub fn index_put(t: &Tensor, indices: &[Idx], value: &Tensor) -> Result<()> {
 
 /// `t[indices] = value` (or `+=` with `accumulate`) without autograd bookkeeping.
 pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor, accumulate: bool) -> Result<()> {
+    if t.dtype().is_complex() {
+        let pairs = as_pairs(value, t)?;
+        return index_put_raw(
+            &t.view_as_real()?,
+            &pair_indices(indices),
+            &pairs,
+            accumulate,
+        );
+    }
     match select_elements(t, indices)? {
         Selection::View(v) => {
             check_writable(v.layout())?;
@@ -298,6 +336,9 @@ pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor, accumulate: bo
 /// Overwrite every element of `t` with `value` (broadcast, converted): the body
 /// of fill_, zero_, copy_ and in-place arithmetic.
 pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
+    if t.dtype().is_complex() {
+        return write_all(&t.view_as_real()?, &as_pairs(value, t)?);
+    }
     crate::autograd::inplace::check(t, value)?;
     check_writable(t.layout())?;
     let src = prepared(value, t.shape(), t)?;
@@ -311,6 +352,14 @@ pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
 
 /// Copy `value` into the region `region` of `t` (no autograd): how cat fills its output.
 pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
+    if t.dtype().is_complex() {
+        let real = Layout {
+            shape: [&region.shape[..], &[2]].concat(),
+            strides: region.strides.iter().map(|s| s * 2).chain([1]).collect(),
+            offset: region.offset * 2,
+        };
+        return write_region(&t.view_as_real()?, &real, &as_pairs(value, t)?);
+    }
     let src = prepared(value, &region.shape, t)?;
     let s = src.read();
     t.write().copy_into(region, &s, src.layout())

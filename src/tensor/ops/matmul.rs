@@ -61,6 +61,9 @@ fn inner_mismatch(a: &[usize], b: &[usize], ka: usize, kb: usize) -> crate::erro
 
 /// `torch.matmul`.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() || b.dtype().is_complex() {
+        return super::complex::matmul(a, b);
+    }
     let out = crate::autograd::no_grad(|| matmul_raw(a, b))?;
     Ok(crate::autograd::rules::matmul::record_matmul(a, b, out))
 }

@@ -4,6 +4,7 @@
 pub mod arith;
 pub mod arrange;
 pub mod compare;
+pub mod complex;
 pub mod creation;
 pub mod einsum;
 pub mod elementwise;

@@ -44,6 +44,9 @@ fn reduced_shape(t: &Tensor, rdims: &[usize], keepdim: bool) -> Vec<usize> {
 
 /// Reduce `t` over `dims` (all when None), keeping them as size 1 when `keepdim`.
 pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return super::complex::reduce(t, op, dims, keepdim);
+    }
     let out_dtype = op.output_dtype(t.dtype())?;
     let rdims = reduce_dims(t, dims)?;
     let group: usize = rdims.iter().map(|&d| t.shape()[d]).product();
@@ -111,6 +114,12 @@ pub fn max_min_dim(t: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<
 
 /// cumsum/cumprod/cummax/cummin along one dim.
 pub fn scan(t: &Tensor, op: ScanOp, dim: i64) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return Err(super::complex::not_implemented(
+            &format!("{op:?}"),
+            t.dtype(),
+        ));
+    }
     if t.ndim() == 0 {
         normalize_dim(dim, 0)?;
         let out =
@@ -135,6 +144,9 @@ fn float_input(t: &Tensor, what: &str) -> Result<Tensor> {
 }
 
 fn softmax_any(t: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return Err(super::complex::not_implemented("softmax", t.dtype()));
+    }
     let x = float_input(t, if log { "log_softmax" } else { "softmax" })?;
     let d = if x.ndim() == 0 {
         normalize_dim(dim, 0)?;

@@ -288,6 +288,8 @@ fn c_type(d: DType) -> &'static str {
         DType::F16 => "c10::Half",
         DType::BF16 => "c10::BFloat16",
         DType::Bool => "bool",
+        DType::C64 => "c10::complex<float>",
+        DType::C128 => "c10::complex<double>",
     }
 }
 

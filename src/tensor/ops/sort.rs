@@ -7,6 +7,9 @@ use crate::tensor::shape::normalize_dim;
 
 /// Sort along `dim`; returns (values, indices).
 pub fn sort(t: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        return Err(super::complex::not_implemented("sort", t.dtype()));
+    }
     if t.ndim() == 0 {
         normalize_dim(dim, 0)?;
         let zero = crate::tensor::ops::creation::zeros_on(&[], DType::I64, t.device())?;
@@ -63,6 +66,19 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tens
 
 /// Indices of non-zero elements, one row each: shape `[n, ndim]`, int64.
 pub fn nonzero(t: &Tensor) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        // Non-zero where either part is.
+        let (re, im) = t.parts()?;
+        let zero = crate::tensor::ops::arith::num(0.0);
+        let ne =
+            |x: &Tensor| crate::tensor::ops::arith::cmp(crate::tensor::op::BinaryOp::Ne, x, &zero);
+        let any = crate::tensor::ops::arith::bin(
+            crate::tensor::op::BinaryOp::LogicalOr,
+            &ne(&re)?,
+            &ne(&im)?,
+        )?;
+        return nonzero(&any);
+    }
     let s = t.read().nonzero(t.layout())?;
     let n = s.len() / t.ndim().max(1);
     Ok(Tensor::from_contiguous(
@@ -78,6 +94,9 @@ fn s_len_0d(t: &Tensor) -> Result<usize> {
 
 /// Sorted unique values (flattened), with inverse indices and counts.
 pub fn unique(t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+    if t.dtype().is_complex() {
+        return Err(super::complex::not_implemented("unique", t.dtype()));
+    }
     let (u, inv, c) = t.read().unique(t.layout())?;
     let n = u.len();
     Ok((
