@@ -104,6 +104,15 @@ pub fn from_parts(re: &Tensor, im: &Tensor) -> Result<Tensor> {
 /// converts the parts; real to complex has a zero imaginary part; complex to
 /// real keeps the real part (and warns, as PyTorch does).
 pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    if t.requires_grad() && crate::autograd::is_enabled() {
+        // Complex math is built over real views that record no history: a
+        // gradient would be silently lost, so say so instead.
+        return Err(dtype_err(format!(
+            "tsh cannot differentiate through complex numbers yet (a {} tensor that requires grad became {dtype})",
+            t.dtype()
+        ))
+        .hint("compute on t.detach(), or keep the math real"));
+    }
     let part = dtype.real_part();
     // Always a fresh buffer: the result must not share the input's storage.
     let fresh = |x: Tensor, d: DType| {

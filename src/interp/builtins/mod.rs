@@ -14,6 +14,7 @@ mod creation;
 pub mod distributions;
 mod dtype_info;
 mod einsum;
+mod fft;
 mod generators;
 mod init;
 mod inplace;
@@ -52,6 +53,7 @@ mod special_fns;
 mod stats;
 mod teach;
 mod tensor_methods;
+mod testing;
 mod torch_file;
 
 use std::collections::HashMap;
@@ -119,8 +121,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 40] {
+fn tables() -> [&'static [Builtin]; 42] {
     [
+        testing::ROWS,
+        fft::ROWS,
         complex::ROWS,
         linalg::ROWS,
         autograd_fn::ROWS,
@@ -350,6 +354,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch.optim", "lr_scheduler") => Some(Value::Module("torch.optim.lr_scheduler")),
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
+        ("torch", "fft") => Some(Value::Module("torch.fft")),
+        ("torch", "testing") => Some(Value::Module("torch.testing")),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
         ("torch", "special") => Some(Value::Module("torch.special")),
         ("torch.special", n) => modules::special(n)
@@ -373,6 +379,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.backends.mps"
             | "torch.distributions"
             | "torch.linalg"
+            | "torch.fft"
+            | "torch.testing"
             | "torch.autograd"
             | "random"
             | "time"

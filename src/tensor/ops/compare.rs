@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::tensor::Tensor;
+use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un};
 use crate::tensor::ops::elementwise::predicate;
@@ -65,4 +66,89 @@ pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
         }
     })?;
     Ok(out)
+}
+
+/// torch.testing's default tolerances (rtol, atol) for a dtype.
+pub fn default_tolerances(d: DType) -> (f64, f64) {
+    match d.real_part() {
+        DType::F16 => (1e-3, 1e-5),
+        DType::BF16 => (1.6e-2, 1e-5),
+        DType::F32 => (1.3e-6, 1e-5),
+        DType::F64 => (1e-7, 1e-7),
+        _ => (0.0, 0.0),
+    }
+}
+
+/// What torch.testing.assert_close says when `actual` and `expected` (of one
+/// shape) are not close: None when they are.
+pub fn closeness_report(
+    actual: &Tensor,
+    expected: &Tensor,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> Result<Option<String>> {
+    let close = isclose(actual, expected, rtol, atol, equal_nan)?;
+    let total = close.numel();
+    let ok = close.to_host_i64()?;
+    let bad = ok.iter().filter(|&&v| v == 0).count();
+    if bad == 0 {
+        return Ok(None);
+    }
+    let wide = |t: &Tensor| {
+        let d = if t.dtype().is_complex() {
+            DType::C128
+        } else {
+            DType::F64
+        };
+        t.to_dtype(d)
+    };
+    let (a, e) = crate::autograd::no_grad(|| {
+        Ok::<_, crate::error::Error>((wide(actual)?, wide(expected)?))
+    })?;
+    let abs = crate::autograd::no_grad(|| un(UnaryOp::Abs, &sub(&a, &e)?))?.to_host_f64()?;
+    let mag = crate::autograd::no_grad(|| un(UnaryOp::Abs, &e))?.to_host_f64()?;
+    let rel: Vec<f64> = abs.iter().zip(&mag).map(|(d, m)| d / m).collect();
+    let greatest = |v: &[f64]| {
+        v.iter()
+            .enumerate()
+            .zip(&ok)
+            .filter(|(_, k)| **k == 0)
+            .map(|((i, x), _)| (i, *x))
+            .fold(
+                (0, f64::NEG_INFINITY),
+                |acc, (i, x)| if x > acc.1 { (i, x) } else { acc },
+            )
+    };
+    let index = |flat: usize| -> String {
+        let shape = actual.shape();
+        if shape.is_empty() {
+            return "()".into();
+        }
+        let mut rest = flat;
+        let mut idx = vec![0; shape.len()];
+        for d in (0..shape.len()).rev() {
+            idx[d] = rest % shape[d].max(1);
+            rest /= shape[d].max(1);
+        }
+        let parts: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
+        if parts.len() == 1 {
+            format!("({},)", parts[0])
+        } else {
+            format!("({})", parts.join(", "))
+        }
+    };
+    let (ia, da) = greatest(&abs);
+    let (ir, dr) = greatest(&rel);
+    let num = crate::print::number::py_float_repr;
+    Ok(Some(format!(
+        "Tensor-likes are not close!\n\nMismatched elements: {bad} / {total} ({:.1}%)\nGreatest absolute difference: {} at index {} (up to {} allowed)\nGreatest relative difference: {} at index {} (up to {} allowed)",
+        100.0 * bad as f64 / total as f64,
+        num(da),
+        index(ia),
+        num(atol),
+        num(dr),
+        index(ir),
+        num(rtol)
+    )))
 }

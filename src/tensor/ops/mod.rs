@@ -8,6 +8,7 @@ pub mod complex;
 pub mod creation;
 pub mod einsum;
 pub mod elementwise;
+pub mod fft;
 pub mod grouped;
 pub mod index;
 pub mod join;
