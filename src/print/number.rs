@@ -15,7 +15,17 @@ pub fn py_float_repr(x: f64) -> String {
             "0.0".into()
         };
     }
-    let s = format!("{x:e}");
+    // The shortest round-trip length, then the correctly rounded digits of that
+    // length: on an exact tie Python's repr rounds half to even, where the
+    // shortest-digits search may round up.
+    let shortest = format!("{x:e}");
+    let len = shortest
+        .split_once('e')
+        .map_or(shortest.as_str(), |(m, _)| m)
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    let s = format!("{:.*e}", len.saturating_sub(1), x);
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let (sign, mant) = match mant.strip_prefix('-') {

@@ -8,6 +8,7 @@ mod elementwise;
 mod index;
 pub mod kernels;
 mod lines;
+mod mathfun;
 mod matmul;
 pub mod random;
 mod reduce;
