@@ -54,6 +54,10 @@ pub struct Error {
     /// Set when the error happened inside a user function: where, and the calls
     /// that led there.
     pub traceback: Option<Box<Traceback>>,
+    /// The Python exception class it was raised as (`raise KeyError(...)`, or a
+    /// class the user wrote); None for tsh's own errors, whose class follows
+    /// from the kind.
+    pub class: Option<Rc<str>>,
 }
 
 /// The way into a function that failed. The error's span points into `source`
@@ -108,7 +112,37 @@ impl Error {
             hint: None,
             context: None,
             traceback: None,
+            class: None,
         }
+    }
+
+    /// The Python class name an `except` clause and `type(e)` see.
+    pub fn py_class(&self) -> Rc<str> {
+        if let Some(c) = &self.class {
+            return c.clone();
+        }
+        let name = match self.kind {
+            ErrorKind::Syntax => "SyntaxError",
+            ErrorKind::Name if self.message.contains("has no attribute") => "AttributeError",
+            ErrorKind::Name if self.message.starts_with("No module named") => "ModuleNotFoundError",
+            ErrorKind::Name => "NameError",
+            ErrorKind::Type => "TypeError",
+            ErrorKind::Index
+                if self.message.starts_with("KeyError") || self.message.starts_with("no key") =>
+            {
+                "KeyError"
+            }
+            ErrorKind::Index => "IndexError",
+            ErrorKind::Value if self.message.contains("by zero") => "ZeroDivisionError",
+            ErrorKind::Value => "ValueError",
+            ErrorKind::Shape | ErrorKind::Dtype | ErrorKind::Device => "RuntimeError",
+            ErrorKind::Memory => "MemoryError",
+            ErrorKind::Io => "OSError",
+            ErrorKind::Interrupt => "KeyboardInterrupt",
+            ErrorKind::Assert => "AssertionError",
+            ErrorKind::Recursion => "RecursionError",
+        };
+        name.into()
     }
 
     /// The error left the body of function `name` (parsed from `source`), which

@@ -137,7 +137,7 @@ impl Interp {
                 }
                 let e = e.clone();
                 if let Some(n) = &h.name {
-                    self.set_var(n.clone(), Value::Str(e.message.clone().into()));
+                    self.set_var(n.clone(), Value::Exception(std::rc::Rc::new(e.clone())));
                 }
                 self.handling.push(e);
                 r = self.exec_block(&h.body);
@@ -162,6 +162,12 @@ impl Interp {
                 None => Error::new(ErrorKind::Value, "No active exception to reraise").at(span),
             };
         };
+        // `raise e` of a caught exception raises it again.
+        if let ExprKind::Name(_) = &e.kind
+            && let Ok(Value::Exception(caught)) = self.eval(e)
+        {
+            return (*caught).clone().at(span);
+        }
         let (class, message) = match &e.kind {
             ExprKind::Call { func, args } => {
                 let text = match args.first() {
@@ -179,7 +185,9 @@ impl Interp {
             .as_deref()
             .and_then(kind_of_class)
             .unwrap_or(ErrorKind::Value);
-        Error::new(kind, message).at(span)
+        let mut err = Error::new(kind, message).at(span);
+        err.class = class.map(|c| c.rsplit('.').next().unwrap_or(&c).into());
+        err
     }
 
     fn delete(&mut self, t: &Expr) -> Result<()> {
@@ -306,6 +314,10 @@ fn catches(classes: Option<&Expr>, e: &Error) -> bool {
         return false;
     };
     let class = class.rsplit('.').next().unwrap_or(&class).to_string();
+    // Raised as that class (a builtin or one the user wrote).
+    if e.class.as_deref() == Some(class.as_str()) {
+        return true;
+    }
     use ErrorKind::*;
     match class.as_str() {
         "BaseException" => true,

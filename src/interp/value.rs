@@ -17,6 +17,8 @@ pub enum Value {
     Float(f64),
     /// A Python complex number (re, im).
     Complex(f64, f64),
+    /// A caught exception (`except E as e`): the error, which `raise e` raises again.
+    Exception(Rc<crate::error::Error>),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
@@ -313,6 +315,7 @@ impl Value {
             Value::Int(_) => "int",
             Value::Float(_) => "float",
             Value::Complex(..) => "complex",
+            Value::Exception(_) => "exception",
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",

@@ -19,6 +19,8 @@ pub fn plain(v: &Value) -> String {
 pub fn plain_with(v: &Value, opts: &PrintOptions) -> String {
     match v {
         Value::Str(s) => s.to_string(),
+        // str(e) of an exception is its message; a KeyError's is the key's repr.
+        Value::Exception(e) => e.message.clone(),
         Value::Device(d) => d.to_string(),
         Value::DeviceType(d) => d.kind().to_string(),
         Value::Array(t) => {
@@ -83,6 +85,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float_repr(*f),
         Value::Complex(re, im) => crate::print::number::py_complex_repr(*re, *im),
+        Value::Exception(e) => format!("{}({})", e.py_class(), quote(&e.message)),
         Value::Str(s) => quote(s),
         Value::List(l) => format!("[{}]", join(&l.borrow(), opts)),
         Value::Tuple(t) => {

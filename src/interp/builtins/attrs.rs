@@ -302,6 +302,12 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         _ => {}
     }
     match obj {
+        Value::Exception(e) => match name {
+            "args" if e.message.is_empty() => Ok(Value::tuple(vec![])),
+            "args" => Ok(Value::tuple(vec![Value::str(&e.message)])),
+            "__class__" => Ok(Value::Type(super::pytypes::class_of(obj))),
+            _ => Err(no_attr(obj, name, vec!["args"])),
+        },
         Value::Complex(re, im) => {
             if let Some(v) = crate::interp::pycomplex::attr(*re, *im, name) {
                 return Ok(v);

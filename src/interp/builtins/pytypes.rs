@@ -132,6 +132,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Int(_) => "int",
         Value::Float(_) => "float",
         Value::Complex(..) => "complex",
+        Value::Exception(e) => exception_class(&e.py_class()),
         Value::Str(_) => "str",
         Value::List(_) => "list",
         Value::Tuple(_) => "tuple",
@@ -618,4 +619,38 @@ fn str_endswith(_: &mut Interp, mut a: Args) -> Result<Value> {
     let p = a.string("suffix")?;
     a.finish()?;
     Ok(Value::Bool(s.ends_with(&p)))
+}
+
+/// The builtin exception classes, by name (a class the user wrote answers as
+/// `Exception`, since `type()` names only static classes).
+fn exception_class(name: &str) -> &'static str {
+    const CLASSES: &[&str] = &[
+        "SyntaxError",
+        "AttributeError",
+        "ModuleNotFoundError",
+        "ImportError",
+        "NameError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "LookupError",
+        "ZeroDivisionError",
+        "ArithmeticError",
+        "OverflowError",
+        "ValueError",
+        "RuntimeError",
+        "NotImplementedError",
+        "StopIteration",
+        "MemoryError",
+        "OSError",
+        "FileNotFoundError",
+        "KeyboardInterrupt",
+        "AssertionError",
+        "RecursionError",
+    ];
+    CLASSES
+        .iter()
+        .find(|c| **c == name)
+        .copied()
+        .unwrap_or("Exception")
 }
