@@ -27,6 +27,10 @@ impl Interp {
             ExprKind::Tuple(items) => {
                 Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
             }
+            ExprKind::Set(items) => {
+                let values = items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>>>()?;
+                crate::interp::pyset::from_items(values)?
+            }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 self.traced(e.span, op.symbol(), &[(&v, Some(x.span))], |_| {

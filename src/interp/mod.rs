@@ -15,6 +15,7 @@ pub mod numpy;
 mod observe;
 mod ops;
 pub mod pycomplex;
+pub mod pyset;
 mod pyexpr;
 mod pystmt;
 pub mod schema;

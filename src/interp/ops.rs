@@ -79,6 +79,9 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     {
         return super::pycomplex::binary(op, x, y);
     }
+    if let (Value::Set(x), Value::Set(y)) = (a, b) {
+        return super::pyset::binary(op, &x.borrow(), &y.borrow());
+    }
     match (a, b) {
         (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
             int_binary(op, int_of(a), int_of(b))
@@ -313,6 +316,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             _ => int_of(a) == int_of(b),
         },
         (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Set(x), Value::Set(y)) => super::pyset::equal(&x.borrow(), &y.borrow()),
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Device(x), Value::Device(y)) | (Value::DeviceType(x), Value::DeviceType(y)) => {
             x == y
@@ -437,6 +441,18 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
             b.a_type_name()
         )));
     }
+    if let (Value::Set(x), Value::Set(y)) = (a, b) {
+        let (x, y) = (x.borrow(), y.borrow());
+        use super::pyset::{equal, is_subset};
+        return Ok(Value::Bool(match op {
+            CmpOp::Eq => equal(&x, &y),
+            CmpOp::Ne => !equal(&x, &y),
+            CmpOp::Le => is_subset(&x, &y),
+            CmpOp::Lt => is_subset(&x, &y) && x.len() < y.len(),
+            CmpOp::Ge => is_subset(&y, &x),
+            _ => is_subset(&y, &x) && x.len() > y.len(),
+        }));
+    }
     Ok(Value::Bool(match op {
         CmpOp::Eq => values_equal(a, b),
         CmpOp::Ne => !values_equal(a, b),
@@ -471,6 +487,7 @@ fn identical(a: &Value, b: &Value) -> bool {
 
 fn contains(container: &Value, item: &Value) -> Result<bool> {
     match container {
+        Value::Set(s) => Ok(super::pyset::contains(&s.borrow(), item)),
         Value::Str(s) => match item {
             Value::Str(sub) => Ok(s.contains(sub.as_ref())),
             _ => Err(type_err("`in <str>` needs a str on the left")),

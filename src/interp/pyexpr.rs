@@ -88,6 +88,7 @@ impl Interp {
         result?;
         Ok(match kind {
             CompKind::List | CompKind::Generator => Value::list(out),
+            CompKind::Set => super::pyset::from_items(out)?,
             CompKind::Dict => {
                 let mut d = Dict::default();
                 for pair in out {

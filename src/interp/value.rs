@@ -17,6 +17,8 @@ pub enum Value {
     Float(f64),
     /// A Python complex number (re, im).
     Complex(f64, f64),
+    /// A Python set (insertion-ordered; members compare as `==` does).
+    Set(Rc<RefCell<Vec<Value>>>),
     /// A caught exception (`except E as e`): the error, which `raise e` raises again.
     Exception(Rc<crate::error::Error>),
     Str(Rc<str>),
@@ -316,6 +318,7 @@ impl Value {
             Value::Float(_) => "float",
             Value::Complex(..) => "complex",
             Value::Exception(_) => "exception",
+            Value::Set(_) => "set",
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
@@ -358,6 +361,7 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Dict(d) => !d.borrow().items.is_empty(),
+            Value::Set(s) => !s.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Named(_) => true,
             Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
@@ -391,6 +395,7 @@ impl Value {
             Value::Progress(inner) => inner.iter_items()?,
             Value::Iter(it) => super::generator::drain(it)?,
             Value::Dict(d) => d.borrow().items.iter().map(|(k, _)| k.clone()).collect(),
+            Value::Set(s) => crate::interp::pyset::ordered(&s.borrow()),
             Value::Str(s) => s
                 .chars()
                 .map(|c| Value::Str(c.to_string().into()))

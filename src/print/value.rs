@@ -86,6 +86,11 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Float(f) => py_float_repr(*f),
         Value::Complex(re, im) => crate::print::number::py_complex_repr(*re, *im),
         Value::Exception(e) => format!("{}({})", e.py_class(), quote(&e.message)),
+        Value::Set(s) if s.borrow().is_empty() => "set()".into(),
+        Value::Set(s) => format!(
+            "{{{}}}",
+            join(&crate::interp::pyset::ordered(&s.borrow()), opts)
+        ),
         Value::Str(s) => quote(s),
         Value::List(l) => format!("[{}]", join(&l.borrow(), opts)),
         Value::Tuple(t) => {

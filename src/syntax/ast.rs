@@ -124,6 +124,8 @@ pub enum ExprKind {
     Ellipsis,
     Name(Rc<str>),
     List(Vec<Expr>),
+    /// `{a, b}`: a set display.
+    Set(Vec<Expr>),
     Tuple(Vec<Expr>),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -170,6 +172,7 @@ pub enum ExprKind {
 pub enum CompKind {
     List,
     Dict,
+    Set,
     /// A lazy generator (`interp/generator.rs`).
     Generator,
 }

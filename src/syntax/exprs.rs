@@ -500,10 +500,13 @@ pub(super) fn unescape(s: &str) -> String {
 }
 
 fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
-    if matches!(pair.as_rule(), Rule::list | Rule::dict | Rule::paren) && has_comp_for(&pair) {
+    if matches!(pair.as_rule(), Rule::list | Rule::dict | Rule::set | Rule::paren)
+        && has_comp_for(&pair)
+    {
         let kind = match pair.as_rule() {
             Rule::list => CompKind::List,
             Rule::dict => CompKind::Dict,
+            Rule::set => CompKind::Set,
             _ => CompKind::Generator,
         };
         return build_comprehension(pair, kind);
@@ -567,6 +570,7 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
         Rule::ellipsis => ExprKind::Ellipsis,
         Rule::ident => ExprKind::Name(pair.as_str().into()),
         Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
+        Rule::set => ExprKind::Set(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
         Rule::paren => {
             let mut items = Vec::new();
             let mut commas = 0;

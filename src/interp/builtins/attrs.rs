@@ -218,6 +218,12 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
 }
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
+    if name == "__class__" {
+        return Ok(match obj {
+            Value::Object(o) => Value::Class(o.class.clone()),
+            other => Value::Type(super::pytypes::class_of(other)),
+        });
+    }
     match obj {
         Value::Module("torch.optim.lr_scheduler")
             if super::nnmodule::SCHEDULERS.contains(&name) =>
@@ -302,6 +308,10 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         _ => {}
     }
     match obj {
+        Value::Set(_) if crate::interp::pyset::METHODS.contains(&name) => super::pyset_rows::method(name)
+            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+            .ok_or_else(|| no_attr(obj, name, crate::interp::pyset::METHODS.to_vec())),
+        Value::Set(_) => Err(no_attr(obj, name, crate::interp::pyset::METHODS.to_vec())),
         Value::Exception(e) => match name {
             "args" if e.message.is_empty() => Ok(Value::tuple(vec![])),
             "args" => Ok(Value::tuple(vec![Value::str(&e.message)])),

@@ -42,6 +42,7 @@ mod pyiter;
 mod pymath;
 mod pymethods;
 pub(crate) mod pyrandom;
+mod pyset_rows;
 mod pyspecial;
 mod python;
 mod pytime;
@@ -121,8 +122,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 42] {
+fn tables() -> [&'static [Builtin]; 43] {
     [
+        pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
         complex::ROWS,
@@ -178,6 +180,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(module_state::METHODS)
         .chain(module_hooks::METHODS)
         .chain(generators::METHODS)
+        .chain(pyset_rows::all_methods())
 }
 
 /// Every builtin row, for `:help` and completion.

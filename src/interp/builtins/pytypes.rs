@@ -133,6 +133,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Float(_) => "float",
         Value::Complex(..) => "complex",
         Value::Exception(e) => exception_class(&e.py_class()),
+        Value::Set(_) => "set",
         Value::Str(_) => "str",
         Value::List(_) => "list",
         Value::Tuple(_) => "tuple",
