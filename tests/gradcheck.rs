@@ -725,6 +725,13 @@ fn rearranging_ops() {
     );
     check("cdist(x, y)", &[("x", "a,b", S), ("y", "c,b", S)], "");
     check("cdist(x, y, p=1)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    check("cartesian_prod(x, y)", &[("x", "a", S), ("y", "c", S)], "");
+    check("combinations(x, 2)", &[("x", "a", S)], "");
+    check(
+        "combinations(x, 3, with_replacement=True)",
+        &[("x", "a", S)],
+        "",
+    );
 }
 
 #[test]

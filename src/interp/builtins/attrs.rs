@@ -362,6 +362,17 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             }
             e
         }),
+        // A module row's own attributes are rows too: `itertools.chain.from_iterable`.
+        Value::Builtin(b)
+            if b.reach == super::Reach::Module
+                && super::index()
+                    .module
+                    .contains_key(format!("{}.{name}", b.name).as_str()) =>
+        {
+            Ok(Value::Builtin(
+                super::index().module[format!("{}.{name}", b.name).as_str()],
+            ))
+        }
         Value::Named(n) => n
             .fields
             .iter()

@@ -310,7 +310,7 @@ pub const ROWS: &[Builtin] = &[
     ),
 ];
 
-fn tensor_list(v: &Value, what: &str) -> Result<Vec<Tensor>> {
+pub(super) fn tensor_list(v: &Value, what: &str) -> Result<Vec<Tensor>> {
     let items = v.iter_items()?;
     let items = match &items[..] {
         [one @ (Value::List(_) | Value::Tuple(_))] => one.iter_items()?,

@@ -33,10 +33,12 @@ pub mod optim;
 mod optim_state;
 mod order;
 mod products;
+mod pycombinatorics;
 mod pycompat;
 mod pycopy;
 mod pyinteger;
 mod pyiter;
+mod pyitertools;
 mod pymath;
 mod pymethods;
 pub(crate) mod pyrandom;
@@ -118,7 +120,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 39] {
+fn tables() -> [&'static [Builtin]; 41] {
     [
         linalg::ROWS,
         autograd_fn::ROWS,
@@ -135,6 +137,8 @@ fn tables() -> [&'static [Builtin]; 39] {
         pyrandom::ROWS,
         pytime::ROWS,
         pycopy::ROWS,
+        pyitertools::ROWS,
+        pycombinatorics::ROWS,
         matrix::ROWS,
         special_fns::ROWS,
         distributions::ROWS,
@@ -374,7 +378,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.autograd"
             | "random"
             | "time"
-            | "copy",
+            | "copy"
+            | "itertools",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);

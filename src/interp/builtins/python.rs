@@ -437,18 +437,32 @@ fn enumerate(it: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn zip(it: &mut Interp, mut a: Args) -> Result<Value> {
-    let seqs: Vec<Vec<Value>> = a
+    // Each source is pulled one item at a time, so zip stops at the shortest
+    // even when another never ends (itertools.count(), a generator).
+    let mut srcs = a
         .rest()
         .iter()
-        .map(|(v, _)| it.iterate_items(v))
-        .collect::<Result<_>>()?;
+        .map(|(v, _)| it.iterate(v))
+        .collect::<Result<Vec<_>>>()?;
     a.finish()?;
-    let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
-    Ok(Value::list(
-        (0..n)
-            .map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect()))
-            .collect(),
-    ))
+    let mut out = vec![];
+    if srcs.is_empty() {
+        return Ok(Value::list(out));
+    }
+    'rows: loop {
+        let mut row = Vec::with_capacity(srcs.len());
+        for src in srcs.iter_mut() {
+            match src.next() {
+                Some(v) => row.push(v?),
+                None => break 'rows,
+            }
+        }
+        out.push(Value::tuple(row));
+        if out.len() % 4096 == 0 {
+            crate::interp::value::check_items(out.len() as u128 + 1)?;
+        }
+    }
+    Ok(Value::list(out))
 }
 
 fn sorted(it: &mut Interp, mut a: Args) -> Result<Value> {
