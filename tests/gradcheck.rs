@@ -725,6 +725,35 @@ fn rearranging_ops() {
     );
     check("cdist(x, y)", &[("x", "a,b", S), ("y", "c,b", S)], "");
     check("cdist(x, y, p=1)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    check("renorm(x, 2, 0, 0.5)", &[("x", "a,b", S)], "");
+    check("renorm(x, 1, 1, 0.7)", &[("x", "a,b", S)], "");
+    check(
+        "diagonal_scatter(x, y, 0)",
+        &[("x", "3,4", S), ("y", "3", S)],
+        "",
+    );
+    check(
+        "diagonal_scatter(x, y, 1, 1, 2)",
+        &[("x", "a,3,4", S), ("y", "a,3", S)],
+        "",
+    );
+    // as_strided reads the storage: its gradient reaches the input's own
+    // elements, so the inputs here cover their storage.
+    check(
+        "as_strided(x.contiguous(), (3, 2), (1, 1))",
+        &[("x", "4", S)],
+        "",
+    );
+    check(
+        "as_strided(x.contiguous().t(), (2, 2), (1, 2), 1)",
+        &[("x", "3,2", S)],
+        "",
+    );
+    check(
+        "as_strided_scatter(x, y, (2, 2), (1, 3))",
+        &[("x", "3,3", S), ("y", "2,2", S)],
+        "",
+    );
     check("cartesian_prod(x, y)", &[("x", "a", S), ("y", "c", S)], "");
     check("combinations(x, 2)", &[("x", "a", S)], "");
     check(

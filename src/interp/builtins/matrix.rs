@@ -290,6 +290,43 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Both,
+        "diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+        "A copy of input with src on its diagonal offset of dims dim1 and dim2.",
+        "diagonal_scatter(zeros(2, 2), ones(2))",
+        |input: Tensor, src: Tensor, offset: i64, dim1: i64, dim2: i64| {
+            crate::tensor::ops::strided::diagonal_scatter(&input, &src, offset, dim1, dim2)
+        }
+    ),
+    op!(
+        Both,
+        "as_strided_scatter(Tensor input, Tensor src, int[] size, int[] stride, int? storage_offset=None) -> Tensor",
+        "A copy of input with src written through the view input.as_strided(size, stride, storage_offset).",
+        "as_strided_scatter(zeros(3), ones(2), (2,), (2,))",
+        |input: Tensor,
+         src: Tensor,
+         size: Vec<i64>,
+         stride: Vec<i64>,
+         storage_offset: Option<i64>| {
+            crate::tensor::ops::strided::as_strided_scatter(
+                &input,
+                &src,
+                &size,
+                &stride,
+                storage_offset,
+            )
+        }
+    ),
+    op!(
+        Both,
+        "as_strided(Tensor input, int[] size, int[] stride, int? storage_offset=None) -> Tensor",
+        "A view of input's storage with these sizes and strides, from storage_offset (input's own by default).",
+        "as_strided(arange(6), (2, 2), (1, 2))",
+        |input: Tensor, size: Vec<i64>, stride: Vec<i64>, storage_offset: Option<i64>| {
+            crate::tensor::ops::strided::as_strided(&input, &size, &stride, storage_offset)
+        }
+    ),
+    op!(
+        Both,
         "slice_scatter(Tensor input, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor",
         "A copy of input with src in place of the slice start:end:step along dim.",
         "slice_scatter(zeros(4), ones(2), start=2)",

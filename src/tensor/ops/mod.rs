@@ -23,4 +23,5 @@ pub mod sort;
 pub mod special;
 pub mod split;
 pub mod stats;
+pub mod strided;
 pub mod view;
