@@ -754,6 +754,16 @@ fn rearranging_ops() {
         &[("x", "3,3", S), ("y", "2,2", S)],
         "",
     );
+    check(
+        "put(x, tensor([0, 5]), y)",
+        &[("x", "2,3", S), ("y", "2", S)],
+        "",
+    );
+    check(
+        "put(x, tensor([1, -1, 1]), y, accumulate=True)",
+        &[("x", "2,3", S), ("y", "3", S)],
+        "",
+    );
     check("cartesian_prod(x, y)", &[("x", "a", S), ("y", "c", S)], "");
     check("combinations(x, 2)", &[("x", "a", S)], "");
     check(

@@ -8,6 +8,7 @@ pub mod creation;
 pub mod einsum;
 pub mod elementwise;
 pub mod grouped;
+pub mod histogram;
 pub mod index;
 pub mod join;
 pub mod linalg;

@@ -187,3 +187,73 @@ pub fn diagonal_scatter(
     let region = Layout::contiguous(input.shape()).diagonal(offset, a, b);
     scatter_through(input, src, region, "DiagonalScatterBackward0")
 }
+
+/// torch.empty_strided: a tensor of `size` laid out with `stride` over a
+/// storage just large enough (PyTorch leaves it uninitialised; tsh zeroes it).
+pub fn empty_strided(
+    size: &[i64],
+    stride: &[i64],
+    dtype: crate::tensor::DType,
+    device: crate::tensor::Device,
+) -> Result<Tensor> {
+    // The storage is sized by the layout itself, so the bounds check is the
+    // sizes' and strides' validity only.
+    let probe = strided_layout(size, stride, 0, usize::MAX, dtype.size())?;
+    let span = if probe.numel() == 0 {
+        0
+    } else {
+        probe.storage_span()
+    };
+    crate::tensor::core::check_alloc(&[span], dtype)?;
+    let storage = crate::backend::Storage::full(
+        device,
+        span,
+        dtype,
+        crate::backend::Scalar { f: 0.0, i: 0 },
+    )?;
+    Ok(Tensor::from_storage(storage, probe))
+}
+
+/// torch.empty_permuted: `size` stored densely in the order `physical_layout`
+/// gives (its last dim varies fastest), seen in the logical order.
+pub fn empty_permuted(
+    size: &[i64],
+    physical_layout: &[i64],
+    dtype: crate::tensor::DType,
+    device: crate::tensor::Device,
+) -> Result<Tensor> {
+    let n = size.len();
+    if physical_layout.len() != n {
+        return Err(shape_err(format!(
+            "Number of dimensions in size does not match the length of the physical_layout; i.e. len(size) = {n} is not equal to len(physical_layout) = {}",
+            physical_layout.len()
+        )));
+    }
+    let mut seen = vec![false; n];
+    for (i, &p) in physical_layout.iter().enumerate() {
+        if p < 0 || p as usize >= n {
+            return Err(index_err(format!(
+                "Dimension out of range (expected to be between 0 and {}, but got {p} at index {i}).  NB: negative dims not currently supported; file an issue if you want it.",
+                n as i64 - 1
+            )));
+        }
+        if std::mem::replace(&mut seen[p as usize], true) {
+            return Err(shape_err("Duplicate dim not allowed"));
+        }
+    }
+    let mut stride = vec![0i64; n];
+    let mut acc = 1i64;
+    for &p in physical_layout.iter().rev() {
+        stride[p as usize] = acc;
+        acc = acc.saturating_mul(size[p as usize].max(1));
+    }
+    empty_strided(size, &stride, dtype, device)
+}
+
+/// Tensor.dim_order: the dims from outermost to innermost in memory (by
+/// decreasing stride; ties keep the logical order).
+pub fn dim_order(t: &Tensor) -> Vec<i64> {
+    let mut dims: Vec<usize> = (0..t.ndim()).collect();
+    dims.sort_by(|&a, &b| t.strides()[b].cmp(&t.strides()[a]));
+    dims.into_iter().map(|d| d as i64).collect()
+}
