@@ -1089,6 +1089,10 @@ fn special_functions() {
     check("torch.erfinv(x * 0.4)", &[("x", "a,b", S)], "");
     check("torch.special.ndtri(x * 0.5 + 0.5)", &[("x", "a,b", U)], "");
     check("torch.special.log_ndtr(x * 4)", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x.abs() * 5)", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(-x.abs())", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x * 10 + 45)", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x.abs() * 1e9)", &[("x", "a,b", S)], "");
     check("torch.special.ndtr(x)", &[("x", "a,b", S)], "");
     check(
         "torch.special.xlog1py(x, y)",

@@ -63,4 +63,11 @@ pub const ROWS: &[Builtin] = &[
         "torch.special.xlog1py(tensor([0., 2.]), tensor([-1., 1.]))",
         |input: Tensor, other: Tensor| s::xlog1py(&input, &other)
     ),
+    op!(
+        Module,
+        "special.erfcx(Tensor input) -> Tensor",
+        "The scaled complementary error function exp(x²) erfc(x), without overflow for large x.",
+        "torch.special.erfcx(tensor([0., -1., 10.]))",
+        |input: Tensor| s::erfcx(&input)
+    ),
 ];

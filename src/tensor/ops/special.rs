@@ -148,3 +148,49 @@ pub fn multigammaln(a: &Tensor, p: i64) -> Result<Tensor> {
     }
     add(&sum, &num((p * (p - 1)) as f64 / 4.0 * PI.ln()))
 }
+
+/// erfcx(x) = exp(x²) erfc(x), in f64 and rounded once: the product directly
+/// below 26, where erfc is still a normal double; above, Faddeeva's continued
+/// fraction, and beyond 5e7 1/(x√π). Each piece sees its inputs clamped to
+/// its own range. (ATen evaluates float32 in float32, so its last digit may
+/// differ.) The gradient is ATen's formula 2x·erfcx(x) - 2/√π.
+pub fn erfcx(x: &Tensor) -> Result<Tensor> {
+    use crate::autograd::{no_grad, record, rules::rule};
+    use crate::tensor::dtype::DType;
+    use crate::tensor::ops::elementwise::clamp;
+    let x = floating(x)?;
+    let dtype = x.dtype();
+    let ispi = 1.0 / PI.sqrt();
+    let out = no_grad(|| -> Result<Tensor> {
+        let (near, far) = (num(26.0), num(5e7));
+        let x = x.to_dtype(DType::F64)?;
+        let xa = clamp(&x, None, Some(&near))?;
+        let direct = mul(
+            &un(UnaryOp::Exp, &mul(&xa, &xa)?)?,
+            &un(UnaryOp::Erfc, &xa)?,
+        )?;
+        let xb = clamp(&x, Some(&near), Some(&far))?;
+        let x2 = mul(&xb, &xb)?;
+        let cf = div(
+            &scale(&add(&mul(&x2, &add(&x2, &num(4.5))?)?, &num(2.0))?, ispi)?,
+            &mul(&xb, &add(&mul(&x2, &add(&x2, &num(5.0))?)?, &num(3.75))?)?,
+        )?;
+        let xc = clamp(&x, Some(&far), None)?;
+        let tail = div(&num(ispi), &xc)?;
+        let big = where_(&cmp(BinaryOp::Gt, &x, &far)?, &tail, &cf)?;
+        where_(&cmp(BinaryOp::Lt, &x, &near)?, &direct, &big)?.to_dtype(dtype)
+    })?;
+    let (xs, ys) = (x.detached(), out.detached());
+    Ok(record(
+        out,
+        "SpecialErfcxBackward0",
+        &[&x],
+        true,
+        move || {
+            rule(move |g| {
+                let d = sub(&scale(&mul(&xs, &ys)?, 2.0)?, &num(2.0 * ispi))?;
+                Ok(vec![Some(mul(g, &d)?)])
+            })
+        },
+    ))
+}
