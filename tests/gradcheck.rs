@@ -764,6 +764,31 @@ fn rearranging_ops() {
         &[("x", "2,3", S), ("y", "3", S)],
         "",
     );
+    check(
+        "torch.linalg.lu_factor(x + 3 * eye(3, dtype=float64))[0]",
+        &[("x", "3,3", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu(x)[1] + torch.linalg.lu(x)[2]",
+        &[("x", "a,2,2", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu_solve(*torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)), y, adjoint=True)",
+        &[("x", "3,3", S), ("y", "3,b", S)],
+        "",
+    );
+    check(
+        "torch.lu_solve(y, *torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)))",
+        &[("x", "3,3", S), ("y", "3,b", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu_solve(*torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)), y, left=False)",
+        &[("x", "3,3", S), ("y", "b,3", S)],
+        "",
+    );
     check("cartesian_prod(x, y)", &[("x", "a", S), ("y", "c", S)], "");
     check("combinations(x, 2)", &[("x", "a", S)], "");
     check(

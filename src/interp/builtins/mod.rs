@@ -19,6 +19,7 @@ mod inplace;
 mod io;
 mod join;
 mod linalg;
+mod linalg_lu;
 mod math;
 mod matrix;
 pub mod module_hooks;
@@ -120,9 +121,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 41] {
+fn tables() -> [&'static [Builtin]; 42] {
     [
         linalg::ROWS,
+        linalg_lu::ROWS,
         autograd_fn::ROWS,
         generators::ROWS,
         stats::ROWS,

@@ -13,6 +13,7 @@ pub mod index;
 pub mod join;
 pub mod linalg;
 pub mod linalg_composite;
+pub mod lu;
 pub mod matmul;
 pub mod matrix;
 pub mod numeric;
