@@ -262,10 +262,7 @@ pub const ROWS: &[Builtin] = &[
         "typename(Any obj) -> str",
         "The type's name: 'torch.FloatTensor' for a float32 tensor.",
         "typename(2.5)",
-        |obj: Value| Ok::<Value, crate::error::Error>(Value::str(&match &obj {
-            Value::Tensor(t) => super::convert_methods::legacy_type_name(t),
-            other => other.type_name().to_string(),
-        }))
+        |obj: Value| Ok::<Value, crate::error::Error>(Value::str(&typename(&obj)))
     ),
     op!(
         Function,
@@ -379,4 +376,28 @@ fn positive(t: Tensor) -> Result<Tensor> {
         ));
     }
     Ok(t)
+}
+
+/// torch.typename: a tensor's legacy type name; otherwise the dotted path of
+/// a class, or of an object's class (Python's builtins bare).
+fn typename(obj: &Value) -> String {
+    let class = |c: &crate::interp::classes::Class| format!("{}.{}", c.path.borrow(), c.name);
+    match obj {
+        Value::Tensor(t) => super::convert_methods::legacy_type_name(t),
+        Value::Class(c) => class(c),
+        Value::Object(o) => class(&o.class),
+        Value::Type(name) => name.rsplit('.').next().unwrap_or(name).to_string(),
+        Value::Builtin(b) if b.name == "nn.Parameter" => "torch.nn.parameter.Parameter".into(),
+        Value::Builtin(b) if b.name == "Tensor" => "torch.Tensor".into(),
+        // Python's own types, which tsh calls as builtins.
+        Value::Builtin(b)
+            if matches!(
+                b.name,
+                "int" | "float" | "bool" | "str" | "list" | "tuple" | "dict" | "range" | "type"
+            ) =>
+        {
+            b.name.to_string()
+        }
+        other => super::class_of(other).to_string(),
+    }
 }

@@ -37,7 +37,7 @@ mod products;
 mod pycombinatorics;
 mod pycompat;
 mod pycopy;
-mod pyinteger;
+pub(super) mod pyinteger;
 mod pyiter;
 mod pyitertools;
 mod pymath;

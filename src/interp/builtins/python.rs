@@ -85,8 +85,8 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Python,
         "int",
-        "int(x)",
-        "Convert to an integer (truncates floats).",
+        "int(x, base=10)",
+        "Convert to an integer (truncates floats); a string in base (0: as its literal's prefix says).",
         "int(3.9)",
         int
     ),
@@ -345,15 +345,24 @@ fn round(it: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
+    let base = a
+        .take("base")
+        .map(|(b, s)| convert::to_int(&b, "int", "base").map_err(|e| e.at(s)));
     a.finish()?;
+    if let Some(base) = base {
+        let base = base?;
+        let Value::Str(s) = &v else {
+            return Err(type_err(
+                "int() can't convert non-string with explicit base",
+            ));
+        };
+        return super::pyinteger::parse_int(s, base).map(Value::Int);
+    }
     Ok(Value::Int(match &v {
         Value::Int(i) => *i,
         Value::Bool(b) => *b as i64,
         Value::Float(f) => convert::float_to_int(*f)?,
-        Value::Str(s) => s
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
+        Value::Str(s) => super::pyinteger::parse_int(s, 10)?,
         Value::Tensor(t) if t.numel() == 1 => {
             if t.dtype().is_float() {
                 convert::float_to_int(crate::tensor::ops::scalar::item_f64(t)?)?
