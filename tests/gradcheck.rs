@@ -1026,6 +1026,16 @@ fn prelude_zoo() {
         &[("x", "a,4,3", S), ("w", "4,1,2", S)],
         "",
     );
+    check(
+        "F.conv_transpose3d(x, w, b, stride=(2, 1, 2), padding=(1, 0, 0), output_padding=(1, 0, 1))",
+        &[("x", "1,2,2,3,2", S), ("w", "2,2,2,2,3", S), ("b", "2", S)],
+        "",
+    );
+    check(
+        "F.max_pool3d(x, 2, stride=1, return_indices=True)[0]",
+        &[("x", "1,2,3,3,3", S)],
+        "",
+    );
     check("F.max_pool1d(x, 2)", &[("x", "a,2,6", S)], "");
     check(
         "F.avg_pool3d(x, 2, padding=1)",
