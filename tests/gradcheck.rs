@@ -1125,6 +1125,16 @@ fn special_functions() {
     check("torch.special.ndtri(x * 0.5 + 0.5)", &[("x", "a,b", U)], "");
     check("torch.special.log_ndtr(x * 4)", &[("x", "a,b", S)], "");
     check("torch.special.erfcx(x.abs() * 5)", &[("x", "a,b", S)], "");
+    check(
+        "torch.special.gammainc(tensor(2.5, dtype=float64), x.abs() * 3)",
+        &[("x", "a,b", S)],
+        "",
+    );
+    check(
+        "torch.igammac(tensor([[0.7], [9.]], dtype=float64), x.abs() * 4)",
+        &[("x", "2,b", S)],
+        "",
+    );
     check("torch.special.erfcx(-x.abs())", &[("x", "a,b", S)], "");
     check("torch.special.erfcx(x * 10 + 45)", &[("x", "a,b", S)], "");
     check("torch.special.erfcx(x.abs() * 1e9)", &[("x", "a,b", S)], "");

@@ -194,3 +194,60 @@ pub fn erfcx(x: &Tensor) -> Result<Tensor> {
         },
     ))
 }
+
+/// torch.igamma / torch.special.gammainc (P) and igammac / gammaincc (Q),
+/// over a and x broadcast together, computed on the host in f64. The
+/// gradient with respect to x is ∓x^(a-1) e^-x / Γ(a); PyTorch has none
+/// with respect to a, nor does tsh.
+pub fn igamma(a: &Tensor, x: &Tensor, upper: bool) -> Result<Tensor> {
+    use crate::autograd::{record, rules::rule};
+    use crate::tensor::ops::view::expand;
+    crate::tensor::ops::elementwise::check_same_device(a, x, "igamma")?;
+    let dtype = to_float(crate::tensor::promote::result_type(&[
+        a.operand(),
+        x.operand(),
+    ]));
+    let shape = crate::tensor::shape::broadcast_shapes(a.shape(), x.shape())?;
+    let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+    let (av, xv) = (
+        expand(&a.detached(), &sizes)?.to_host_f64()?,
+        expand(&x.detached(), &sizes)?.to_host_f64()?,
+    );
+    let f = if upper {
+        crate::tensor::op::igamma::igammac
+    } else {
+        crate::tensor::op::igamma::igamma
+    };
+    let out: Vec<f64> = av.iter().zip(&xv).map(|(&a, &x)| f(a, x)).collect();
+    let out = Tensor::from_vec(out, &shape)
+        .to_dtype(dtype)?
+        .to_device(x.device())?;
+    let (a_needs, ad, xd) = (a.requires_grad(), a.to_dtype(dtype)?, x.to_dtype(dtype)?);
+    let x_shape = x.shape().to_vec();
+    let name = if upper {
+        "IgammacBackward0"
+    } else {
+        "IgammaBackward0"
+    };
+    Ok(record(out, name, &[a, x], true, move || {
+        rule(move |g| {
+            if a_needs {
+                return Err(value_err(format!(
+                    "the derivative for '{}' with respect to its first input is not implemented.",
+                    if upper { "igammac" } else { "igamma" }
+                )));
+            }
+            // d/dx P = exp((a - 1) ln x - x - lgamma(a)).
+            let log = sub(
+                &sub(&mul(&sub(&ad, &num(1.0))?, &un(UnaryOp::Log, &xd)?)?, &xd)?,
+                &un(UnaryOp::Lgamma, &ad)?,
+            )?;
+            let d = un(UnaryOp::Exp, &log)?;
+            let d = if upper { neg(&d)? } else { d };
+            Ok(vec![
+                None,
+                Some(crate::autograd::rules::sum_to(&mul(g, &d)?, &x_shape)?),
+            ])
+        })
+    }))
+}
