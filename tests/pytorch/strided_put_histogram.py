@@ -30,7 +30,8 @@ print(torch.histogramdd(torch.tensor([[0., 0.], [1., 1.], [2., 2.]]), bins=[2, 2
 print(torch.histogramdd(torch.tensor([[0., 1.], [1., 0.]]), bins=[torch.tensor([0., 0.5, 1.]), torch.tensor([0., 2.])]))
 print(torch.histogramdd(torch.tensor([[0., 1., 2.], [1., 0., 2.]]), bins=2).hist.shape)
 for f in [lambda: torch.put(src, torch.tensor([6]), torch.tensor([1])),
-          lambda: torch.empty_permuted((2, 3), (0, 0))]:
+          lambda: torch.empty_permuted((2, 3), (0, 0)),
+          lambda: torch.take_along_dim(torch.tensor(3), torch.tensor(1), 0)]:
     try:
         f()
     except Exception as e:
