@@ -725,6 +725,77 @@ fn rearranging_ops() {
     );
     check("cdist(x, y)", &[("x", "a,b", S), ("y", "c,b", S)], "");
     check("cdist(x, y, p=1)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    check("renorm(x, 2, 0, 0.5)", &[("x", "a,b", S)], "");
+    check("renorm(x, 1, 1, 0.7)", &[("x", "a,b", S)], "");
+    check(
+        "diagonal_scatter(x, y, 0)",
+        &[("x", "3,4", S), ("y", "3", S)],
+        "",
+    );
+    check(
+        "diagonal_scatter(x, y, 1, 1, 2)",
+        &[("x", "a,3,4", S), ("y", "a,3", S)],
+        "",
+    );
+    // as_strided reads the storage: its gradient reaches the input's own
+    // elements, so the inputs here cover their storage.
+    check(
+        "as_strided(x.contiguous(), (3, 2), (1, 1))",
+        &[("x", "4", S)],
+        "",
+    );
+    check(
+        "as_strided(x.contiguous().t(), (2, 2), (1, 2), 1)",
+        &[("x", "3,2", S)],
+        "",
+    );
+    check(
+        "as_strided_scatter(x, y, (2, 2), (1, 3))",
+        &[("x", "3,3", S), ("y", "2,2", S)],
+        "",
+    );
+    check(
+        "put(x, tensor([0, 5]), y)",
+        &[("x", "2,3", S), ("y", "2", S)],
+        "",
+    );
+    check(
+        "put(x, tensor([1, -1, 1]), y, accumulate=True)",
+        &[("x", "2,3", S), ("y", "3", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu_factor(x + 3 * eye(3, dtype=float64))[0]",
+        &[("x", "3,3", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu(x)[1] + torch.linalg.lu(x)[2]",
+        &[("x", "a,2,2", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu_solve(*torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)), y, adjoint=True)",
+        &[("x", "3,3", S), ("y", "3,b", S)],
+        "",
+    );
+    check(
+        "torch.lu_solve(y, *torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)))",
+        &[("x", "3,3", S), ("y", "3,b", S)],
+        "",
+    );
+    check(
+        "torch.linalg.lu_solve(*torch.linalg.lu_factor(x + 4 * eye(3, dtype=float64)), y, left=False)",
+        &[("x", "3,3", S), ("y", "b,3", S)],
+        "",
+    );
+    check("cartesian_prod(x, y)", &[("x", "a", S), ("y", "c", S)], "");
+    check("combinations(x, 2)", &[("x", "a", S)], "");
+    check(
+        "combinations(x, 3, with_replacement=True)",
+        &[("x", "a", S)],
+        "",
+    );
 }
 
 #[test]
@@ -955,6 +1026,16 @@ fn prelude_zoo() {
         &[("x", "a,4,3", S), ("w", "4,1,2", S)],
         "",
     );
+    check(
+        "F.conv_transpose3d(x, w, b, stride=(2, 1, 2), padding=(1, 0, 0), output_padding=(1, 0, 1))",
+        &[("x", "1,2,2,3,2", S), ("w", "2,2,2,2,3", S), ("b", "2", S)],
+        "",
+    );
+    check(
+        "F.max_pool3d(x, 2, stride=1, return_indices=True)[0]",
+        &[("x", "1,2,3,3,3", S)],
+        "",
+    );
     check("F.max_pool1d(x, 2)", &[("x", "a,2,6", S)], "");
     check(
         "F.avg_pool3d(x, 2, padding=1)",
@@ -1043,6 +1124,20 @@ fn special_functions() {
     check("torch.erfinv(x * 0.4)", &[("x", "a,b", S)], "");
     check("torch.special.ndtri(x * 0.5 + 0.5)", &[("x", "a,b", U)], "");
     check("torch.special.log_ndtr(x * 4)", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x.abs() * 5)", &[("x", "a,b", S)], "");
+    check(
+        "torch.special.gammainc(tensor(2.5, dtype=float64), x.abs() * 3)",
+        &[("x", "a,b", S)],
+        "",
+    );
+    check(
+        "torch.igammac(tensor([[0.7], [9.]], dtype=float64), x.abs() * 4)",
+        &[("x", "2,b", S)],
+        "",
+    );
+    check("torch.special.erfcx(-x.abs())", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x * 10 + 45)", &[("x", "a,b", S)], "");
+    check("torch.special.erfcx(x.abs() * 1e9)", &[("x", "a,b", S)], "");
     check("torch.special.ndtr(x)", &[("x", "a,b", S)], "");
     check(
         "torch.special.xlog1py(x, y)",

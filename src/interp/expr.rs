@@ -28,7 +28,10 @@ impl Interp {
                 Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
             }
             ExprKind::Set(items) => {
-                let values = items.iter().map(|x| self.eval(x)).collect::<Result<Vec<_>>>()?;
+                let values = items
+                    .iter()
+                    .map(|x| self.eval(x))
+                    .collect::<Result<Vec<_>>>()?;
                 crate::interp::pyset::from_items(values)?
             }
             ExprKind::Unary(op, x) => {

@@ -138,6 +138,18 @@ impl Interp {
         )
     }
 
+    /// An iterator whose items a Rust body makes on demand, handing each out
+    /// with `yield_value` (itertools' objects: `count()` never ends, so its
+    /// items must be made only as they are asked for).
+    pub(crate) fn native_iter(
+        &mut self,
+        label: String,
+        run: impl FnOnce(&mut Interp) -> Result<()> + 'static,
+    ) -> Result<Value> {
+        let source = self.source.clone();
+        self.spawn(label, Rc::new(Scope::default()), source, run)
+    }
+
     /// A generator whose body `run` executes in `scope`, on its own stack.
     fn spawn(
         &mut self,

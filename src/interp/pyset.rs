@@ -55,7 +55,11 @@ fn cpython_table(hashes: &[i64]) -> Vec<Option<usize>> {
         let mut perturb = hash(hashes[idx]);
         let mut i = (perturb as usize) & mask;
         loop {
-            let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+            let probes = if i + LINEAR_PROBES <= mask {
+                LINEAR_PROBES
+            } else {
+                0
+            };
             for j in 0..=probes {
                 if table[i + j].is_none() {
                     table[i + j] = Some(idx);
@@ -63,7 +67,11 @@ fn cpython_table(hashes: &[i64]) -> Vec<Option<usize>> {
                 }
             }
             perturb >>= PERTURB_SHIFT;
-            i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
+            i = (i
+                .wrapping_mul(5)
+                .wrapping_add(1)
+                .wrapping_add(perturb as usize))
+                & mask;
         }
     };
     let mut table: Vec<Option<usize>> = vec![None; 8];
@@ -179,7 +187,10 @@ pub fn method(s: &Rc<RefCell<Vec<Value>>>, name: &str, args: &[Value]) -> Result
         }
         "pop" => {
             if s.borrow().is_empty() {
-                return Err(Error::new(ErrorKind::Index, "KeyError: 'pop from an empty set'"));
+                return Err(Error::new(
+                    ErrorKind::Index,
+                    "KeyError: 'pop from an empty set'",
+                ));
             }
             // The first member in table order, as CPython's pop finds it.
             let first = ordered(&s.borrow()).remove(0);

@@ -28,6 +28,7 @@ const IMPORTABLE: &[&str] = &[
     "random",
     "time",
     "copy",
+    "itertools",
     "torch.utils",
     "torch.utils.data",
 ];

@@ -25,7 +25,14 @@ pub fn py_float_repr(x: f64) -> String {
         .chars()
         .filter(char::is_ascii_digit)
         .count();
-    let s = format!("{:.*e}", len.saturating_sub(1), x);
+    // (Keep the shortest digits when the rounded ones would not read back as
+    // x: next to a power of two the gaps below and above differ.)
+    let rounded = format!("{:.*e}", len.saturating_sub(1), x);
+    let s = if rounded.parse::<f64>() == Ok(x) {
+        rounded
+    } else {
+        shortest.clone()
+    };
     let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let (sign, mant) = match mant.strip_prefix('-') {
@@ -93,6 +100,10 @@ mod tests {
     #[test]
     fn matches_python_repr() {
         let cases = [
+            // A tie between two shortest spellings goes to the even digit...
+            (124_749.0 / 131_072.0, "0.9517593383789062"),
+            // ...unless that one would not read back (below a power of two).
+            (1.0 / 16_777_216.0, "5.960464477539063e-08"),
             (1.0, "1.0"),
             (0.1, "0.1"),
             (-2.5, "-2.5"),

@@ -500,8 +500,10 @@ pub(super) fn unescape(s: &str) -> String {
 }
 
 fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
-    if matches!(pair.as_rule(), Rule::list | Rule::dict | Rule::set | Rule::paren)
-        && has_comp_for(&pair)
+    if matches!(
+        pair.as_rule(),
+        Rule::list | Rule::dict | Rule::set | Rule::paren
+    ) && has_comp_for(&pair)
     {
         let kind = match pair.as_rule() {
             Rule::list => CompKind::List,

@@ -70,6 +70,27 @@ pub const ROWS: &[Builtin] = &[
         |tensors: Value, indexing: Option<String>| meshgrid(&tensors, indexing.as_deref())
     ),
     op!(
+        Function,
+        "cartesian_prod(Tensor *tensors) -> Tensor",
+        "Every tuple of one element from each 1-d tensor, as the rows of a matrix.",
+        "cartesian_prod(tensor([1, 2]), tensor([3, 4]))",
+        |tensors: Value| a::cartesian_prod(&super::matrix::tensor_list(
+            &tensors,
+            "cartesian_prod"
+        )?)
+    ),
+    op!(
+        Function,
+        "combinations(Tensor input, int r=2, bool with_replacement=False) -> Tensor",
+        "The r-long combinations of a 1-d tensor's elements (as itertools.combinations), as rows.",
+        "combinations(tensor([1, 2, 3]), r=2)",
+        |input: Tensor, r: i64, with_replacement: bool| a::combinations(
+            &input,
+            r,
+            with_replacement
+        )
+    ),
+    op!(
         Both,
         "diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor",
         "The n-th forward difference along dim (after prepend and append).",

@@ -308,9 +308,11 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         _ => {}
     }
     match obj {
-        Value::Set(_) if crate::interp::pyset::METHODS.contains(&name) => super::pyset_rows::method(name)
-            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
-            .ok_or_else(|| no_attr(obj, name, crate::interp::pyset::METHODS.to_vec())),
+        Value::Set(_) if crate::interp::pyset::METHODS.contains(&name) => {
+            super::pyset_rows::method(name)
+                .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+                .ok_or_else(|| no_attr(obj, name, crate::interp::pyset::METHODS.to_vec()))
+        }
         Value::Set(_) => Err(no_attr(obj, name, crate::interp::pyset::METHODS.to_vec())),
         Value::Exception(e) => match name {
             "args" if e.message.is_empty() => Ok(Value::tuple(vec![])),
@@ -398,6 +400,17 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             }
             e
         }),
+        // A module row's own attributes are rows too: `itertools.chain.from_iterable`.
+        Value::Builtin(b)
+            if b.reach == super::Reach::Module
+                && super::index()
+                    .module
+                    .contains_key(format!("{}.{name}", b.name).as_str()) =>
+        {
+            Ok(Value::Builtin(
+                super::index().module[format!("{}.{name}", b.name).as_str()],
+            ))
+        }
         Value::Named(n) => n
             .fields
             .iter()

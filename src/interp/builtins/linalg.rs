@@ -123,6 +123,13 @@ pub const ROWS: &[Builtin] = &[
         |input: Tensor, upper: bool| lc::cholesky_inverse(&input, upper)
     ),
     op!(
+        Both inplace,
+        "renorm(Tensor input, float p, int dim, float maxnorm) -> Tensor",
+        "Each slice along dim whose p-norm exceeds maxnorm, scaled down to norm maxnorm.",
+        "renorm(tensor([[1., 1.], [3., 4.]]), 2, 0, 2.)",
+        |input: Tensor, p: f64, dim: i64, maxnorm: f64| lc::renorm(&input, p, dim, maxnorm)
+    ),
+    op!(
         Module,
         "linalg.inv(Tensor A) -> Tensor",
         "The inverse of a square matrix (or of each in a batch).",

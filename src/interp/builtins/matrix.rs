@@ -262,10 +262,7 @@ pub const ROWS: &[Builtin] = &[
         "typename(Any obj) -> str",
         "The type's name: 'torch.FloatTensor' for a float32 tensor.",
         "typename(2.5)",
-        |obj: Value| Ok::<Value, crate::error::Error>(Value::str(&match &obj {
-            Value::Tensor(t) => super::convert_methods::legacy_type_name(t),
-            other => other.type_name().to_string(),
-        }))
+        |obj: Value| Ok::<Value, crate::error::Error>(Value::str(&typename(&obj)))
     ),
     op!(
         Function,
@@ -290,6 +287,43 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Both,
+        "diagonal_scatter(Tensor input, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+        "A copy of input with src on its diagonal offset of dims dim1 and dim2.",
+        "diagonal_scatter(zeros(2, 2), ones(2))",
+        |input: Tensor, src: Tensor, offset: i64, dim1: i64, dim2: i64| {
+            crate::tensor::ops::strided::diagonal_scatter(&input, &src, offset, dim1, dim2)
+        }
+    ),
+    op!(
+        Both,
+        "as_strided_scatter(Tensor input, Tensor src, int[] size, int[] stride, int? storage_offset=None) -> Tensor",
+        "A copy of input with src written through the view input.as_strided(size, stride, storage_offset).",
+        "as_strided_scatter(zeros(3), ones(2), (2,), (2,))",
+        |input: Tensor,
+         src: Tensor,
+         size: Vec<i64>,
+         stride: Vec<i64>,
+         storage_offset: Option<i64>| {
+            crate::tensor::ops::strided::as_strided_scatter(
+                &input,
+                &src,
+                &size,
+                &stride,
+                storage_offset,
+            )
+        }
+    ),
+    op!(
+        Both,
+        "as_strided(Tensor input, int[] size, int[] stride, int? storage_offset=None) -> Tensor",
+        "A view of input's storage with these sizes and strides, from storage_offset (input's own by default).",
+        "as_strided(arange(6), (2, 2), (1, 2))",
+        |input: Tensor, size: Vec<i64>, stride: Vec<i64>, storage_offset: Option<i64>| {
+            crate::tensor::ops::strided::as_strided(&input, &size, &stride, storage_offset)
+        }
+    ),
+    op!(
+        Both,
         "slice_scatter(Tensor input, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor",
         "A copy of input with src in place of the slice start:end:step along dim.",
         "slice_scatter(zeros(4), ones(2), start=2)",
@@ -310,7 +344,7 @@ pub const ROWS: &[Builtin] = &[
     ),
 ];
 
-fn tensor_list(v: &Value, what: &str) -> Result<Vec<Tensor>> {
+pub(super) fn tensor_list(v: &Value, what: &str) -> Result<Vec<Tensor>> {
     let items = v.iter_items()?;
     let items = match &items[..] {
         [one @ (Value::List(_) | Value::Tuple(_))] => one.iter_items()?,
@@ -342,4 +376,28 @@ fn positive(t: Tensor) -> Result<Tensor> {
         ));
     }
     Ok(t)
+}
+
+/// torch.typename: a tensor's legacy type name; otherwise the dotted path of
+/// a class, or of an object's class (Python's builtins bare).
+fn typename(obj: &Value) -> String {
+    let class = |c: &crate::interp::classes::Class| format!("{}.{}", c.path.borrow(), c.name);
+    match obj {
+        Value::Tensor(t) => super::convert_methods::legacy_type_name(t),
+        Value::Class(c) => class(c),
+        Value::Object(o) => class(&o.class),
+        Value::Type(name) => name.rsplit('.').next().unwrap_or(name).to_string(),
+        Value::Builtin(b) if b.name == "nn.Parameter" => "torch.nn.parameter.Parameter".into(),
+        Value::Builtin(b) if b.name == "Tensor" => "torch.Tensor".into(),
+        // Python's own types, which tsh calls as builtins.
+        Value::Builtin(b)
+            if matches!(
+                b.name,
+                "int" | "float" | "bool" | "str" | "list" | "tuple" | "dict" | "range" | "type"
+            ) =>
+        {
+            b.name.to_string()
+        }
+        other => super::class_of(other).to_string(),
+    }
 }

@@ -21,6 +21,7 @@ mod inplace;
 mod io;
 mod join;
 mod linalg;
+mod linalg_lu;
 mod math;
 mod matrix;
 pub mod module_hooks;
@@ -35,10 +36,12 @@ pub mod optim;
 mod optim_state;
 mod order;
 mod products;
+mod pycombinatorics;
 mod pycompat;
 mod pycopy;
-mod pyinteger;
+pub(super) mod pyinteger;
 mod pyiter;
+mod pyitertools;
 mod pymath;
 mod pymethods;
 pub(crate) mod pyrandom;
@@ -122,13 +125,14 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 43] {
+fn tables() -> [&'static [Builtin]; 46] {
     [
         pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
         complex::ROWS,
         linalg::ROWS,
+        linalg_lu::ROWS,
         autograd_fn::ROWS,
         generators::ROWS,
         stats::ROWS,
@@ -143,6 +147,8 @@ fn tables() -> [&'static [Builtin]; 43] {
         pyrandom::ROWS,
         pytime::ROWS,
         pycopy::ROWS,
+        pyitertools::ROWS,
+        pycombinatorics::ROWS,
         matrix::ROWS,
         special_fns::ROWS,
         distributions::ROWS,
@@ -387,7 +393,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.autograd"
             | "random"
             | "time"
-            | "copy",
+            | "copy"
+            | "itertools",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);

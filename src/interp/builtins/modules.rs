@@ -76,6 +76,7 @@ pub const FUNCTIONAL: &[&str] = &[
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
+    "native_channel_shuffle",
     "nll_loss",
     "normalize",
     "one_hot",

@@ -1,6 +1,6 @@
 
 
-# 3-d and transposed convolutions over F.conv2d, and the instance, RMS and
+# 3-d and transposed (1-d, 2-d, 3-d) convolutions over F.conv2d, and the instance, RMS and
 # local-response norms, as PyTorch defines them (torch/nn/modules/conv.py,
 # instancenorm.py, normalization.py).
 
@@ -76,6 +76,25 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return torch._grad_fn_name(out, "ConvolutionBackward0")
 
 
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    # conv_transpose2d's construction in three dims: the input spread out by
+    # the stride and padded by d·(k-1)-p, the kernel flipped and its in/out
+    # channels swapped within each group, then a stride-1 conv3d.
+    x, unbatched = _batched(input, 3)
+    s, p, op, d = _triple(stride), _triple(padding), _triple(output_padding), _triple(dilation)
+    cin, cout_g, kd, kh, kw = weight.shape
+    w = weight.reshape(groups, cin // groups, cout_g, kd, kh, kw).transpose(1, 2)
+    w = w.reshape(groups * cout_g, cin // groups, kd, kh, kw).flip((-3, -2, -1))
+    x = _dilate(_dilate(_dilate(x, 2, s[0]), 3, s[1]), 4, s[2])
+    pd = d[0] * (kd - 1) - p[0]
+    ph = d[1] * (kh - 1) - p[1]
+    pw = d[2] * (kw - 1) - p[2]
+    x = F.pad(x, (pw, pw + op[2], ph, ph + op[1], pd, pd + op[0]))
+    out = conv3d(x, w, bias, 1, 0, d, groups)
+    out = out.squeeze(0) if unbatched else out
+    return torch._grad_fn_name(out, "ConvolutionBackward0")
+
+
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     batched = input.dim() == 3
     x = input if batched else input.unsqueeze(0)
@@ -133,6 +152,18 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input, output_size=None):
         op = self._output_padding(input, output_size)
         return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(_triple, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         device, dtype, True, output_padding)
+
+    def forward(self, input, output_size=None):
+        op = self._output_padding(input, output_size)
+        return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
                                 self.dilation)
 
 

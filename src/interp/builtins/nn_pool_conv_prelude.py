@@ -59,14 +59,40 @@ def _pool3d(input, pool2d, kernel_size, stride, padding, extra):
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    if return_indices:
-        raise NotImplementedError("tsh's max_pool3d does not return indices yet")
     dil = _triple(dilation)
+    if return_indices:
+        return _max_pool3d_with_indices(input, kernel_size, stride, padding, dil, ceil_mode)
 
     def pool(x, k, s, p, dl):
         return F.max_pool2d(x, k, s, p, dl, ceil_mode=ceil_mode)
 
     return _pool3d(input, pool, kernel_size, stride, padding, lambda i: dil[1:] if i else (dil[0], 1))
+
+
+def _max_pool3d_with_indices(input, kernel_size, stride, padding, dil, ceil_mode):
+    # The separable max of _pool3d, keeping where each maximum came from:
+    # (H, W) first, each depth slice's flat h*W+w, then the depth holding the
+    # largest of those. Both stages keep the first of equal values, so the
+    # winner is the first in (d, h, w) order, as PyTorch's kernel scans.
+    x, unbatched = _batched(input, 3)
+    k = _triple(kernel_size)
+    s = k if stride is None or _one(stride) == () else _triple(stride)
+    p = _triple(padding)
+    n, c, d, h, w = x.shape
+    y, plane = F.max_pool2d(x.reshape(n, c * d, h, w), k[1:], s[1:], p[1:], dil[1:], ceil_mode=ceil_mode,
+                            return_indices=True)
+    h2, w2 = y.shape[-2], y.shape[-1]
+    y, along = F.max_pool2d(y.reshape(n, c, d, h2 * w2), (k[0], 1), (s[0], 1), (p[0], 0), (dil[0], 1),
+                            ceil_mode=ceil_mode, return_indices=True)
+    depth = along // (h2 * w2)
+    inner = plane.reshape(n, c, d, h2 * w2).gather(2, depth)
+    index = depth * (h * w) + inner
+    d2 = y.shape[2]
+    y = y.reshape(n, c, d2, h2, w2)
+    index = index.reshape(n, c, d2, h2, w2)
+    if unbatched:
+        return y.squeeze(0), index.squeeze(0)
+    return y, index
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,

@@ -96,6 +96,38 @@ pub const ROWS: &[Builtin] = &[
         "unique(tensor([3, 1, 3, 2]), return_counts=true)",
         unique
     ),
+    crate::op!(
+        Both,
+        "nonzero_static(Tensor input, *, int size, int fill_value=-1) -> Tensor",
+        "nonzero's rows, cut or padded with fill_value to exactly size rows.",
+        "nonzero_static(tensor([0, 3, 0, 4]), size=3)",
+        |input: crate::tensor::Tensor, size: i64, fill_value: i64| so::nonzero_static(
+            &input, size, fill_value
+        )
+    ),
+    crate::op!(
+        Both,
+        "unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None) -> Any",
+        "One element (or slice along dim) of each run of equal neighbours; with each element's run and each run's length.",
+        "unique_consecutive(tensor([1, 1, 2, 2, 3, 1]), return_counts=True)",
+        |input: crate::tensor::Tensor,
+         return_inverse: bool,
+         return_counts: bool,
+         dim: Option<i64>| {
+            let (values, inverse, counts) = so::unique_consecutive(&input, dim)?;
+            let mut items = vec![Value::Tensor(values)];
+            if return_inverse {
+                items.push(Value::Tensor(inverse));
+            }
+            if return_counts {
+                items.push(Value::Tensor(counts));
+            }
+            Ok::<Value, crate::error::Error>(match items.len() {
+                1 => items.remove(0),
+                _ => Value::tuple(items),
+            })
+        }
+    ),
     row!(
         Both,
         "nonzero",

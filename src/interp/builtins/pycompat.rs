@@ -10,7 +10,7 @@ use crate::interp::args::Args;
 use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::row;
-use crate::tensor::DType;
+use crate::tensor::{DType, Device};
 
 pub const ROWS: &[Builtin] = &[
     row!(
@@ -44,6 +44,72 @@ pub const ROWS: &[Builtin] = &[
         "An uninitialised (zero) tensor with this tensor's dtype and device.",
         "tensor([1., 2.]).new_empty(2)",
         new_empty
+    ),
+    crate::op!(
+        Function,
+        "empty_strided(int[] size, int[] stride, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor",
+        "An uninitialised (zero in tsh) tensor with these sizes and strides.",
+        "empty_strided((2, 3), (1, 2)).stride()",
+        |size: Vec<i64>,
+         stride: Vec<i64>,
+         dtype: Option<DType>,
+         device: Option<Device>,
+         requires_grad: bool| {
+            strided_new(&size, Some(&stride), None, dtype, device, requires_grad)
+        }
+    ),
+    crate::op!(
+        Function,
+        "empty_permuted(int[] size, int[] physical_layout, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor",
+        "An uninitialised (zero in tsh) tensor stored densely in the dim order physical_layout.",
+        "empty_permuted((2, 3, 4), (0, 2, 1)).stride()",
+        |size: Vec<i64>,
+         physical_layout: Vec<i64>,
+         dtype: Option<DType>,
+         device: Option<Device>,
+         requires_grad: bool| {
+            strided_new(
+                &size,
+                None,
+                Some(&physical_layout),
+                dtype,
+                device,
+                requires_grad,
+            )
+        }
+    ),
+    crate::op!(
+        Method,
+        "new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor",
+        "empty_strided with this tensor's dtype and device (unless given).",
+        "tensor([1., 2.]).new_empty_strided((2, 2), (1, 2)).stride()",
+        |self_: crate::tensor::Tensor,
+         size: Vec<i64>,
+         stride: Vec<i64>,
+         dtype: Option<DType>,
+         device: Option<Device>,
+         requires_grad: bool| {
+            strided_new(
+                &size,
+                Some(&stride),
+                None,
+                Some(dtype.unwrap_or(self_.dtype())),
+                Some(device.unwrap_or(self_.device())),
+                requires_grad,
+            )
+        }
+    ),
+    crate::op!(
+        Method,
+        "dim_order(Tensor self) -> Any",
+        "The dims from outermost to innermost in memory.",
+        "zeros(2, 3).t().dim_order()",
+        |self_: crate::tensor::Tensor| Ok::<Value, crate::error::Error>(Value::tuple(
+            crate::tensor::ops::strided::dim_order(&self_)
+                .into_iter()
+                .map(Value::Int)
+                .collect()
+        ))
     ),
     row!(
         Method,
@@ -364,3 +430,32 @@ legacy_ctor!(
     byte_tensor => U8,
     half_tensor => F16,
 );
+
+/// empty_strided and empty_permuted: the layout asked for, on the device
+/// asked for, requiring grad if asked.
+fn strided_new(
+    size: &[i64],
+    stride: Option<&[i64]>,
+    physical_layout: Option<&[i64]>,
+    dtype: Option<DType>,
+    device: Option<Device>,
+    requires_grad: bool,
+) -> Result<crate::tensor::Tensor> {
+    use crate::tensor::ops::strided as st;
+    let dtype = dtype.unwrap_or_else(crate::tensor::dtype::default_float);
+    let device = device.unwrap_or_else(crate::tensor::device::default_device);
+    let t = match (stride, physical_layout) {
+        (Some(stride), _) => st::empty_strided(size, stride, dtype, device)?,
+        (None, Some(order)) => st::empty_permuted(size, order, dtype, device)?,
+        (None, None) => st::empty_strided(size, &[], dtype, device)?,
+    };
+    if requires_grad {
+        if !dtype.is_float() {
+            return Err(crate::error::dtype_err(
+                "Only Tensors of floating point and complex dtype can require gradients",
+            ));
+        }
+        t.set_requires_grad(true);
+    }
+    Ok(t)
+}

@@ -150,3 +150,73 @@ fn isqrt(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
     Ok(Value::Int(n.isqrt()))
 }
+
+/// Python's int(text, base): an optional sign, underscores between digits,
+/// and with base 0 the literal's own prefix (0b, 0o, 0x; a plain decimal
+/// may not start with 0). Bases 2, 8 and 16 also accept their prefix.
+pub fn parse_int(text: &str, base: i64) -> Result<i64> {
+    if base != 0 && !(2..=36).contains(&base) {
+        return Err(value_err("int() base must be >= 2 and <= 36, or 0"));
+    }
+    let invalid = || {
+        value_err(format!(
+            "invalid literal for int() with base {base}: {}",
+            crate::print::value::repr_with(&Value::str(text), &Default::default())
+        ))
+    };
+    let s = text.trim();
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let lower = s.to_ascii_lowercase();
+    let prefixed = |p: &str| lower.starts_with(p);
+    let (radix, digits) = match base {
+        0 if prefixed("0b") => (2, &s[2..]),
+        0 if prefixed("0o") => (8, &s[2..]),
+        0 if prefixed("0x") => (16, &s[2..]),
+        0 => {
+            // A decimal literal with a leading 0 must be all zeros.
+            if s.len() > 1 && s.starts_with('0') && s.chars().any(|c| c != '0' && c != '_') {
+                return Err(invalid());
+            }
+            (10, s)
+        }
+        2 if prefixed("0b") => (2, &s[2..]),
+        8 if prefixed("0o") => (8, &s[2..]),
+        16 if prefixed("0x") => (16, &s[2..]),
+        b => (b as u32, s),
+    };
+    // After a prefix an underscore may lead ("0x_ff"); elsewhere underscores
+    // only separate digits.
+    let digits = if digits.len() < s.len() {
+        digits.strip_prefix('_').unwrap_or(digits)
+    } else {
+        digits
+    };
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
+        return Err(invalid());
+    }
+    let mut value: i128 = 0;
+    for c in digits.chars().filter(|&c| c != '_') {
+        let d = c.to_digit(radix).ok_or_else(invalid)?;
+        value = value * radix as i128 + d as i128;
+        if value > i64::MAX as i128 + 1 {
+            return Err(value_err(format!(
+                "int() of {}: the value does not fit in 64 bits (tsh's ints)",
+                crate::print::value::repr_with(&Value::str(text), &Default::default())
+            )));
+        }
+    }
+    let value = if negative { -value } else { value };
+    i64::try_from(value).map_err(|_| {
+        value_err(format!(
+            "int() of {}: the value does not fit in 64 bits (tsh's ints)",
+            crate::print::value::repr_with(&Value::str(text), &Default::default())
+        ))
+    })
+}

@@ -85,8 +85,8 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Python,
         "int",
-        "int(x)",
-        "Convert to an integer (truncates floats).",
+        "int(x, base=10)",
+        "Convert to an integer (truncates floats); a string in base (0: as its literal's prefix says).",
         "int(3.9)",
         int
     ),
@@ -347,15 +347,24 @@ fn round(it: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn int(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
+    let base = a
+        .take("base")
+        .map(|(b, s)| convert::to_int(&b, "int", "base").map_err(|e| e.at(s)));
     a.finish()?;
+    if let Some(base) = base {
+        let base = base?;
+        let Value::Str(s) = &v else {
+            return Err(type_err(
+                "int() can't convert non-string with explicit base",
+            ));
+        };
+        return super::pyinteger::parse_int(s, base).map(Value::Int);
+    }
     Ok(Value::Int(match &v {
         Value::Int(i) => *i,
         Value::Bool(b) => *b as i64,
         Value::Float(f) => convert::float_to_int(*f)?,
-        Value::Str(s) => s
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| value_err(format!("invalid literal for int(): '{s}'")))?,
+        Value::Str(s) => super::pyinteger::parse_int(s, 10)?,
         Value::Tensor(t) if t.numel() == 1 => {
             if t.dtype().is_float() {
                 convert::float_to_int(crate::tensor::ops::scalar::item_f64(t)?)?
@@ -439,18 +448,32 @@ fn enumerate(it: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn zip(it: &mut Interp, mut a: Args) -> Result<Value> {
-    let seqs: Vec<Vec<Value>> = a
+    // Each source is pulled one item at a time, so zip stops at the shortest
+    // even when another never ends (itertools.count(), a generator).
+    let mut srcs = a
         .rest()
         .iter()
-        .map(|(v, _)| it.iterate_items(v))
-        .collect::<Result<_>>()?;
+        .map(|(v, _)| it.iterate(v))
+        .collect::<Result<Vec<_>>>()?;
     a.finish()?;
-    let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
-    Ok(Value::list(
-        (0..n)
-            .map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect()))
-            .collect(),
-    ))
+    let mut out = vec![];
+    if srcs.is_empty() {
+        return Ok(Value::list(out));
+    }
+    'rows: loop {
+        let mut row = Vec::with_capacity(srcs.len());
+        for src in srcs.iter_mut() {
+            match src.next() {
+                Some(v) => row.push(v?),
+                None => break 'rows,
+            }
+        }
+        out.push(Value::tuple(row));
+        if out.len() % 4096 == 0 {
+            crate::interp::value::check_items(out.len() as u128 + 1)?;
+        }
+    }
+    Ok(Value::list(out))
 }
 
 fn sorted(it: &mut Interp, mut a: Args) -> Result<Value> {

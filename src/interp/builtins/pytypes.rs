@@ -124,6 +124,21 @@ fn rebind(mut a: Args, binding: crate::interp::value::Binding) -> Result<Value> 
     }
 }
 
+/// `torch.return_types.NAME` for a named tuple (`linalg.slogdet` gives
+/// `linalg_slogdet`); each name is made once and kept.
+fn return_type(name: &'static str) -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    names.entry(name).or_insert_with(|| {
+        Box::leak(format!("torch.return_types.{}", name.replace('.', "_")).into_boxed_str())
+    })
+}
+
 /// Python's class name of a value.
 pub fn class_of(v: &Value) -> &'static str {
     match v {
@@ -137,7 +152,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Str(_) => "str",
         Value::List(_) => "list",
         Value::Tuple(_) => "tuple",
-        Value::Named(_) => "torch.return_types",
+        Value::Named(n) => return_type(n.name),
         Value::Range(..) => "range",
         Value::Ellipsis => "ellipsis",
         Value::Tensor(t) if crate::nn::parameter::is_parameter(t) => "torch.nn.parameter.Parameter",

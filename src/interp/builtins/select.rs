@@ -153,6 +153,18 @@ pub const ROWS: &[Builtin] = &[
     |input: Tensor, dim: i64, index: Tensor, source: Tensor, alpha: f64| {
         s::index_place(&input, dim, &index, &s::times(&source, alpha)?, true)
     }),
+    op!(Both inplace, "put(Tensor input, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+    "A copy of input, seen flat, with source written (or added, with accumulate) at index.",
+    "tensor([[4, 3, 5], [6, 7, 8]]).put(tensor([1, -1]), tensor([9, 10]))",
+    |input: Tensor, index: Tensor, source: Tensor, accumulate: bool| {
+        crate::tensor::ops::grouped::put(&input, &index, &source, accumulate)
+    }),
+    op!(Both inplace, "index_reduce(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor",
+    "source's slices along dim reduced into input at index (1-D): prod, mean, amax or amin.",
+    "ones(3).index_reduce(0, tensor([0, 0, 2]), tensor([2., 3., 4.]), 'prod')",
+    |input: Tensor, dim: i64, index: Tensor, source: Tensor, reduce: String, include_self: bool| {
+        crate::tensor::ops::grouped::index_reduce(&input, dim, &index, &source, &reduce, include_self)
+    }),
     op!(Both inplace, "index_copy(Tensor input, int dim, Tensor index, Tensor source) -> Tensor",
         "A copy of input with source's slices written at index (1-D) along dim.",
         "zeros(3, 2).index_copy(0, tensor([2, 0]), tensor([[1., 2.], [3., 4.]]))",

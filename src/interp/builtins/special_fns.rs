@@ -63,4 +63,39 @@ pub const ROWS: &[Builtin] = &[
         "torch.special.xlog1py(tensor([0., 2.]), tensor([-1., 1.]))",
         |input: Tensor, other: Tensor| s::xlog1py(&input, &other)
     ),
+    op!(
+        Module,
+        "special.erfcx(Tensor input) -> Tensor",
+        "The scaled complementary error function exp(x²) erfc(x), without overflow for large x.",
+        "torch.special.erfcx(tensor([0., -1., 10.]))",
+        |input: Tensor| s::erfcx(&input)
+    ),
+    op!(
+        Both inplace,
+        "igamma(Tensor input, Tensor other) -> Tensor",
+        "The regularized lower incomplete gamma function P(input, other).",
+        "igamma(tensor([4.]), tensor([3., 4., 5.]))",
+        |input: Tensor, other: Tensor| s::igamma(&input, &other, false)
+    ),
+    op!(
+        Both inplace,
+        "igammac(Tensor input, Tensor other) -> Tensor",
+        "The regularized upper incomplete gamma function Q(input, other) = 1 - P.",
+        "igammac(tensor([4.]), tensor([3., 4., 5.]))",
+        |input: Tensor, other: Tensor| s::igamma(&input, &other, true)
+    ),
+    op!(
+        Module,
+        "special.gammainc(Tensor input, Tensor other) -> Tensor",
+        "The regularized lower incomplete gamma function (torch.igamma).",
+        "torch.special.gammainc(tensor([4.]), tensor([3., 4., 5.]))",
+        |input: Tensor, other: Tensor| s::igamma(&input, &other, false)
+    ),
+    op!(
+        Module,
+        "special.gammaincc(Tensor input, Tensor other) -> Tensor",
+        "The regularized upper incomplete gamma function (torch.igammac).",
+        "torch.special.gammaincc(tensor([4.]), tensor([3., 4., 5.]))",
+        |input: Tensor, other: Tensor| s::igamma(&input, &other, true)
+    ),
 ];

@@ -189,6 +189,75 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Both,
+        "histogram(Tensor input, Any bins=100, *, Any range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)",
+        "Counts (or summed weights) of the elements in bins: a count over range (the data's by default), or edges.",
+        "histogram(tensor([1., 2., 1.]), bins=4, range=(0., 3.))",
+        |input: Tensor, bins: Value, range: Value, weight: Option<Tensor>, density: bool| {
+            let bins = bins_of(&bins, "histogram")?;
+            let range = match float_list(&range, "histogram")? {
+                Some(r) if r.len() == 2 => Some((r[0], r[1])),
+                Some(_) => {
+                    return Err(crate::error::value_err(
+                        "histogram: range must be (min, max)",
+                    ));
+                }
+                None => None,
+            };
+            let (hist, edges) = crate::tensor::ops::histogram::histogram(
+                &input,
+                bins,
+                range,
+                weight.as_ref(),
+                density,
+            )?;
+            Ok::<Value, crate::error::Error>(crate::interp::call::named(
+                "histogram",
+                vec![
+                    ("hist", Value::Tensor(hist)),
+                    ("bin_edges", Value::Tensor(edges)),
+                ],
+            ))
+        }
+    ),
+    op!(
+        Function,
+        "histogramdd(Tensor input, Any bins=10, *, Any range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)",
+        "A histogram of points (the last dim their coordinates): bins per dim as counts or edges; range [lo0, hi0, lo1, hi1, ...].",
+        "histogramdd(tensor([[0., 1.], [1., 0.]]), bins=[2, 2])",
+        |input: Tensor, bins: Value, range: Value, weight: Option<Tensor>, density: bool| {
+            let d = input.shape().last().copied().unwrap_or(1);
+            let bins = match &bins {
+                Value::List(_) | Value::Tuple(_) => bins
+                    .iter_items()?
+                    .iter()
+                    .map(|b| bins_of(b, "histogramdd"))
+                    .collect::<Result<Vec<_>>>()?,
+                one => (0..d)
+                    .map(|_| bins_of(one, "histogramdd"))
+                    .collect::<Result<Vec<_>>>()?,
+            };
+            let range = float_list(&range, "histogramdd")?;
+            let (hist, edges) = crate::tensor::ops::histogram::histogramdd(
+                &input,
+                bins,
+                range.as_deref(),
+                weight.as_ref(),
+                density,
+            )?;
+            Ok::<Value, crate::error::Error>(crate::interp::call::named(
+                "histogramdd",
+                vec![
+                    ("hist", Value::Tensor(hist)),
+                    (
+                        "bin_edges",
+                        Value::tuple(edges.into_iter().map(Value::Tensor).collect()),
+                    ),
+                ],
+            ))
+        }
+    ),
+    op!(
+        Both,
         "heaviside(Tensor input, Tensor values) -> Tensor",
         "The step function: 0 below zero, 1 above, values at zero.",
         "heaviside(tensor([-1., 0., 2.]), tensor(0.5))",
@@ -223,3 +292,25 @@ pub const ROWS: &[Builtin] = &[
         "input + value * tensor1 / tensor2.", "addcdiv(ones(2), tensor([1., 2.]), tensor([4., 4.]))",
         |input: Tensor, tensor1: Tensor, tensor2: Tensor, value: f64| st::addc(&input, &tensor1, &tensor2, value, true)),
 ];
+
+/// histogram's bins: a count, or a tensor of edges.
+fn bins_of(v: &Value, what: &str) -> Result<crate::tensor::ops::histogram::Bins> {
+    use crate::tensor::ops::histogram::Bins;
+    match v {
+        Value::Tensor(t) if t.ndim() > 0 => Ok(Bins::Edges(t.clone())),
+        other => crate::interp::convert::to_int(other, what, "bins").map(Bins::Count),
+    }
+}
+
+/// An optional list of numbers (histogram's range).
+fn float_list(v: &Value, what: &str) -> Result<Option<Vec<f64>>> {
+    match v {
+        Value::None => Ok(None),
+        v => v
+            .iter_items()?
+            .iter()
+            .map(|x| crate::interp::convert::to_float(x, what, "range"))
+            .collect::<Result<Vec<_>>>()
+            .map(Some),
+    }
+}

@@ -5,7 +5,8 @@
 
 use super::math::{
     int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64,
-    py_floordiv_int, py_fmod, py_fmod_f32, py_mod_int, shl_int, shr_int, xlogy, xlogy_f32,
+    nextafter, nextafter_f32, py_floordiv_int, py_fmod, py_fmod_f32, py_mod_int, shl_int, shr_int,
+    xlogy, xlogy_f32,
 };
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -185,6 +186,9 @@ binary_ops! {
     Xlogy "xlogy" "xlogy" "XlogyBackward0" ToFloat arith [
         f32 |x, y| xlogy_f32(x, y), f64 |x, y| xlogy(x, y), i64 |x, y| x
     ] d Some(grads::xlogy), "x * log(y), and 0 where x is 0 (entropy terms).", "xlogy(tensor([0., 2.]), tensor([0., 3.]))";
+    NextAfter "nextafter" "nextafter" "" FloatOnly arith [
+        f32 |x, y| nextafter_f32(x, y), f64 |x, y| nextafter(x, y), i64 |x, y| x
+    ] d None, "The next float after input towards other (input itself where they are equal).", "nextafter(tensor([1., 2.]), tensor([2., 1.])) - tensor([1., 2.])";
     BitAnd "&" "bitwise_and" "" Integral arith [
         f32 |x, y| x, f64 |x, y| x, i64 |x, y| x & y
     ] d None, "Bitwise AND of integers, logical AND of bools (the `&` operator).", "bitwise_and(tensor([12]), tensor([10]))";

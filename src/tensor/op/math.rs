@@ -435,6 +435,32 @@ pub fn shr_int(x: i64, y: i64) -> i64 {
     }
 }
 
+/// C's nextafter: the neighbouring float of x in the direction of y (y when
+/// they are equal, so nextafter(-0., 0.) is 0.).
+pub fn nextafter(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        y
+    } else if x < y {
+        x.next_up()
+    } else {
+        x.next_down()
+    }
+}
+
+pub fn nextafter_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else if x == y {
+        y
+    } else if x < y {
+        x.next_up()
+    } else {
+        x.next_down()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

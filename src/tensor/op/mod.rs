@@ -4,6 +4,7 @@
 //! makes builtins and methods of them.
 
 pub mod binary;
+pub mod igamma;
 pub mod math;
 pub mod reduce;
 pub mod special;

@@ -282,3 +282,87 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
         reduce(&d, ReduceOp::Norm(p), Some(&[-1]), false)
     })
 }
+
+/// torch.cartesian_prod: every tuple of one element from each 1-d tensor, as
+/// the rows of a matrix (a single tensor is returned as it is).
+pub fn cartesian_prod(tensors: &[Tensor]) -> Result<Tensor> {
+    for t in tensors {
+        expect_vector(t)?;
+    }
+    if let [one] = tensors {
+        return Ok(one.clone());
+    }
+    if tensors.windows(2).any(|w| w[0].dtype() != w[1].dtype()) {
+        return Err(value_err(
+            "meshgrid expects all tensors to have the same dtype",
+        ));
+    }
+    let columns: Vec<Tensor> = meshgrid(tensors, false)?
+        .iter()
+        .map(|g| reshape(g, &[-1]))
+        .collect::<Result<_>>()?;
+    crate::tensor::ops::join::stack(&columns, 1)
+}
+
+/// torch.combinations: the r-long combinations of a 1-d tensor's elements in
+/// itertools' order, as rows. Which positions to take depends only on the
+/// length, so the positions are counted here and the elements gathered on
+/// the tensor's device (and the gradient flows through the gather).
+pub fn combinations(t: &Tensor, r: i64, with_replacement: bool) -> Result<Tensor> {
+    expect_vector(t)?;
+    if r < 0 {
+        return Err(value_err(format!(
+            "Expect a non-negative number, but got {r}"
+        )));
+    }
+    if r == 0 {
+        return crate::tensor::ops::view::narrow(t, 0, 0, 0);
+    }
+    let (n, r) = (t.numel(), r as usize);
+    let mut idx: Vec<i64> = vec![];
+    let mut ix: Vec<usize> = if with_replacement {
+        vec![0; r]
+    } else {
+        (0..r).collect()
+    };
+    let fits = if with_replacement { n > 0 } else { r <= n };
+    // No combination at all when r exceeds n (or n is 0 with replacement).
+    let mut more = fits;
+    while more {
+        idx.extend(ix.iter().map(|&i| i as i64));
+        if idx.len() % 4096 < r {
+            crate::tensor::core::check_alloc(&[idx.len()], DType::I64)?;
+            crate::interrupt::check()?;
+        }
+        // The last position that can still move on, and everything after it reset.
+        let last = |i: usize| if with_replacement { n - 1 } else { i + n - r };
+        let Some(i) = (0..r).rev().find(|&i| ix[i] != last(i)) else {
+            more = false;
+            continue;
+        };
+        ix[i] += 1;
+        for j in i + 1..r {
+            ix[j] = if with_replacement {
+                ix[i]
+            } else {
+                ix[j - 1] + 1
+            };
+        }
+    }
+    let rows = idx.len() / r;
+    let index = Tensor::from_vec(idx, &[rows * r]).to_device(t.device())?;
+    reshape(
+        &crate::tensor::ops::select::index_select(t, 0, &index)?,
+        &[rows as i64, r as i64],
+    )
+}
+
+fn expect_vector(t: &Tensor) -> Result<()> {
+    if t.ndim() != 1 {
+        return Err(value_err(format!(
+            "Expect a 1D vector, but got shape {:?}",
+            t.shape()
+        )));
+    }
+    Ok(())
+}

@@ -166,6 +166,9 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
         crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
     };
     let (a, b) = (operand(a0)?, operand(b0)?);
+    if op == BinaryOp::NextAfter && matches!(dtype, DType::F16 | DType::BF16) {
+        return crate::tensor::ops::numeric::nextafter_half(&a, &b, &shape);
+    }
     let la = a.layout().expand(&shape);
     let lb = b.layout().expand(&shape);
     let out = a.read().binary(&la, &b.read(), &lb, op)?;

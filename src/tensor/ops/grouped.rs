@@ -1,5 +1,5 @@
 //! Reductions over groups of elements that a kernel would gather by value
-//! or by index: torch.mode and scatter_reduce. Computed on the host over the
+//! or by index: torch.mode, scatter_reduce, index_reduce and put. Computed on the host over the
 //! elements' values (int64 stays exact in f64 below 2^53), then moved back.
 
 use crate::autograd::relabel;
@@ -166,4 +166,87 @@ pub fn scatter_reduce(
     Tensor::from_vec(out, &out_shape)
         .to_dtype(input.dtype())?
         .to_device(input.device())
+}
+
+/// Tensor.put: a copy of input, seen flat, with source's elements written (or
+/// added, with accumulate) at index. A scatter on the flat tensor, so the
+/// gradients are scatter's.
+pub fn put(input: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<Tensor> {
+    use crate::tensor::ops::view::reshape;
+    if index.numel() != source.numel() {
+        return Err(shape_err(format!(
+            "put_(): Expected source and index to have the same number of elements, but got source.numel() = {}, index.numel() = {}",
+            source.numel(),
+            index.numel()
+        )));
+    }
+    let n = input.numel() as i64;
+    let flat_index = reshape(index, &[-1])?;
+    for &i in &flat_index.to_host_i64()? {
+        if i < -n || i >= n {
+            return Err(crate::error::index_err(format!(
+                "out of range: tried to access index {i} on a tensor of {n} elements."
+            )));
+        }
+    }
+    // Negative positions count from the end, as in take.
+    let wrapped = crate::tensor::ops::arith::bin(
+        crate::tensor::op::BinaryOp::Rem,
+        &flat_index,
+        &crate::tensor::ops::arith::int(n.max(1)),
+    )?;
+    let flat = reshape(input, &[-1])?;
+    let out = crate::tensor::ops::select::scatter(
+        &flat,
+        0,
+        &wrapped,
+        &reshape(source, &[-1])?,
+        accumulate,
+    )?;
+    let shape: Vec<i64> = input.shape().iter().map(|&s| s as i64).collect();
+    Ok(relabel(reshape(&out, &shape)?, "PutBackward0"))
+}
+
+/// Tensor.index_reduce: source's slices along dim reduced into input at the
+/// positions a 1-d index names (prod, mean, amax, amin): scatter_reduce with
+/// the index spread over each slice.
+pub fn index_reduce(
+    input: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Tensor> {
+    if !matches!(reduce, "prod" | "mean" | "amax" | "amin") {
+        return Err(value_err(format!(
+            "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
+        )));
+    }
+    if index.ndim() > 1 {
+        return Err(shape_err("Index has to be a vector/scalar"));
+    }
+    let d = normalize_dim(dim, input.ndim().max(1))?;
+    let nd = source.ndim().max(1);
+    let n = index.numel();
+    if source.ndim() > 0 && source.shape()[d.min(nd - 1)] != n {
+        return Err(shape_err(format!(
+            "index_reduce_(): Number of indices ({n}) should be equal to source.size(dim) ({})",
+            source.shape()[d.min(nd - 1)]
+        )));
+    }
+    let mut along = vec![1i64; nd];
+    along[d.min(nd - 1)] = n as i64;
+    let spread = crate::tensor::ops::view::expand(
+        &crate::tensor::ops::view::reshape(index, &along)?,
+        &source.shape().iter().map(|&s| s as i64).collect::<Vec<_>>(),
+    )?;
+    scatter_reduce(
+        input,
+        dim,
+        &spread.contiguous()?,
+        source,
+        reduce,
+        include_self,
+    )
 }

@@ -59,6 +59,19 @@ impl Batch {
         Ok(self)
     }
 
+    /// The matrices' values, row-major, one after another.
+    pub(super) fn data(&self) -> &[f64] {
+        &self.data
+    }
+
+    pub(super) fn data_mut(&mut self) -> &mut [f64] {
+        &mut self.data
+    }
+
+    pub(super) fn take_data(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.data)
+    }
+
     fn mat(&self, k: usize) -> Mat<f64> {
         let (m, n) = (self.m, self.n);
         let base = k * m * n;

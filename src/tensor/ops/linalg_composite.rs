@@ -223,3 +223,37 @@ pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
 pub fn cholesky_inverse(l: &Tensor, upper: bool) -> Result<Tensor> {
     inv(&from_cholesky(l, upper)?)
 }
+
+/// torch.renorm: each slice along `dim` whose p-norm exceeds maxnorm scaled
+/// down to norm maxnorm (PyTorch's factor maxnorm / (norm + 1e-7)).
+pub fn renorm(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp;
+    use crate::tensor::ops::arith::{add, cmp, div, num, where_};
+    if p <= 0.0 {
+        return Err(value_err("renorm: non-positive-norm not supported"));
+    }
+    if maxnorm < 0.0 {
+        return Err(value_err(format!(
+            "renorm: expected maxnorm to be >= 0 but got {maxnorm}"
+        )));
+    }
+    if x.ndim() < 2 {
+        return Err(value_err(format!(
+            "renorm: input needs at least 2 dimensions, got {} dimensions",
+            x.ndim()
+        )));
+    }
+    let d = crate::tensor::shape::normalize_dim(dim, x.ndim())? as i64;
+    let others: Vec<i64> = (0..x.ndim() as i64).filter(|&k| k != d).collect();
+    crate::autograd::composite::composite("RenormBackward0", &[x], |x| {
+        let x = &x[0];
+        let norm = vector_norm(x, p, Some(&others), true)?;
+        let max = num(maxnorm).to_dtype(x.dtype())?;
+        let factor = where_(
+            &cmp(BinaryOp::Gt, &norm, &max)?,
+            &div(&max, &add(&norm, &num(1e-7))?)?,
+            &num(1.0).to_dtype(x.dtype())?,
+        )?;
+        mul(x, &factor)
+    })
+}

@@ -107,3 +107,50 @@ fn frexp_f64(v: f64) -> (f64, i32) {
     let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
     (mantissa, exp - 1022 + bias)
 }
+
+/// nextafter in float16 or bfloat16: the kernels compute half types in f32,
+/// whose neighbour rounds back to x, so the step is taken on the 16-bit
+/// pattern itself, on the host.
+pub fn nextafter_half(a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    use crate::tensor::ops::view::expand;
+    let dtype = a.dtype();
+    let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+    let xs = expand(a, &sizes)?.to_host_f64()?;
+    let ys = expand(b, &sizes)?.to_host_f64()?;
+    // A 16-bit float's pattern, and back, for the dtype at hand.
+    type Bits = (fn(f64) -> u16, fn(u16) -> f64);
+    let (to_bits, from_bits): Bits = if dtype == DType::F16 {
+        (
+            |v| half::f16::from_f64(v).to_bits(),
+            |b| half::f16::from_bits(b).to_f64(),
+        )
+    } else {
+        (
+            |v| half::bf16::from_f64(v).to_bits(),
+            |b| half::bf16::from_bits(b).to_f64(),
+        )
+    };
+    let out: Vec<f64> = xs
+        .iter()
+        .zip(&ys)
+        .map(|(&x, &y)| {
+            if x.is_nan() || y.is_nan() {
+                return f64::NAN;
+            }
+            if x == y {
+                return y;
+            }
+            if x == 0.0 {
+                // The smallest subnormal, towards y.
+                return from_bits(1).copysign(y - x);
+            }
+            let bits = to_bits(x);
+            // Away from zero is one more in magnitude; towards it, one less.
+            let away = (y > x) == (x > 0.0);
+            from_bits(if away { bits + 1 } else { bits - 1 })
+        })
+        .collect();
+    Tensor::from_vec(out, shape)
+        .to_dtype(dtype)?
+        .to_device(a.device())
+}

@@ -88,6 +88,11 @@ pub fn take_along_dim(t: &Tensor, indices: &Tensor, dim: Option<i64>) -> Result<
             indices.ndim()
         )));
     }
+    if t.ndim() == 0 {
+        return Err(index_err(format!(
+            "Dimension specified as {dim} but tensor has no dimensions"
+        )));
+    }
     let d = dim_of(t, dim)?;
     let (mut ts, mut is) = (t.shape().to_vec(), indices.shape().to_vec());
     ts[d] = 1;

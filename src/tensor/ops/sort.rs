@@ -165,3 +165,79 @@ pub fn median(t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Op
         }
     }
 }
+
+/// torch.nonzero_static: nonzero's rows, cut or padded with `fill_value` to
+/// exactly `size` rows (a shape known before the values are).
+pub fn nonzero_static(t: &Tensor, size: i64, fill_value: i64) -> Result<Tensor> {
+    use crate::tensor::ops::view::narrow;
+    if size < 0 {
+        return Err(crate::error::value_err(format!(
+            "nonzero_static: 'size' must be an non-negative integer, but got {size}"
+        )));
+    }
+    let nz = nonzero(t)?.to_device(t.device())?;
+    let (n, cols) = (nz.shape()[0] as i64, nz.shape()[1]);
+    if n >= size {
+        return narrow(&nz, 0, 0, size)?.contiguous();
+    }
+    let pad = crate::tensor::ops::creation::full(
+        &[(size - n) as usize, cols],
+        fill_value as f64,
+        fill_value,
+        crate::tensor::DType::I64,
+        t.device(),
+    )?;
+    crate::tensor::ops::join::cat(&[nz, pad], 0)
+}
+
+/// torch.unique_consecutive: one element (or slice along `dim`) of each run
+/// of equal neighbours, with each element's run number and each run's length.
+pub fn unique_consecutive(t: &Tensor, dim: Option<i64>) -> Result<(Tensor, Tensor, Tensor)> {
+    use crate::tensor::op::{BinaryOp, ReduceOp, ScanOp};
+    use crate::tensor::ops::arith::{cmp, sub};
+    use crate::tensor::ops::view::{narrow, reshape};
+    let (x, d) = match dim {
+        None => (reshape(t, &[-1])?, 0),
+        Some(d) => {
+            if t.ndim() == 0 {
+                return Err(index_err(format!(
+                    "Dimension specified as {d} but tensor has no dimensions"
+                )));
+            }
+            (t.clone(), normalize_dim(d, t.ndim())? as i64)
+        }
+    };
+    let n = x.shape().get(d as usize).copied().unwrap_or(1) as i64;
+    let device = t.device();
+    // A run starts at 0 and wherever a slice differs from the one before it.
+    let changed = cmp(
+        BinaryOp::Ne,
+        &narrow(&x, d, n.min(1), (n - 1).max(0))?,
+        &narrow(&x, d, 0, (n - 1).max(0))?,
+    )?;
+    let others: Vec<i64> = (0..x.ndim() as i64).filter(|&k| k != d).collect();
+    let changed = if others.is_empty() {
+        changed
+    } else {
+        crate::tensor::ops::reduce::reduce(&changed, ReduceOp::Any, Some(&others), false)?
+    };
+    let first =
+        crate::tensor::ops::creation::full(&[n.min(1) as usize], 1.0, 1, DType::Bool, device)?;
+    let starts_mask = crate::tensor::ops::join::cat(&[first, changed], 0)?;
+    let starts = reshape(&nonzero(&starts_mask)?.to_device(device)?, &[-1])?;
+    let values = crate::tensor::ops::select::index_select(&x, d, &starts)?;
+    let run = crate::tensor::ops::reduce::scan(&starts_mask.to_dtype(DType::I64)?, ScanOp::Sum, 0)?;
+    let inverse = sub(&run, &crate::tensor::ops::arith::int(1))?;
+    let inverse = match dim {
+        None => reshape(
+            &inverse,
+            &t.shape().iter().map(|&s| s as i64).collect::<Vec<_>>(),
+        )?,
+        Some(_) => inverse,
+    };
+    let end = crate::tensor::ops::creation::full(&[1], n as f64, n, DType::I64, device)?;
+    let bounds = crate::tensor::ops::join::cat(&[starts, end], 0)?;
+    let runs = bounds.shape()[0] as i64 - 1;
+    let counts = sub(&narrow(&bounds, 0, 1, runs)?, &narrow(&bounds, 0, 0, runs)?)?;
+    Ok((values, inverse, counts))
+}

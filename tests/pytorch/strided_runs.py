@@ -1,0 +1,61 @@
+# nextafter, nonzero_static, unique_consecutive, renorm, diagonal_scatter,
+# as_strided (a view, overlapping gradients summed) and as_strided_scatter.
+import torch
+eps = torch.finfo(torch.float32).eps
+x = torch.tensor([1.0, 2.0, 0.0, -1.0])
+y = torch.tensor([2.0, 1.0, 1.0, -1.0])
+print((torch.nextafter(x, y) - x).cpu().tolist())
+print(torch.nextafter(torch.tensor([1.0], dtype=torch.float64), torch.tensor([0.0], dtype=torch.float64)).item())
+print(x.nextafter(y)[0].item() == 1 + eps)
+for d in [torch.float16, torch.bfloat16]:
+    h = torch.tensor([1., -2., 0., 0., 65504., float('inf'), 3.], dtype=d)
+    k = torch.tensor([2., 0., 1., -1., float('inf'), 0., 3.], dtype=d)
+    print(torch.nextafter(h, k).cpu().float().tolist())
+t = torch.tensor([[1, 0], [3, 2]])
+print(torch.nonzero_static(t, size=4).cpu(), t.nonzero_static(size=1, fill_value=9).cpu())
+print(torch.nonzero_static(torch.tensor(10), size=2).shape, torch.nonzero_static(torch.tensor([10]), size=0).shape)
+u = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+print(torch.unique_consecutive(u).cpu())
+o, inv, c = torch.unique_consecutive(u, return_inverse=True, return_counts=True)
+print(o.cpu(), inv.cpu(), c.cpu())
+m = torch.tensor([[1, 1], [1, 1], [2, 3], [2, 3], [1, 1]])
+o, inv, c = torch.unique_consecutive(m, return_inverse=True, return_counts=True, dim=0)
+print(o.cpu(), inv.cpu(), c.cpu())
+o, c = torch.unique_consecutive(m.T, return_counts=True, dim=1)
+print(o.cpu(), c.cpu())
+print(torch.unique_consecutive(torch.tensor([[1, 2], [2, 2]]), return_inverse=True)[1].cpu())
+print(torch.unique_consecutive(torch.tensor([], dtype=torch.int64), return_counts=True))
+w = torch.tensor([[1., 2., 3.], [4., 5., 6.], [0.1, 0.1, 0.1]])
+print(torch.renorm(w, 1, 0, 5).cpu())
+print(torch.renorm(w, 2, 1, 4).cpu())
+w2 = w.clone()
+w2.renorm_(float('inf'), 0, 2)
+print(w2.cpu())
+a = torch.zeros(3, 4)
+print(torch.diagonal_scatter(a, torch.ones(3), 0).cpu())
+print(torch.diagonal_scatter(a, torch.arange(2.), 2).cpu())
+print(torch.diagonal_scatter(a, torch.arange(2.), -1).cpu())
+print(torch.diagonal_scatter(torch.zeros(2, 2, 3), torch.ones(3, 2), 0, 0, 1).cpu())
+b = torch.arange(9.)
+v = torch.as_strided(b, (2, 2), (1, 3), 1)
+print(v.cpu(), v.stride(), v.storage_offset())
+v.mul_(10)
+print(b.cpu())
+print(b.as_strided((3,), (2,)).cpu())
+print(torch.as_strided_scatter(torch.zeros(3, 3), torch.arange(4.).reshape(2, 2) + 1, (2, 2), (1, 2)).cpu())
+print(torch.as_strided_scatter(torch.zeros(6), torch.ones(2), (2,), (2,), 1).cpu())
+g = torch.arange(4., requires_grad=True)
+torch.as_strided(g, (3, 2), (1, 1)).sum().backward()
+print(g.grad.cpu())
+s = torch.ones(2, 2, requires_grad=True)
+src = torch.ones(2, requires_grad=True)
+(torch.diagonal_scatter(s, src) * torch.tensor([[1., 2.], [3., 4.]])).sum().backward()
+print(s.grad.cpu(), src.grad.cpu())
+for f in [lambda: torch.as_strided(torch.zeros(4), (3,), (2,)),
+          lambda: torch.diagonal_scatter(a, torch.ones(2)),
+          lambda: torch.renorm(torch.ones(3), 1, 0, 1),
+          lambda: torch.unique_consecutive(torch.tensor(3), dim=0)]:
+    try:
+        f()
+    except Exception as e:
+        print(e)
