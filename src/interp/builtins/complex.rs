@@ -102,6 +102,13 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Both,
+        "vdot(Tensor input, Tensor other) -> Tensor",
+        "The dot product of two vectors, the first conjugated.",
+        "vdot(tensor([1+2j, 3]), tensor([2+1j, 4]))",
+        |input: Tensor, other: Tensor| c::vdot(&input, &other)
+    ),
+    op!(
+        Both,
         "angle(Tensor input) -> Tensor",
         "The argument of each element in radians (0 or pi for real numbers).",
         "angle(tensor([-1+1j, -2+2j, 3-3j]))",

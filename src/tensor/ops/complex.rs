@@ -330,3 +330,8 @@ pub fn isreal(t: &Tensor) -> Result<Tensor> {
     }
     cmp(BinaryOp::Eq, &t.parts()?.1, &num(0.0))
 }
+
+/// torch.vdot: the dot product of two vectors with the first conjugated.
+pub fn vdot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    crate::tensor::ops::matmul::dot(&conj(a)?, b)
+}
