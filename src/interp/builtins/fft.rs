@@ -1,9 +1,10 @@
 //! torch.fft's functions (the transforms are tensor/ops/fft.rs).
 
 use super::Builtin;
+use crate::error::Result;
 use crate::op;
-use crate::tensor::Tensor;
 use crate::tensor::ops::fft::{self as f, Norm};
+use crate::tensor::{DType, Device, Tensor};
 
 pub const ROWS: &[Builtin] = &[
     op!(
@@ -235,14 +236,12 @@ pub const ROWS: &[Builtin] = &[
         "fft.fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
         "The sample frequencies of an n-point transform with spacing d: [0, 1, ..., -2, -1] / (d n).",
         "torch.fft.fftfreq(5)",
-        |n: i64,
-         d: f64,
-         dtype: Option<crate::tensor::DType>,
-         device: Option<crate::tensor::Device>| f::fftfreq(
+        |n: i64, d: f64, dtype: Option<DType>, device: Option<Device>| freq(
+            f::fftfreq,
             n,
             d,
-            dtype.unwrap_or(crate::tensor::dtype::default_float()),
-            device.unwrap_or(crate::tensor::Device::Cpu)
+            dtype,
+            device
         )
     ),
     op!(
@@ -250,14 +249,12 @@ pub const ROWS: &[Builtin] = &[
         "fft.rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
         "The non-negative sample frequencies of an n-point rfft: [0, ..., n/2] / (d n).",
         "torch.fft.rfftfreq(5)",
-        |n: i64,
-         d: f64,
-         dtype: Option<crate::tensor::DType>,
-         device: Option<crate::tensor::Device>| f::rfftfreq(
+        |n: i64, d: f64, dtype: Option<DType>, device: Option<Device>| freq(
+            f::rfftfreq,
             n,
             d,
-            dtype.unwrap_or(crate::tensor::dtype::default_float()),
-            device.unwrap_or(crate::tensor::Device::Cpu)
+            dtype,
+            device
         )
     ),
     op!(
@@ -275,3 +272,15 @@ pub const ROWS: &[Builtin] = &[
         |input: Tensor, dim: Option<Vec<i64>>| f::fftshift(&input, dim.as_deref(), true)
     ),
 ];
+
+type Freq = fn(i64, f64, DType, Device) -> Result<Tensor>;
+
+/// fftfreq and rfftfreq with PyTorch's defaults: the default float dtype, the CPU.
+fn freq(f: Freq, n: i64, d: f64, dtype: Option<DType>, device: Option<Device>) -> Result<Tensor> {
+    f(
+        n,
+        d,
+        dtype.unwrap_or(crate::tensor::dtype::default_float()),
+        device.unwrap_or(Device::Cpu),
+    )
+}

@@ -314,11 +314,7 @@ pub fn fftn(
     norm: Norm,
     inverse: bool,
 ) -> Result<Tensor> {
-    let mut out = complex_of(x)?;
-    for (d, n) in plan(x, s, dim)? {
-        out = along(&out, n, d, norm, inverse)?;
-    }
-    Ok(out)
+    over(complex_of(x)?, plan(x, s, dim)?, norm, inverse)
 }
 
 /// rfft: the non-negative frequencies of a real signal's transform.
@@ -347,12 +343,24 @@ fn hermitian(x: &Tensor, d: usize, n: usize) -> Result<Tensor> {
     crate::tensor::ops::join::cat(&[half, mirror], d as i64)
 }
 
-/// irfft: the real signal of length n (default 2·(m - 1)) whose rfft is x.
-pub fn irfft(x: &Tensor, n: Option<i64>, dim: i64, norm: Norm) -> Result<Tensor> {
+/// A half spectrum along dim and the length n of the signal it stands for
+/// (default 2·(m - 1)).
+fn half_spectrum(
+    x: &Tensor,
+    n: Option<i64>,
+    dim: i64,
+    what: &str,
+) -> Result<(Tensor, usize, usize)> {
     let x = complex_of(x)?;
     let d = normalize_dim(dim, x.ndim())?;
     let n = n.map_or(2 * (x.shape()[d].max(1) - 1), |n| n.max(0) as usize);
-    check_length(n, "irfft")?;
+    check_length(n, what)?;
+    Ok((x, d, n))
+}
+
+/// irfft: the real signal of length n whose rfft is x.
+pub fn irfft(x: &Tensor, n: Option<i64>, dim: i64, norm: Norm) -> Result<Tensor> {
+    let (x, d, n) = half_spectrum(x, n, dim, "irfft")?;
     let full = hermitian(&x, d, n)?;
     let out = ifft(&full, Some(n as i64), d as i64, norm)?;
     crate::tensor::ops::complex::real(&out)?.contiguous()
@@ -360,10 +368,7 @@ pub fn irfft(x: &Tensor, n: Option<i64>, dim: i64, norm: Norm) -> Result<Tensor>
 
 /// hfft: the real transform of a Hermitian signal given by its first half.
 pub fn hfft(x: &Tensor, n: Option<i64>, dim: i64, norm: Norm) -> Result<Tensor> {
-    let x = complex_of(x)?;
-    let d = normalize_dim(dim, x.ndim())?;
-    let n = n.map_or(2 * (x.shape()[d].max(1) - 1), |n| n.max(0) as usize);
-    check_length(n, "hfft")?;
+    let (x, d, n) = half_spectrum(x, n, dim, "hfft")?;
     let full = hermitian(&conj(&x)?, d, n)?;
     // The forward transform's scaling, computed as an inverse one.
     let out = ifft(&full, Some(n as i64), d as i64, Norm::Forward)?;
@@ -381,56 +386,58 @@ pub fn ihfft(x: &Tensor, n: Option<i64>, dim: i64, norm: Norm) -> Result<Tensor>
     scaled(&out, norm.factor(n, true) * n as f64)
 }
 
+/// The plan's last (dim, length), which a half-spectrum transform takes, and
+/// the others, which full transforms take.
+type Split = (Vec<(i64, Option<i64>)>, (i64, Option<i64>));
+
+fn split_plan(x: &Tensor, s: Option<&[i64]>, dim: Option<&[i64]>) -> Result<Option<Split>> {
+    let mut steps = plan(x, s, dim)?;
+    Ok(steps.pop().map(|last| (steps, last)))
+}
+
+/// Full transforms of `x` over each (dim, length) in turn.
+fn over(
+    mut x: Tensor,
+    steps: Vec<(i64, Option<i64>)>,
+    norm: Norm,
+    inverse: bool,
+) -> Result<Tensor> {
+    for (d, n) in steps {
+        x = along(&x, n, d, norm, inverse)?;
+    }
+    Ok(x)
+}
+
 /// rfftn: rfft over the last dim of the plan, fft over the others.
 pub fn rfftn(x: &Tensor, s: Option<&[i64]>, dim: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
-    let mut steps = plan(x, s, dim)?;
-    let Some((last, n_last)) = steps.pop() else {
-        return complex_of(x);
-    };
-    let mut out = rfft(x, n_last, last, norm)?;
-    for (d, n) in steps {
-        out = along(&out, n, d, norm, false)?;
+    match split_plan(x, s, dim)? {
+        None => complex_of(x),
+        Some((rest, (last, n))) => over(rfft(x, n, last, norm)?, rest, norm, false),
     }
-    Ok(out)
 }
 
 /// irfftn: ifft over all but the last dim of the plan, irfft over the last.
 pub fn irfftn(x: &Tensor, s: Option<&[i64]>, dim: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
-    let mut steps = plan(x, s, dim)?;
-    let Some((last, n_last)) = steps.pop() else {
-        return complex_of(x);
-    };
-    let mut out = complex_of(x)?;
-    for (d, n) in steps {
-        out = along(&out, n, d, norm, true)?;
+    match split_plan(x, s, dim)? {
+        None => complex_of(x),
+        Some((rest, (last, n))) => irfft(&over(complex_of(x)?, rest, norm, true)?, n, last, norm),
     }
-    irfft(&out, n_last, last, norm)
 }
 
-/// hfftn: ifft-like over all but the last dim (of the conjugate), hfft over the last.
+/// hfftn: forward transforms over all but the last dim, hfft over the last.
 pub fn hfftn(x: &Tensor, s: Option<&[i64]>, dim: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
-    let mut steps = plan(x, s, dim)?;
-    let Some((last, n_last)) = steps.pop() else {
-        return complex_of(x);
-    };
-    let mut out = complex_of(x)?;
-    for (d, n) in steps {
-        out = along(&out, n, d, norm, false)?;
+    match split_plan(x, s, dim)? {
+        None => complex_of(x),
+        Some((rest, (last, n))) => hfft(&over(complex_of(x)?, rest, norm, false)?, n, last, norm),
     }
-    hfft(&out, n_last, last, norm)
 }
 
 /// ihfftn: ihfft over the last dim of the plan, inverse transforms over the others.
 pub fn ihfftn(x: &Tensor, s: Option<&[i64]>, dim: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
-    let mut steps = plan(x, s, dim)?;
-    let Some((last, n_last)) = steps.pop() else {
-        return complex_of(x);
-    };
-    let mut out = ihfft(x, n_last, last, norm)?;
-    for (d, n) in steps {
-        out = along(&out, n, d, norm, true)?;
+    match split_plan(x, s, dim)? {
+        None => complex_of(x),
+        Some((rest, (last, n))) => over(ihfft(x, n, last, norm)?, rest, norm, true),
     }
-    Ok(out)
 }
 
 /// fftfreq: the sample frequencies [0, 1, ..., -2, -1] / (d·n).
