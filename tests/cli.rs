@@ -81,6 +81,13 @@ fn deep_nesting_and_recursion_are_errors_not_crashes() {
     let (code, _, err) = tsh(&["-c", &deep]);
     assert_eq!(code, 1);
     assert!(err.contains("error[syntax]"), "{err}");
+    // Unclosed braces: each `{` is parsed once (a dict-or-set display), not
+    // once as a dict and again as a set, which doubled the work per level.
+    for open in ["{", "[", "({"] {
+        let (code, _, err) = tsh(&["-c", &open.repeat(60)]);
+        assert_eq!(code, 1);
+        assert!(err.contains("error[syntax]"), "{err}");
+    }
     let long_sum = format!("x = 1{}", " + 1".repeat(20000));
     let (code, _, err) = tsh(&["-c", &long_sum]);
     assert_eq!(code, 1, "{err}");

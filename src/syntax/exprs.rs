@@ -414,7 +414,7 @@ fn build_comprehension(pair: Pair<Rule>, kind: CompKind) -> Result<Expr> {
             Rule::dict_entry => {
                 let mut kv = p.into_inner();
                 item = Some(build_expr(kv.next().expect("key"))?);
-                value = Some(Box::new(build_expr(kv.next().expect("value"))?));
+                value = kv.next().map(build_expr).transpose()?.map(Box::new);
             }
             Rule::comp_for => {
                 let mut parts = p
@@ -437,6 +437,12 @@ fn build_comprehension(pair: Pair<Rule>, kind: CompKind) -> Result<Expr> {
             _ => item = Some(build_expr(p)?),
         }
     }
+    // A brace comprehension without `key: value` is a set's.
+    let kind = if kind == CompKind::Dict && value.is_none() {
+        CompKind::Set
+    } else {
+        kind
+    };
     Ok(Expr {
         kind: ExprKind::Comprehension {
             kind,
@@ -500,15 +506,10 @@ pub(super) fn unescape(s: &str) -> String {
 }
 
 fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
-    if matches!(
-        pair.as_rule(),
-        Rule::list | Rule::dict | Rule::set | Rule::paren
-    ) && has_comp_for(&pair)
-    {
+    if matches!(pair.as_rule(), Rule::list | Rule::dict | Rule::paren) && has_comp_for(&pair) {
         let kind = match pair.as_rule() {
             Rule::list => CompKind::List,
             Rule::dict => CompKind::Dict,
-            Rule::set => CompKind::Set,
             _ => CompKind::Generator,
         };
         return build_comprehension(pair, kind);
@@ -556,14 +557,28 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
             }
         }
         Rule::dict => {
+            // `key: value` entries make a dict, bare items a set; `{}` is a dict.
             let mut entries = vec![];
+            let mut items = vec![];
             for e in pair.into_inner() {
                 let mut kv = e.into_inner();
                 let k = build_expr(kv.next().expect("key"))?;
-                let v = build_expr(kv.next().expect("value"))?;
-                entries.push((k, v));
+                match kv.next() {
+                    Some(v) => entries.push((k, build_expr(v)?)),
+                    None => items.push(k),
+                }
             }
-            ExprKind::Dict(entries)
+            match (entries.is_empty(), items.is_empty()) {
+                (_, true) => ExprKind::Dict(entries),
+                (true, false) => ExprKind::Set(items),
+                (false, false) => {
+                    return Err(Error::new(
+                        ErrorKind::Syntax,
+                        "invalid syntax: a display mixes `key: value` entries and bare items",
+                    )
+                    .at(span));
+                }
+            }
         }
 
         Rule::kw_true => ExprKind::Bool(true),
@@ -572,7 +587,6 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
         Rule::ellipsis => ExprKind::Ellipsis,
         Rule::ident => ExprKind::Name(pair.as_str().into()),
         Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
-        Rule::set => ExprKind::Set(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
         Rule::paren => {
             let mut items = Vec::new();
             let mut commas = 0;
