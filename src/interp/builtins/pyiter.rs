@@ -17,7 +17,7 @@ pub const ROWS: &[Builtin] = &[
         Python,
         "map",
         "map(function, *iterables)",
-        "function applied to the items (a list in tsh).",
+        "function applied to the items, lazily (a map object).",
         "list(map(lambda v: v * 2, [1, 2]))",
         map
     ),
@@ -25,7 +25,7 @@ pub const ROWS: &[Builtin] = &[
         Python,
         "filter",
         "filter(function, iterable)",
-        "The items for which function is true (None: the true items).",
+        "The items for which function is true (None: the true items), lazily.",
         "list(filter(None, [0, 1, 2]))",
         filter
     ),
@@ -156,41 +156,52 @@ pub fn sort_items(
     }
 }
 
+/// `map(f, *iterables)`: lazy, as Python's map object (so it works over an
+/// endless iterator, and f runs only as items are asked for).
 fn map(it: &mut Interp, mut a: Args) -> Result<Value> {
     let f = a.value("function")?;
-    let lists: Vec<Vec<Value>> = a
+    let mut srcs = a
         .rest()
-        .into_iter()
-        .map(|(v, _)| it.iterate_items(&v))
-        .collect::<Result<_>>()?;
+        .iter()
+        .map(|(v, _)| it.iterate(v))
+        .collect::<Result<Vec<_>>>()?;
     a.finish()?;
-    let n = lists.iter().map(Vec::len).min().unwrap_or(0);
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let args = lists
-            .iter()
-            .map(|l| (l[i].clone(), Span::default()))
-            .collect();
-        out.push(it.call(&f, args, vec![], Span::default())?);
+    if srcs.is_empty() {
+        return Err(type_err("map() must have at least two arguments."));
     }
-    Ok(Value::list(out))
+    it.native_iter("map object".into(), move |it| {
+        loop {
+            let mut args = Vec::with_capacity(srcs.len());
+            for src in srcs.iter_mut() {
+                match src.next() {
+                    Some(v) => args.push((v?, Span::default())),
+                    None => return Ok(()),
+                }
+            }
+            let v = it.call(&f, args, vec![], Span::default())?;
+            it.yield_value(v)?;
+        }
+    })
 }
 
+/// `filter(f, iterable)`: lazy, as Python's filter object.
 fn filter(it: &mut Interp, mut a: Args) -> Result<Value> {
     let f = a.value("function")?;
-    let items = it.iterate_items(&a.value("iterable")?)?;
+    let mut items = it.iterate(&a.value("iterable")?)?;
     a.finish()?;
-    let mut out = vec![];
-    for v in items {
-        let keep = match &f {
-            Value::None => v.truthy()?,
-            f => apply(it, f, v.clone())?.truthy()?,
-        };
-        if keep {
-            out.push(v);
+    it.native_iter("filter object".into(), move |it| {
+        for v in items.by_ref() {
+            let v = v?;
+            let keep = match &f {
+                Value::None => v.truthy()?,
+                f => apply(it, f, v.clone())?.truthy()?,
+            };
+            if keep {
+                it.yield_value(v)?;
+            }
         }
-    }
-    Ok(Value::list(out))
+        Ok(())
+    })
 }
 
 fn reversed(it: &mut Interp, mut a: Args) -> Result<Value> {
