@@ -16,10 +16,6 @@ pub fn as_complex(v: &Value) -> Option<(f64, f64)> {
     }
 }
 
-fn zero_division(what: &str) -> crate::error::Error {
-    value_err(what)
-}
-
 /// `a op b` where one side is complex and both are numbers.
 pub fn binary(op: BinOp, a: (f64, f64), b: (f64, f64)) -> Result<Value> {
     let (r, i) = match op {
@@ -43,7 +39,7 @@ fn divide(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64)> {
     let (abs_r, abs_i) = (b.0.abs(), b.1.abs());
     if abs_r >= abs_i {
         if abs_r == 0.0 {
-            return Err(zero_division("complex division by zero"));
+            return Err(value_err("complex division by zero"));
         }
         let ratio = b.1 / b.0;
         let denom = b.0 + b.1 * ratio;
@@ -88,7 +84,7 @@ fn power(a: (f64, f64), b: (f64, f64)) -> Result<(f64, f64)> {
     }
     if a == (0.0, 0.0) {
         if b.1 != 0.0 || b.0 < 0.0 {
-            return Err(zero_division("0.0 to a negative or complex power"));
+            return Err(value_err("0.0 to a negative or complex power"));
         }
         return Ok((0.0, 0.0));
     }

@@ -215,20 +215,3 @@ pub fn method(s: &Rc<RefCell<Vec<Value>>>, name: &str, args: &[Value]) -> Result
         _ => Err(type_err(format!("'set' object has no attribute '{name}'"))),
     }
 }
-
-pub const METHODS: &[&str] = &[
-    "add",
-    "update",
-    "remove",
-    "discard",
-    "pop",
-    "clear",
-    "copy",
-    "union",
-    "intersection",
-    "difference",
-    "symmetric_difference",
-    "issubset",
-    "issuperset",
-    "isdisjoint",
-];

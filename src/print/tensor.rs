@@ -72,7 +72,6 @@ enum Values {
 }
 
 struct Formatter {
-    floating: bool,
     int_mode: bool,
     sci_mode: bool,
     max_width: usize,
@@ -84,7 +83,6 @@ struct Formatter {
 impl Formatter {
     fn new(values: &Values, opts: &PrintOptions) -> Formatter {
         let mut f = Formatter {
-            floating: false,
             int_mode: true,
             sci_mode: false,
             max_width: 1,
@@ -93,8 +91,8 @@ impl Formatter {
         };
         match values {
             Values::Complex(re, im) => {
-                let mut f = Formatter::new(&Values::Float(re.clone()), opts);
-                f.imag = Some(Box::new(Formatter::new(&Values::Float(im.clone()), opts)));
+                let mut f = Formatter::floats(re, opts);
+                f.imag = Some(Box::new(Formatter::floats(im, opts)));
                 return f;
             }
             Values::Int(v) => {
@@ -113,39 +111,48 @@ impl Formatter {
                     .unwrap_or(1)
                     .max(1);
             }
-            Values::Float(v) => {
-                f.floating = true;
-                let nz: Vec<f64> = v
-                    .iter()
-                    .copied()
-                    .filter(|x| x.is_finite() && *x != 0.0)
-                    .collect();
-                if !nz.is_empty() {
-                    let abs_min = nz.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()));
-                    let abs_max = nz.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-                    f.int_mode = nz.iter().all(|x| x.ceil() == *x);
-                    let p = opts.precision;
-                    let width =
-                        |g: &dyn Fn(f64) -> usize| nz.iter().map(|&x| g(x)).max().unwrap_or(1);
-                    if f.int_mode {
-                        if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 {
-                            f.sci_mode = true;
-                            f.max_width = width(&|x| format_sci(x, p).len());
-                        } else {
-                            f.max_width = width(&|x| format!("{x:.0}").len() + 1);
-                        }
-                    } else if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 || abs_min < 1.0e-4 {
-                        f.sci_mode = true;
-                        f.max_width = width(&|x| format_sci(x, p).len());
-                    } else {
-                        f.max_width = width(&|x| format_fixed(x, p).len());
-                    }
-                    f.max_width = f.max_width.max(1);
+            Values::Float(v) => return Formatter::floats(v, opts),
+        }
+        f
+    }
+
+    /// The formatter of float values (PyTorch's _Formatter over floats).
+    fn floats(v: &[f64], opts: &PrintOptions) -> Formatter {
+        let mut f = Formatter {
+            int_mode: true,
+            sci_mode: false,
+            max_width: 1,
+            precision: opts.precision,
+            imag: None,
+        };
+        let nz: Vec<f64> = v
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite() && *x != 0.0)
+            .collect();
+        if !nz.is_empty() {
+            let abs_min = nz.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()));
+            let abs_max = nz.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            f.int_mode = nz.iter().all(|x| x.ceil() == *x);
+            let p = opts.precision;
+            let width = |g: &dyn Fn(f64) -> usize| nz.iter().map(|&x| g(x)).max().unwrap_or(1);
+            if f.int_mode {
+                if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 {
+                    f.sci_mode = true;
+                    f.max_width = width(&|x| format_sci(x, p).len());
+                } else {
+                    f.max_width = width(&|x| format!("{x:.0}").len() + 1);
                 }
-                if let Some(s) = opts.sci_mode {
-                    f.sci_mode = s;
-                }
+            } else if abs_max / abs_min > 1000.0 || abs_max > 1.0e8 || abs_min < 1.0e-4 {
+                f.sci_mode = true;
+                f.max_width = width(&|x| format_sci(x, p).len());
+            } else {
+                f.max_width = width(&|x| format_fixed(x, p).len());
             }
+            f.max_width = f.max_width.max(1);
+        }
+        if let Some(s) = opts.sci_mode {
+            f.sci_mode = s;
         }
         f
     }

@@ -9,6 +9,7 @@
 /// these steps into. Computed in f64 (exact product, one rounding, then the
 /// f32 rounding) rather than through libm's fmaf, which a loaded library
 /// (the fake CUDA driver) may replace with an unfused one.
+#[inline]
 fn fma(a: f32, b: f32, c: f32) -> f32 {
     ((a as f64) * (b as f64) + c as f64) as f32
 }
@@ -29,6 +30,7 @@ const LOG_Q1: f32 = -2.12194440e-4;
 const LOG_Q2: f32 = 0.693359375;
 
 /// Natural log as log256_ps computes it (NaN for x <= 0).
+#[inline]
 pub fn log_ps(x: f32) -> f32 {
     let invalid = x <= 0.0;
     let x = x.max(f32::MIN_POSITIVE);
@@ -67,6 +69,7 @@ const COS_P: [f32; 3] = [
 ];
 
 /// (sin x, cos x) as sincos256_ps computes them.
+#[inline]
 pub fn sincos_ps(x: f32) -> (f32, f32) {
     let sign_sin = x.to_bits() & 0x8000_0000;
     let mut x = x.abs();

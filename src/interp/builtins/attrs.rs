@@ -308,12 +308,15 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         _ => {}
     }
     match obj {
-        Value::Set(_) if crate::interp::pyset::METHODS.contains(&name) => {
-            super::pyset_rows::method(name)
-                .map(|b| Value::Method(Rc::new((obj.clone(), b))))
-                .ok_or_else(|| no_attr(obj, name, crate::interp::pyset::METHODS.to_vec()))
-        }
-        Value::Set(_) => Err(no_attr(obj, name, crate::interp::pyset::METHODS.to_vec())),
+        Value::Set(_) => super::pyset_rows::method(name)
+            .map(|b| Value::Method(Rc::new((obj.clone(), b))))
+            .ok_or_else(|| {
+                no_attr(
+                    obj,
+                    name,
+                    super::pyset_rows::all_methods().map(|b| b.name).collect(),
+                )
+            }),
         Value::Exception(e) => match name {
             "args" if e.message.is_empty() => Ok(Value::tuple(vec![])),
             "args" => Ok(Value::tuple(vec![Value::str(&e.message)])),

@@ -15,7 +15,7 @@ pub const ROWS: &[Builtin] = &[
         "set(iterable=())",
         "A set: each item once.",
         "set([3, 1, 3])",
-        |it, a| construct(it, a, "set")
+        construct
     ),
     row!(
         Python,
@@ -23,7 +23,7 @@ pub const ROWS: &[Builtin] = &[
         "frozenset(iterable=())",
         "A set (tsh does not freeze it).",
         "frozenset([1, 2])",
-        |it, a| construct(it, a, "frozenset")
+        construct
     ),
 ];
 
@@ -164,7 +164,7 @@ fn call(_: &mut Interp, mut a: Args, name: &str) -> Result<Value> {
     }
 }
 
-fn construct(_: &mut Interp, mut a: Args, _name: &str) -> Result<Value> {
+fn construct(_: &mut Interp, mut a: Args) -> Result<Value> {
     let items = match a.take("iterable") {
         Some((v, _)) => v.iter_items()?,
         None => vec![],

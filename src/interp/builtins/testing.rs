@@ -7,7 +7,7 @@ use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::value::Value;
 use crate::row;
-use crate::tensor::ops::compare::{closeness_report, default_tolerances};
+use crate::tensor::ops::compare::{Closeness, closeness, default_tolerances};
 
 pub const ROWS: &[Builtin] = &[row!(
     Module,
@@ -97,8 +97,34 @@ fn assert_close(_: &mut Interp, mut a: Args) -> Result<Value> {
         }
     };
     let y = y.to_device(x.device())?;
-    match closeness_report(&x, &y, rtol, atol, equal_nan)? {
+    match closeness(&x, &y, rtol, atol, equal_nan)? {
         None => Ok(Value::None),
-        Some(text) => Err(custom(text)),
+        Some(c) => Err(custom(report(&c, x.shape(), rtol, atol))),
     }
+}
+
+/// torch.testing's message for tensors that are not close.
+fn report(c: &Closeness, shape: &[usize], rtol: f64, atol: f64) -> String {
+    // A flat position as the index tuple Python prints.
+    let index = |mut flat: usize| {
+        let mut idx = vec![0i64; shape.len()];
+        for d in (0..shape.len()).rev() {
+            idx[d] = (flat % shape[d].max(1)) as i64;
+            flat /= shape[d].max(1);
+        }
+        crate::print::value::plain(&Value::tuple(idx.into_iter().map(Value::Int).collect()))
+    };
+    let num = crate::print::number::py_float_repr;
+    format!(
+        "Tensor-likes are not close!\n\nMismatched elements: {} / {} ({:.1}%)\nGreatest absolute difference: {} at index {} (up to {} allowed)\nGreatest relative difference: {} at index {} (up to {} allowed)",
+        c.mismatched,
+        c.total,
+        100.0 * c.mismatched as f64 / c.total as f64,
+        num(c.greatest_abs.1),
+        index(c.greatest_abs.0),
+        num(atol),
+        num(c.greatest_rel.1),
+        index(c.greatest_rel.0),
+        num(rtol)
+    )
 }

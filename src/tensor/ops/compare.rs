@@ -79,76 +79,56 @@ pub fn default_tolerances(d: DType) -> (f64, f64) {
     }
 }
 
-/// What torch.testing.assert_close says when `actual` and `expected` (of one
-/// shape) are not close: None when they are.
-pub fn closeness_report(
+/// How far apart two tensors of one shape are, as torch.testing reports it:
+/// the elements not close, and the greatest absolute and relative differences
+/// among them, with their flat positions.
+pub struct Closeness {
+    pub mismatched: usize,
+    pub total: usize,
+    pub greatest_abs: (usize, f64),
+    pub greatest_rel: (usize, f64),
+}
+
+/// None when `actual` and `expected` are close everywhere.
+pub fn closeness(
     actual: &Tensor,
     expected: &Tensor,
     rtol: f64,
     atol: f64,
     equal_nan: bool,
-) -> Result<Option<String>> {
-    let close = isclose(actual, expected, rtol, atol, equal_nan)?;
-    let total = close.numel();
-    let ok = close.to_host_i64()?;
-    let bad = ok.iter().filter(|&&v| v == 0).count();
-    if bad == 0 {
+) -> Result<Option<Closeness>> {
+    let ok = isclose(actual, expected, rtol, atol, equal_nan)?.to_host_i64()?;
+    let mismatched = ok.iter().filter(|&&v| v == 0).count();
+    if mismatched == 0 {
         return Ok(None);
     }
     let wide = |t: &Tensor| {
-        let d = if t.dtype().is_complex() {
+        t.to_dtype(if t.dtype().is_complex() {
             DType::C128
         } else {
             DType::F64
-        };
-        t.to_dtype(d)
+        })
     };
-    let (a, e) = crate::autograd::no_grad(|| {
-        Ok::<_, crate::error::Error>((wide(actual)?, wide(expected)?))
+    let (abs, mag) = crate::autograd::no_grad(|| -> Result<(Vec<f64>, Vec<f64>)> {
+        let (a, e) = (wide(actual)?, wide(expected)?);
+        Ok((
+            un(UnaryOp::Abs, &sub(&a, &e)?)?.to_host_f64()?,
+            un(UnaryOp::Abs, &e)?.to_host_f64()?,
+        ))
     })?;
-    let abs = crate::autograd::no_grad(|| un(UnaryOp::Abs, &sub(&a, &e)?))?.to_host_f64()?;
-    let mag = crate::autograd::no_grad(|| un(UnaryOp::Abs, &e))?.to_host_f64()?;
-    let rel: Vec<f64> = abs.iter().zip(&mag).map(|(d, m)| d / m).collect();
-    let greatest = |v: &[f64]| {
-        v.iter()
-            .enumerate()
-            .zip(&ok)
-            .filter(|(_, k)| **k == 0)
-            .map(|((i, x), _)| (i, *x))
-            .fold(
-                (0, f64::NEG_INFINITY),
-                |acc, (i, x)| if x > acc.1 { (i, x) } else { acc },
-            )
+    // The greatest of `v` over the mismatched elements (its first position on ties).
+    let greatest = |v: &mut dyn Iterator<Item = f64>| {
+        v.zip(&ok).enumerate().filter(|(_, (_, k))| **k == 0).fold(
+            (0, f64::NEG_INFINITY),
+            |acc, (i, (x, _))| {
+                if x > acc.1 { (i, x) } else { acc }
+            },
+        )
     };
-    let index = |flat: usize| -> String {
-        let shape = actual.shape();
-        if shape.is_empty() {
-            return "()".into();
-        }
-        let mut rest = flat;
-        let mut idx = vec![0; shape.len()];
-        for d in (0..shape.len()).rev() {
-            idx[d] = rest % shape[d].max(1);
-            rest /= shape[d].max(1);
-        }
-        let parts: Vec<String> = idx.iter().map(|i| i.to_string()).collect();
-        if parts.len() == 1 {
-            format!("({},)", parts[0])
-        } else {
-            format!("({})", parts.join(", "))
-        }
-    };
-    let (ia, da) = greatest(&abs);
-    let (ir, dr) = greatest(&rel);
-    let num = crate::print::number::py_float_repr;
-    Ok(Some(format!(
-        "Tensor-likes are not close!\n\nMismatched elements: {bad} / {total} ({:.1}%)\nGreatest absolute difference: {} at index {} (up to {} allowed)\nGreatest relative difference: {} at index {} (up to {} allowed)",
-        100.0 * bad as f64 / total as f64,
-        num(da),
-        index(ia),
-        num(atol),
-        num(dr),
-        index(ir),
-        num(rtol)
-    )))
+    Ok(Some(Closeness {
+        mismatched,
+        total: ok.len(),
+        greatest_abs: greatest(&mut abs.iter().copied()),
+        greatest_rel: greatest(&mut abs.iter().zip(&mag).map(|(d, m)| d / m)),
+    }))
 }

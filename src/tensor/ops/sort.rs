@@ -67,17 +67,13 @@ pub fn topk(t: &Tensor, k: i64, dim: i64, largest: bool) -> Result<(Tensor, Tens
 /// Indices of non-zero elements, one row each: shape `[n, ndim]`, int64.
 pub fn nonzero(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_complex() {
-        // Non-zero where either part is.
-        let (re, im) = t.parts()?;
-        let zero = crate::tensor::ops::arith::num(0.0);
-        let ne =
-            |x: &Tensor| crate::tensor::ops::arith::cmp(crate::tensor::op::BinaryOp::Ne, x, &zero);
-        let any = crate::tensor::ops::arith::bin(
-            crate::tensor::op::BinaryOp::LogicalOr,
-            &ne(&re)?,
-            &ne(&im)?,
+        // Non-zero where either part is: complex `!=` compares both.
+        let nz = crate::tensor::ops::arith::cmp(
+            crate::tensor::op::BinaryOp::Ne,
+            t,
+            &crate::tensor::ops::arith::num(0.0),
         )?;
-        return nonzero(&any);
+        return nonzero(&nz);
     }
     let s = t.read().nonzero(t.layout())?;
     let n = s.len() / t.ndim().max(1);
