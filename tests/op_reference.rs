@@ -272,7 +272,7 @@ fn reduce_ref(op: ReduceOp, g: &[f64]) -> f64 {
     let n = g.len() as f64;
     let sum: f64 = g.iter().sum();
     match op {
-        ReduceOp::Sum => sum,
+        ReduceOp::Sum | ReduceOp::SumInOrder => sum,
         ReduceOp::Mean => sum / n,
         ReduceOp::Prod => g.iter().product(),
         ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, f64::max),
@@ -300,6 +300,7 @@ fn check_reductions(device: Device, f: &mut Failures) {
     let mut rng = Lcg(13);
     let ops = [
         ReduceOp::Sum,
+        ReduceOp::SumInOrder,
         ReduceOp::Mean,
         ReduceOp::Prod,
         ReduceOp::Max,

@@ -2,6 +2,11 @@
 //! tsh, on every device present, and must print exactly `NAME.out`, which is
 //! what PyTorch 2.15 printed for it (`scripts/bless_pytorch.sh` rewrites the
 //! `.out` files by running the programs with python3 and torch).
+//!
+//! `tests/pytorch_cpu/` holds programs that print every digit of float
+//! reductions (sums, means, softmax, losses): they pin the CPU kernels'
+//! summation order to ATen's, and run on the CPU only, since a GPU sums in
+//! its own order (PyTorch's does too).
 
 use std::path::Path;
 
@@ -9,7 +14,16 @@ mod common;
 
 #[test]
 fn programs_print_what_pytorch_printed() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pytorch");
+    check("tests/pytorch", common::devices("pytorch_text"));
+}
+
+#[test]
+fn cpu_programs_print_pytorchs_float_bits() {
+    check("tests/pytorch_cpu", vec![tsh::tensor::Device::Cpu]);
+}
+
+fn check(dir: &str, devices: Vec<tsh::tensor::Device>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut programs: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/pytorch")
         .flatten()
@@ -19,7 +33,7 @@ fn programs_print_what_pytorch_printed() {
     programs.sort();
     assert!(!programs.is_empty(), "no programs in {}", dir.display());
     let mut failures = vec![];
-    for device in common::devices("pytorch_text") {
+    for device in devices {
         for path in &programs {
             let src = std::fs::read_to_string(path).expect("program");
             let want =

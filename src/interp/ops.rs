@@ -114,8 +114,39 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
         (Value::Tuple(x), Value::Int(n)) | (Value::Int(n), Value::Tuple(x)) if op == BinOp::Mul => {
             Ok(Value::tuple(repeated(x, *n)?))
         }
+        // torch.Size is a tuple whose `+` and `*` give a torch.Size.
+        (Value::Shape(_), Value::Shape(_) | Value::Tuple(_))
+        | (Value::Tuple(_), Value::Shape(_))
+            if op == BinOp::Add =>
+        {
+            let items: Vec<Value> = [a, b]
+                .iter()
+                .flat_map(|v| v.iter_items().unwrap_or_default())
+                .collect();
+            shape_of(items)
+        }
+        (Value::Shape(x), Value::Int(n)) | (Value::Int(n), Value::Shape(x)) if op == BinOp::Mul => {
+            let items: Vec<Value> = x.iter().map(|&d| Value::Int(d as i64)).collect();
+            shape_of(repeated(&items, *n)?)
+        }
         _ => Err(unsupported(op.symbol(), a, b)),
     }
+}
+
+/// A torch.Size of the items, which must all be sizes (as PyTorch checks).
+fn shape_of(items: Vec<Value>) -> Result<Value> {
+    let dims = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Value::Int(d) if *d >= 0 => Ok(*d as usize),
+            _ => Err(crate::error::type_err(format!(
+                "torch.Size() takes an iterable of 'int' (item {i} is '{}')",
+                v.type_name()
+            ))),
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    Ok(Value::Shape(std::rc::Rc::new(dims)))
 }
 
 /// `items * n`: the items n times over (none for n <= 0).

@@ -24,6 +24,7 @@ const IMPORTABLE: &[&str] = &[
     "torch.linalg",
     "torch.autograd",
     "torch.special",
+    "torch.random",
     "torch.autograd.functional",
     "random",
     "time",

@@ -201,15 +201,22 @@ pub fn nll_loss(
         let picked = index(&rows, &[Idx::Tensor(all), Idx::Tensor(p.safe.clone())])?;
         let w = row_weights(&p, t.get(1))?;
         let losses = neg(&mul(&picked, &w)?)?;
+        // ATen's (N, C) kernel adds the losses one by one (in levels); its
+        // kernel for more dims is another, which tsh does not replay.
+        let total = if t[0].ndim() <= 2 {
+            ReduceOp::SumInOrder
+        } else {
+            ReduceOp::Sum
+        };
         match reduction {
             "none" => {
                 let shape: Vec<i64> = target_shape.iter().map(|&d| d as i64).collect();
                 reshape(&losses, &shape)
             }
-            "sum" => reduce(&losses, ReduceOp::Sum, None, false),
+            "sum" => reduce(&losses, total, None, false),
             _ => div(
-                &reduce(&losses, ReduceOp::Sum, None, false)?,
-                &reduce(&w, ReduceOp::Sum, None, false)?,
+                &reduce(&losses, total, None, false)?,
+                &reduce(&w, total, None, false)?,
             ),
         }
     })

@@ -28,7 +28,7 @@ pub fn record_reduce(
         return out;
     };
     let (sx, so) = (Saved::new(x), Saved::output(&out));
-    let saves = !matches!(op, ReduceOp::Sum | ReduceOp::Mean);
+    let saves = !matches!(op, ReduceOp::Sum | ReduceOp::SumInOrder | ReduceOp::Mean);
     let in_shape = x.shape().to_vec();
     let n: usize = dims.iter().map(|&d| in_shape[d]).product();
     let idims: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
@@ -37,7 +37,7 @@ pub fn record_reduce(
             let g1 = unsqueeze_dims(g, &in_shape, &dims, keepdim)?;
             let keep = |t: &Tensor| unsqueeze_dims(t, &in_shape, &dims, keepdim);
             let grad = match op {
-                ReduceOp::Sum => expand_to(&g1, &in_shape)?,
+                ReduceOp::Sum | ReduceOp::SumInOrder => expand_to(&g1, &in_shape)?,
                 ReduceOp::Mean => expand_to(&scale(&g1, 1.0 / n as f64)?, &in_shape)?,
                 ReduceOp::Prod => {
                     let (x, out) = (sx.get()?, keep(&so.get()?)?);

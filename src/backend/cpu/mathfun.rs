@@ -1,8 +1,9 @@
-//! Scalar ports of the Cephes-derived `log256_ps` and `sincos256_ps` of
-//! avx_mathfun.h, which PyTorch's CPU normal sampler uses for float32 blocks of
-//! 16 (normal_fill_16_AVX2). Same constants and the same order of operations,
-//! so randn's float32 draws match PyTorch's bit for bit. The constants are
-//! written as avx_mathfun.h writes them.
+//! Scalar ports of the vector math PyTorch's CPU kernels call, so that their
+//! results match bit for bit: the Cephes-derived `log256_ps` and `sincos256_ps`
+//! of avx_mathfun.h, which its normal sampler uses for float32 blocks of 16
+//! (normal_fill_16_AVX2), and SLEEF's `expf` (u10), which `Vectorized<float>::exp`
+//! is (softmax). Same constants and the same order of operations, with the
+//! FMAs of the vector code; constants written as the sources write them.
 #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
 
 /// a·b + c rounded once, as the FMA instructions PyTorch's compiler fused
@@ -10,7 +11,7 @@
 /// f32 rounding) rather than through libm's fmaf, which a loaded library
 /// (the fake CUDA driver) may replace with an unfused one.
 #[inline]
-fn fma(a: f32, b: f32, c: f32) -> f32 {
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     ((a as f64) * (b as f64) + c as f64) as f32
 }
 
@@ -102,4 +103,107 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
         f32::from_bits(sin.to_bits() ^ sign_sin),
         f32::from_bits(cos.to_bits() ^ sign_cos),
     )
+}
+
+/// SLEEF's `xexpf` (1 ulp), as `Sleef_expf8_u10` computes it with FMA: x = q ln 2 + s,
+/// exp(s) by a degree-6 polynomial, then scaled by 2^q in two halves.
+#[inline(always)]
+pub fn exp_sleef(d: f32) -> f32 {
+    const R_LN2: f32 = std::f32::consts::LOG2_E;
+    const L2U: f32 = 0.693_145_751_953_125;
+    const L2L: f32 = 1.428_606_765_330_187_045e-06;
+    let q = (d * R_LN2).round_ties_even();
+    let s = fma(q, -L2U, d);
+    let s = fma(q, -L2L, s);
+    let mut u = 0.000_198_527_617_612_853_646_278_381_f32;
+    u = fma(u, s, 0.001_393_043_552_525_341_510_772_71);
+    u = fma(u, s, 0.008_333_360_776_305_198_669_433_59);
+    u = fma(u, s, 0.041_666_485_369_205_474_853_515_6);
+    u = fma(u, s, 0.166_666_671_633_720_397_949_219);
+    u = fma(u, s, 0.5);
+    let u = 1.0 + fma(s * s, u, s);
+    // vldexp2: two factors, so 2^q never overflows on its own.
+    let qi = if q.is_nan() { 0 } else { q as i32 };
+    let half = qi >> 1;
+    let pow2 = |k: i32| f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23);
+    let u = u * pow2(half) * pow2(qi - half);
+    if d < -104.0 {
+        0.0
+    } else if d > 100.0 {
+        f32::INFINITY
+    } else if d.is_nan() {
+        d
+    } else {
+        u
+    }
+}
+
+/// A float-float pair (hi + lo), SLEEF's `vfloat2`.
+#[derive(Clone, Copy)]
+struct F2(f32, f32);
+
+/// SLEEF's df.h helpers, FMA variants.
+fn add2_ff(x: f32, y: f32) -> F2 {
+    let s = x + y;
+    let v = s - x;
+    F2(s, (x - (s - v)) + (y - v))
+}
+
+fn add_f2f2(x: F2, y: F2) -> F2 {
+    let s = x.0 + y.0;
+    F2(s, (((x.0 - s) + y.0) + x.1) + y.1)
+}
+
+fn add_f2f(x: F2, y: f32) -> F2 {
+    let s = x.0 + y;
+    F2(s, ((x.0 - s) + y) + x.1)
+}
+
+fn mul_f2f(x: F2, y: f32) -> F2 {
+    let s = x.0 * y;
+    F2(s, fma(x.1, y, fma(x.0, y, -s)))
+}
+
+fn div_f2f2(n: F2, d: F2) -> F2 {
+    let t = 1.0 / d.0;
+    let s = n.0 * t;
+    let u = fma(t, n.0, -s);
+    let v = fma(-d.1, t, fma(-d.0, t, 1.0));
+    F2(s, fma(s, v, fma(n.1, t, u)))
+}
+
+/// SLEEF's `xlogf_u1` (1 ulp), as `Sleef_logf16_u10` computes it: d = 2^e m
+/// with m in [0.75, 1.5), ln m from atanh((m-1)/(m+1)) in float-float.
+#[inline(always)]
+pub fn log_sleef(d: f32) -> f32 {
+    if d.is_nan() || d < 0.0 {
+        return f32::NAN;
+    }
+    if d == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if d == f32::INFINITY {
+        return d;
+    }
+    // getexp/getmant: exact for subnormals too (computed in f64).
+    let e = ((d as f64) * (1.0 / 0.75)).log2().floor();
+    let e = if ((d as f64) / 2f64.powf(e)) < 0.75 {
+        e - 1.0
+    } else {
+        e
+    };
+    let m = ((d as f64) / 2f64.powf(e)) as f32;
+    let e = e as f32;
+    let mut s = mul_f2f(
+        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-09),
+        e,
+    );
+    let x = div_f2f2(add2_ff(-1.0, m), add2_ff(1.0, m));
+    let x2 = x.0 * x.0;
+    let mut t = 0.302_729_487_4_f32;
+    t = fma(t, x2, 0.399_610_817_4);
+    t = fma(t, x2, 0.666_669_488_0);
+    s = add_f2f2(s, F2(x.0 * 2.0, x.1 * 2.0));
+    s = add_f2f(s, (x2 * x.0) * t);
+    s.0 + s.1
 }

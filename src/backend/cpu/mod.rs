@@ -2,6 +2,7 @@
 //! for large loops and `gemm` for matrix products. It knows nothing of the
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
+mod cascade;
 mod cast;
 mod elem;
 mod elementwise;
@@ -14,6 +15,7 @@ pub mod random;
 mod reduce;
 mod scratch;
 pub mod simd;
+mod softmax;
 mod sort;
 mod strided;
 mod window;
@@ -147,7 +149,7 @@ impl BackendStorage for CpuStorage {
         lines::scan(self, l, op, dim)
     }
     fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Self> {
-        lines::softmax(self, l, dim, log)
+        softmax::softmax(self, l, dim, log)
     }
     fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
         matmul::matmul(self, l, rhs, rl)

@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use super::cascade;
 use super::elem::{CpuStorage, Element};
 use super::strided::{PAR_MIN, runs};
 use crate::error::Result;
@@ -139,7 +140,7 @@ fn arg_best(g: &[f64], better: impl Fn(f64, f64) -> bool) -> usize {
 /// One group of floats (as f64) reduced.
 fn reduce_f64(op: ReduceOp, g: &[f64]) -> f64 {
     match op {
-        ReduceOp::Sum => lane_sum(g),
+        ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
         ReduceOp::Prod => g.iter().product(),
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
         ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, nan_max),
@@ -211,7 +212,7 @@ fn reduce_i64(op: ReduceOp, g: &[i64]) -> i64 {
 fn splittable(op: ReduceOp) -> bool {
     matches!(
         op,
-        ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Max | ReduceOp::Min
+        ReduceOp::Sum | ReduceOp::SumInOrder | ReduceOp::Mean | ReduceOp::Max | ReduceOp::Min
     )
 }
 
@@ -360,6 +361,34 @@ pub fn reduce(s: &CpuStorage, l: &Layout, op: ReduceOp, dims: &[usize]) -> Resul
     let input = s.dtype();
     let out_dtype = op.output_dtype(input)?;
     let float = input.is_float();
+    if op == ReduceOp::SumInOrder {
+        match s {
+            CpuStorage::F32(v) => return Ok(CpuStorage::F32(cascade::sum_in_order(v, l, dims))),
+            CpuStorage::F64(v) => return Ok(CpuStorage::F64(cascade::sum_in_order(v, l, dims))),
+            _ => {}
+        }
+    }
+    if matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
+        // PyTorch's own summation order, in the input's precision.
+        let n = dims.iter().map(|&d| l.shape[d]).product::<usize>();
+        match s {
+            CpuStorage::F32(v) => {
+                let mut r = cascade::sum(v, l, dims);
+                if op == ReduceOp::Mean {
+                    r.iter_mut().for_each(|x| *x /= n as f32);
+                }
+                return Ok(CpuStorage::F32(r));
+            }
+            CpuStorage::F64(v) => {
+                let mut r = cascade::sum(v, l, dims);
+                if op == ReduceOp::Mean {
+                    r.iter_mut().for_each(|x| *x /= n as f64);
+                }
+                return Ok(CpuStorage::F64(r));
+            }
+            _ => {}
+        }
+    }
     Ok(if float {
         let r = with_storage!(s, v => reduce_float(v, l, op, dims));
         match op {

@@ -98,6 +98,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     crate::row!(
         Function,
+        "thread_safe_generator",
+        "thread_safe_generator()",
+        "A DataLoader thread worker's own generator; None elsewhere (tsh's loaders run in the main thread), which the samplers read as the default generator.",
+        "torch.randint(0, 10, (2,), generator=torch.thread_safe_generator())",
+        |_, _| Ok(Value::None)
+    ),
+    crate::row!(
+        Function,
         "initial_seed",
         "initial_seed()",
         "The seed the random generator was last given.",

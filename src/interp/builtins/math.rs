@@ -107,6 +107,32 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Both,
+        "clamp_min",
+        "clamp_min(input, min)",
+        "Limit values to at least min.",
+        "clamp_min(tensor([-2., 0.5, 3.]), 0)",
+        |_, mut a| {
+            let t = a.tensor("input")?;
+            let lo = a.tensor("min")?;
+            a.finish()?;
+            ew::clamp(&t, Some(&lo), None).map(Value::Tensor)
+        }
+    ),
+    row!(
+        Both,
+        "clamp_max",
+        "clamp_max(input, max)",
+        "Limit values to at most max.",
+        "clamp_max(tensor([-2., 0.5, 3.]), 1)",
+        |_, mut a| {
+            let t = a.tensor("input")?;
+            let hi = a.tensor("max")?;
+            a.finish()?;
+            ew::clamp(&t, None, Some(&hi)).map(Value::Tensor)
+        }
+    ),
+    row!(
+        Both,
         "clip",
         "clip(input, min=None, max=None)",
         "Alias of clamp.",

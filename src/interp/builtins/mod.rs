@@ -341,6 +341,16 @@ pub fn global(name: &str) -> Option<Value> {
     constant(name)
 }
 
+/// What `torch.random` holds, of the names tsh has.
+const TORCH_RANDOM: &[&str] = &[
+    "manual_seed",
+    "seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "thread_safe_generator",
+];
+
 /// `module.name`: only the names that module holds in PyTorch (or Python), of
 /// those tsh has.
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {
@@ -365,6 +375,9 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
         ("torch", "fft") => Some(Value::Module("torch.fft")),
         ("torch", "testing") => Some(Value::Module("torch.testing")),
+        ("torch", "random") => Some(Value::Module("torch.random")),
+        // torch.random holds the default generator's functions.
+        ("torch.random", n) if TORCH_RANDOM.contains(&n) => module_attr("torch", n),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
         ("torch", "special") => Some(Value::Module("torch.special")),
         ("torch.special", n) => modules::special(n)

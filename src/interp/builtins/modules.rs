@@ -41,6 +41,10 @@ pub const FUNCTIONAL: &[&str] = &[
     "embedding_bag",
     "feature_alpha_dropout",
     "fold",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -252,38 +256,6 @@ pub const NOT_IN_TORCH: &[&str] = &[
     "progress",
 ];
 
-/// PyTorch's `torch.nn` classes most often met in tutorials.
-const NN_CLASSES: &[&str] = &[
-    "Module",
-    "Linear",
-    "Sequential",
-    "ReLU",
-    "Conv2d",
-    "MaxPool2d",
-    "Flatten",
-    "Dropout",
-    "CrossEntropyLoss",
-    "MSELoss",
-    "BatchNorm2d",
-    "Softmax",
-    "Sigmoid",
-    "Tanh",
-    "Embedding",
-    "LSTM",
-    "GRU",
-    "Parameter",
-    "ModuleList",
-    "LayerNorm",
-    "NLLLoss",
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "L1Loss",
-    "LeakyReLU",
-    "GELU",
-    "AvgPool2d",
-    "Identity",
-];
-
 /// Why `module.name` is missing when PyTorch has it, and what to write instead.
 pub fn missing_hint(module: &str, name: &str) -> Option<String> {
     if module == "torch" && NOT_IN_TORCH.contains(&name) {
@@ -305,14 +277,8 @@ pub fn missing_hint(module: &str, name: &str) -> Option<String> {
         "torch.optim" => OPTIM.contains(&name),
         "torch.nn.init" => INIT.contains(&name),
         "math" => MATH.contains(&name),
-        "torch.nn" => {
-            if NN_CLASSES.contains(&name) || name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                return Some(
-                    "tsh has no nn.Module classes: keep the weights in tensors and call the functions, e.g. F.linear(x, w, b), F.relu, F.cross_entropy".into(),
-                );
-            }
-            false
-        }
+        // Layer classes are capitalised; PyTorch has more than tsh.
+        "torch.nn" => name.starts_with(|c: char| c.is_ascii_uppercase()),
         _ => false,
     };
     known.then(|| format!("PyTorch has {module}.{name}, but tsh does not have it yet"))

@@ -247,3 +247,110 @@ class GaussianNLLLoss(_Loss):
 
     def forward(self, input, target, var):
         return gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
+
+
+# Connectionist temporal classification (Graves et al., 2006), as ATen's
+# ctc_loss computes it: the forward variables alpha over the blank-extended
+# target, in log space, one time step at a time (every batch element and
+# target position at once). ATen's -inf is a large finite negative here, so
+# that unreachable states give zero gradients instead of NaN through autograd.
+_CTC_NEG = -1e30
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    unbatched = log_probs.dim() == 2
+    if unbatched:
+        log_probs = log_probs.unsqueeze(1)
+        targets = targets.unsqueeze(0) if targets.dim() == 1 else targets
+    T, n, C = log_probs.shape
+    ilen = [int(v) for v in torch.as_tensor(input_lengths).reshape(-1).tolist()]
+    tlen = [int(v) for v in torch.as_tensor(target_lengths).reshape(-1).tolist()]
+    if len(ilen) != n or len(tlen) != n:
+        raise RuntimeError("input_lengths and target_lengths must have size batch_size (" + str(n) + ")")
+    dev = log_probs.device
+    if targets.dim() == 1:
+        # Concatenated targets: cut them into the padded (N, S) form.
+        rows, at = [], 0
+        width = max(tlen) if tlen else 0
+        for L in tlen:
+            row = targets[at:at + L].long()
+            rows.append(torch.cat([row, torch.full((width - L,), blank, dtype=torch.int64, device=row.device)]))
+            at += L
+        targets = torch.stack(rows) if rows else torch.zeros(n, 0, dtype=torch.int64)
+    targets = targets.long().to(dev)
+    for b in range(n):
+        if ilen[b] > T:
+            raise RuntimeError("Expected input_lengths to have value at most " + str(T) + ", but got value "
+                               + str(ilen[b]) + " (while checking arguments for ctc_loss_cpu)")
+        if tlen[b] > targets.shape[1]:
+            raise RuntimeError("Expected tensor to have size at least " + str(tlen[b]) + " at dimension 1, but got size "
+                               + str(targets.shape[1]) + " for argument #2 'targets' (while checking arguments for ctc_loss_cpu)")
+    S = 2 * (max(tlen) if tlen else 0) + 1
+    ext = torch.full((n, S), blank, dtype=torch.int64, device=dev)
+    if S > 1:
+        ext[:, 1::2] = targets[:, : (S - 1) // 2]
+    # A label may be reached from two back unless it repeats the one there.
+    skip = torch.zeros(n, S, dtype=torch.bool, device=dev)
+    if S > 2:
+        skip[:, 2:] = ext[:, 2:] != ext[:, :-2]
+    neg = torch.full((n, S), _CTC_NEG, dtype=log_probs.dtype, device=dev)
+    lp0 = log_probs[0].gather(1, ext)
+    start = torch.zeros(n, S, dtype=torch.bool, device=dev)
+    start[:, 0] = True
+    if S > 1:
+        start[:, 1] = torch.tensor([L > 0 for L in tlen], device=dev)
+    alpha = torch.where(start, lp0, neg)
+    alphas = [alpha]
+    pad1 = torch.full((n, 1), _CTC_NEG, dtype=log_probs.dtype, device=dev)
+    pad2 = torch.full((n, 2), _CTC_NEG, dtype=log_probs.dtype, device=dev)
+    for t in range(1, T):
+        la1 = alpha
+        la2 = torch.cat([pad1, alpha[:, :-1]], 1)
+        la3 = torch.where(skip, torch.cat([pad2, alpha[:, :-2]], 1)[:, :S], neg)
+        lamax = torch.maximum(torch.maximum(la1, la2), la3)
+        total = (la1 - lamax).exp() + (la2 - lamax).exp() + (la3 - lamax).exp()
+        alpha = total.log() + lamax + log_probs[t].gather(1, ext)
+        alpha = torch.where(alpha <= _CTC_NEG / 2, neg, alpha)
+        alphas.append(alpha)
+    last = torch.stack(alphas)  # (T, N, S)
+    nll = []
+    for b in range(n):
+        a = last[ilen[b] - 1, b] if ilen[b] > 0 else neg[b]
+        L = tlen[b]
+        if L == 0:
+            ll = a[0]
+        else:
+            l1, l2 = a[2 * L], a[2 * L - 1]
+            m = torch.maximum(l1, l2)
+            ll = ((l1 - m).exp() + (l2 - m).exp()).log() + m
+        nll.append(torch.where(ll <= _CTC_NEG / 2, torch.full_like(ll, float("inf")), -ll))
+    # ATen's backward returns exp(lp) - occupancy: the gradient the logits get
+    # through log_softmax (where the exp(lp) term cancels), not the one of
+    # -log p(target) alone. An exact zero with gradient exp(lp) adds it.
+    mask = (torch.arange(T, device=dev).unsqueeze(1) < torch.tensor(ilen, device=dev)).unsqueeze(-1)
+    finite = mask & log_probs.isfinite()
+    zero = torch.where(finite, log_probs - log_probs.detach(), torch.zeros_like(log_probs))
+    loss = torch.stack(nll) + (log_probs.detach().exp() * zero).sum((0, 2))
+    loss = torch._grad_fn_name(loss, "CtcLossBackward0")
+    if zero_infinity:
+        loss = torch.where(loss == float("inf"), torch.zeros_like(loss), loss)
+    if reduction == "none":
+        return loss.squeeze(0) if unbatched else loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        lengths = torch.tensor(tlen, dtype=loss.dtype, device=dev).clamp_min(1)
+        return (loss / lengths).mean()
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+class CTCLoss(nn.Module):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        self.blank = blank
+        self.reduction = reduction
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                        self.zero_infinity)

@@ -294,3 +294,136 @@ class MaxUnpool2d(_MaxUnpool):
 
 class MaxUnpool3d(_MaxUnpool):
     _n = 3
+
+
+# Fractional max pooling (Graham, 2014): each plane's windows start at
+# pseudo-random offsets drawn from `_random_samples` (one uniform per spatial
+# dim and plane, torch.rand when not given), as ATen's generate_intervals
+# places them; the maxima are gathered as tensor ops, so autograd and every
+# device follow.
+
+
+def _fractional_starts(sample, size_in, size_out, k):
+    # ATen: alpha = (in - k) / (out - 1) in the input's dtype; start i is
+    # int((i + u) * alpha) - int(u * alpha), the last one in - k.
+    if size_out > 1:
+        alpha = torch.tensor(float(size_in - k), dtype=sample.dtype, device=sample.device) / (size_out - 1)
+        i = torch.arange(size_out - 1, dtype=sample.dtype, device=sample.device)
+        u = sample.unsqueeze(-1)
+        starts = ((i + u) * alpha).trunc() - (u * alpha).trunc()
+        last = torch.full(starts.shape[:-1] + (1,), size_in - k, dtype=sample.dtype, device=sample.device)
+        return torch.cat([starts, last], -1).long()
+    return torch.full(sample.shape + (1,), size_in - k, dtype=torch.int64, device=sample.device)
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, nd):
+    name = "fractional_max_pool%dd" % nd
+    if output_size is None and output_ratio is None:
+        raise ValueError(name + " requires specifying either an output_size or an output_ratio")
+    x, unbatched = _batched(input, nd)
+    k = _ntuple(kernel_size, nd)
+    spatial = list(x.shape[2:])
+    if output_size is None:
+        ratio = _ntuple(output_ratio, nd)
+        output_size = [int(spatial[i] * ratio[i]) for i in range(nd)]
+    out = _ntuple(output_size, nd)
+    for i in range(nd):
+        if out[i] + k[i] - 1 > spatial[i]:
+            raise RuntimeError(name + "(): pool size " + str(k[i]) + " too large relative to input size "
+                               + str(spatial[i]) + " and output size " + str(out[i]))
+    n, c = x.shape[0], x.shape[1]
+    if _random_samples is None:
+        _random_samples = torch.rand(n, c, nd, dtype=x.dtype, device=x.device)
+    # The samples are ordered (W, H) in 2-d and (T, H, W) in 3-d.
+    order = [1, 0] if nd == 2 else [0, 1, 2]
+    flat = None
+    for d in range(nd):
+        starts = _fractional_starts(_random_samples[:, :, order[d]], spatial[d], out[d], k[d])
+        pos = starts.unsqueeze(-1) + torch.arange(k[d], device=x.device)
+        # Broadcast this dim's (out, k) positions against the others'.
+        shape = [n, c] + [1] * (2 * nd)
+        shape[2 + d] = out[d]
+        shape[2 + nd + d] = k[d]
+        pos = pos.reshape(shape)
+        stride = 1
+        for e in spatial[d + 1:]:
+            stride *= e
+        flat = pos * stride if flat is None else flat + pos * stride
+    full = [n, c] + list(out) + list(k)
+    flat = flat.expand(full).reshape(n, c, -1, _prod(k))
+    windows = x.reshape(n, c, -1).gather(2, flat.reshape(n, c, -1)).reshape(flat.shape)
+    y, which = windows.max(-1)
+    index = flat.gather(-1, which.unsqueeze(-1)).squeeze(-1)
+    y = y.reshape([n, c] + list(out))
+    index = index.reshape([n, c] + list(out))
+    y = torch._grad_fn_name(y, "FractionalMaxPool%dDBackward0" % nd)
+    if unbatched:
+        y, index = y.squeeze(0), index.squeeze(0)
+    return (y, index) if return_indices else y
+
+
+def _ntuple(v, n):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 3)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=True, _random_samples=None):
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=True, _random_samples=None):
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+class _FractionalMaxPoolNd(nn.Module):
+    _nd = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        name = "FractionalMaxPool%dd" % self._nd
+        self.kernel_size = _ntuple(kernel_size, self._nd)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, self._nd) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, self._nd) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(name + " requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None:
+            for r in self.output_ratio:
+                if not (0 < r < 1):
+                    raise ValueError("output_ratio must be between 0 and 1 (got " + str(output_ratio) + ")")
+
+    def forward(self, input):
+        return _fractional_max_pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                                    self.return_indices, self._random_samples, self._nd)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _nd = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _nd = 3

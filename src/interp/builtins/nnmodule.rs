@@ -113,6 +113,11 @@ pub const PRELUDE_FUNCTIONAL: &[&str] = &[
     "scaled_dot_product_attention",
     "gumbel_softmax",
     "embedding_bag",
+    "fractional_max_pool2d",
+    "fractional_max_pool3d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices",
+    "ctc_loss",
 ];
 
 /// The prelude's functions that PyTorch also has at `torch.` (its ATen ops).
@@ -137,6 +142,7 @@ pub const PRELUDE_TORCH: &[&str] = &[
     "max_pool1d",
     "max_pool1d_with_indices",
     "max_pool3d",
+    "ctc_loss",
     "bilinear",
     "instance_norm",
     "rms_norm",
@@ -289,6 +295,9 @@ pub const LAYERS: &[&str] = &[
     "MultiLabelMarginLoss",
     "MultiMarginLoss",
     "TripletMarginLoss",
+    "CTCLoss",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
     "TripletMarginWithDistanceLoss",
     "PoissonNLLLoss",
     "GaussianNLLLoss",

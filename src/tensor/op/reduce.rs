@@ -7,6 +7,10 @@ use crate::tensor::DType;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ReduceOp {
     Sum,
+    /// A sum taken element by element, flushed into partial sums in levels
+    /// of 16 or more: the order ATen's nll_loss accumulates its losses in
+    /// (torch.sum's order is another), so cross-entropy rounds as PyTorch's.
+    SumInOrder,
     Prod,
     Mean,
     Max,
@@ -27,7 +31,7 @@ pub enum ReduceOp {
 impl ReduceOp {
     pub fn name(self) -> &'static str {
         match self {
-            ReduceOp::Sum => "sum",
+            ReduceOp::Sum | ReduceOp::SumInOrder => "sum",
             ReduceOp::Prod => "prod",
             ReduceOp::Mean => "mean",
             ReduceOp::Max => "max",
@@ -48,8 +52,8 @@ impl ReduceOp {
     pub fn output_dtype(self, d: DType) -> Result<DType> {
         use ReduceOp::*;
         Ok(match self {
-            Sum | Prod if !d.is_float() => DType::I64,
-            Sum | Prod | Max | Min => d,
+            Sum | SumInOrder | Prod if !d.is_float() => DType::I64,
+            Sum | SumInOrder | Prod | Max | Min => d,
             ArgMax | ArgMin if d.is_bool() => {
                 return Err(dtype_err(format!(
                     "{}() is not implemented for bool tensors",
@@ -89,8 +93,8 @@ impl ReduceOp {
     pub fn grad_fn(self, all: bool) -> Option<&'static str> {
         use ReduceOp::*;
         Some(match (self, all) {
-            (Sum, true) => "SumBackward0",
-            (Sum, false) => "SumBackward1",
+            (Sum | SumInOrder, true) => "SumBackward0",
+            (Sum | SumInOrder, false) => "SumBackward1",
             (Mean, true) => "MeanBackward0",
             (Mean, false) => "MeanBackward1",
             (Prod, true) => "ProdBackward0",

@@ -1,0 +1,595 @@
+//! Float sums in PyTorch's order, so that a float32 `sum`/`mean` rounds to the
+//! bits PyTorch prints (`loss.item()` shows all of them).
+//!
+//! ATen sums floats in their own type with a "cascade": partial sums in four
+//! levels, each level flushed into the next every 16 (or more) additions, so
+//! only numbers of similar size meet. Which elements meet depends on how its
+//! TensorIterator lays the loop out (dims sorted by stride, reduced dims first,
+//! adjacent dims merged), on which of four 2-d kernels that layout picks, and,
+//! above 32768 elements, on how the work is split between threads. All of it is
+//! replayed here: `Plan` is the TensorIterator, `loop2d` the kernel choice, and
+//! `sum` the serial or parallel walk. Lanes are AVX-512's (16 f32, 8 f64), the
+//! vector width PyTorch's CPU kernels use on this hardware.
+
+use rayon::prelude::*;
+
+use crate::tensor::layout::{Layout, contiguous_strides};
+
+/// ATen's `internal::GRAIN_SIZE`: below it a reduction runs on one thread.
+const GRAIN: usize = 32768;
+
+/// A float type summed in its own precision, with its vector width.
+pub trait SumFloat: Copy + Send + Sync + std::ops::Add<Output = Self> + 'static {
+    const ZERO: Self;
+    /// Lanes in one 256-bit vector.
+    const LANES: usize;
+}
+
+impl SumFloat for f32 {
+    const ZERO: f32 = 0.0;
+    const LANES: usize = 8;
+}
+
+impl SumFloat for f64 {
+    const ZERO: f64 = 0.0;
+    const LANES: usize = 4;
+}
+
+/// What the cascade adds up: a scalar, or a vector of lanes added lane-wise.
+trait Acc: Copy {
+    fn zero() -> Self;
+    fn plus(self, o: Self) -> Self;
+}
+
+impl<T: SumFloat> Acc for T {
+    fn zero() -> T {
+        T::ZERO
+    }
+    fn plus(self, o: T) -> T {
+        self + o
+    }
+}
+
+/// One vector register: `N` lanes (N = T::LANES).
+#[derive(Clone, Copy)]
+struct Vector<T, const N: usize>([T; N]);
+
+impl<T: SumFloat, const N: usize> Acc for Vector<T, N> {
+    fn zero() -> Self {
+        Vector([T::ZERO; N])
+    }
+    fn plus(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a = *a + b;
+        }
+        self
+    }
+}
+
+fn load<T: SumFloat, const N: usize>(v: &[T], at: usize) -> Vector<T, N> {
+    let mut out = [T::ZERO; N];
+    out.copy_from_slice(&v[at..at + N]);
+    Vector(out)
+}
+
+/// c10's `CeilLog2` (1 for 0, 1 and 2).
+fn ceil_log2(x: usize) -> usize {
+    if x <= 2 {
+        1
+    } else {
+        (usize::BITS - (x - 1).leading_zeros()) as usize
+    }
+}
+
+/// ATen's `multi_row_sum`: four columns summed down `size` rows at once, in
+/// four levels; level j is flushed into j+1 every 2^(power·j) rows.
+fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] {
+    const LEVELS: usize = 4;
+    let power = (ceil_log2(size) / LEVELS).max(4);
+    let step = 1usize << power;
+    let mask = step - 1;
+    let mut acc = [[A::zero(); 4]; LEVELS];
+    let mut i = 0;
+    while i + step <= size {
+        for _ in 0..step {
+            for (k, a) in acc[0].iter_mut().enumerate() {
+                *a = a.plus(at(i, k));
+            }
+            i += 1;
+        }
+        for j in 1..LEVELS {
+            let lower = std::mem::replace(&mut acc[j - 1], [A::zero(); 4]);
+            for (a, b) in acc[j].iter_mut().zip(lower) {
+                *a = a.plus(b);
+            }
+            if i & (mask << (j * power)) != 0 {
+                break;
+            }
+        }
+    }
+    for i in i..size {
+        for (k, a) in acc[0].iter_mut().enumerate() {
+            *a = a.plus(at(i, k));
+        }
+    }
+    let mut out = acc[0];
+    for level in &acc[1..] {
+        for k in 0..4 {
+            out[k] = out[k].plus(level[k]);
+        }
+    }
+    out
+}
+
+/// ATen's `row_sum`: one row read as rows of four, the leftovers added to the
+/// first column, then the four columns added together.
+fn row_sum<A: Acc>(size: usize, at: impl Fn(usize) -> A) -> A {
+    let quads = size / 4;
+    let mut p = multi_row_sum(quads, |i, k| at(i * 4 + k));
+    for i in quads * 4..size {
+        p[0] = p[0].plus(at(i));
+    }
+    p[0].plus(p[1]).plus(p[2]).plus(p[3])
+}
+
+/// Where the output goes: `+=` into a buffer (ATen's `CastStoreAccumulate`).
+struct Out<T>(*mut T, usize);
+
+// SAFETY: tasks given one `Out` write disjoint indices (each output element is
+// reduced by exactly one task), and the buffer outlives them.
+unsafe impl<T> Sync for Out<T> {}
+
+impl<T: SumFloat> Out<T> {
+    fn add(&self, i: usize, x: T) {
+        assert!(i < self.1);
+        // SAFETY: in bounds (checked), and no other task writes index i.
+        unsafe { *self.0.add(i) = *self.0.add(i) + x }
+    }
+}
+
+/// One call of cascade_sum's 2-d loop: dim 0 and dim 1 of the iteration, with
+/// the input and output strides of each (in elements).
+struct Loop2d {
+    inp: usize,
+    out: usize,
+    in_s: [usize; 2],
+    out_s: [usize; 2],
+    size: [usize; 2],
+}
+
+fn loop2d<T: SumFloat, const N: usize>(v: &[T], o: &Out<T>, mut l: Loop2d) {
+    if l.out_s[0] != 0 && l.out_s[1] == 0 {
+        l.in_s.swap(0, 1);
+        l.out_s.swap(0, 1);
+        l.size.swap(0, 1);
+    }
+    let [s0, s1] = l.size;
+    if l.out_s[0] != 0 && l.out_s[1] != 0 {
+        // Nothing reduced here: each output takes its one element.
+        for j in 0..s1 {
+            for i in 0..s0 {
+                let x = v[l.inp + i * l.in_s[0] + j * l.in_s[1]];
+                o.add(l.out + i * l.out_s[0] + j * l.out_s[1], x);
+            }
+        }
+        return;
+    }
+    let store = |j: usize, x: T| o.add(l.out + j * l.out_s[1], x);
+    if l.in_s[0] == 1 && s0 >= N {
+        inner_vectorized::<T, N>(v, &l, store);
+    } else if l.in_s[1] == 1 && s1 >= N {
+        outer_vectorized::<T, N>(v, &l, store);
+    } else if l.in_s[0] < l.in_s[1] {
+        for j in 0..s1 {
+            let row = l.inp + j * l.in_s[1];
+            store(j, row_sum(s0, |i| v[row + i * l.in_s[0]]));
+        }
+    } else {
+        outer_scalar(v, &l, store);
+    }
+}
+
+/// ATen's `vectorized_inner_sum`: each row summed as vectors, its tail as
+/// scalars, then the lanes added to the tail's sum one by one.
+fn inner_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
+    let [s0, s1] = l.size;
+    let vectors = s0 / N;
+    for j in 0..s1 {
+        let row = l.inp + j * l.in_s[1];
+        let lanes = row_sum(vectors, |i| load::<T, N>(v, row + i * N));
+        let mut total = T::ZERO;
+        for k in vectors * N..s0 {
+            total = total + v[row + k];
+        }
+        for x in lanes.0 {
+            total = total + x;
+        }
+        store(j, total);
+    }
+}
+
+/// ATen's `vectorized_outer_sum`: columns side by side in memory, summed down
+/// the rows 4 vectors at a time, then one vector, then one column at a time.
+fn outer_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
+    let [s0, s1] = l.size;
+    let step = l.in_s[0];
+    let mut j = 0;
+    while j + 4 * N <= s1 {
+        let base = l.inp + j;
+        let sums = multi_row_sum(s0, |i, k| load::<T, N>(v, base + i * step + k * N));
+        for (k, s) in sums.iter().enumerate() {
+            for (lane, &x) in s.0.iter().enumerate() {
+                store(j + k * N + lane, x);
+            }
+        }
+        j += 4 * N;
+    }
+    while j + N <= s1 {
+        let base = l.inp + j;
+        let s = row_sum(s0, |i| load::<T, N>(v, base + i * step));
+        for (lane, &x) in s.0.iter().enumerate() {
+            store(j + lane, x);
+        }
+        j += N;
+    }
+    for j in j..s1 {
+        let base = l.inp + j;
+        store(j, row_sum(s0, |i| v[base + i * step]));
+    }
+}
+
+/// ATen's `scalar_outer_sum`: four columns at a time, then one at a time.
+fn outer_scalar<T: SumFloat>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
+    let [s0, s1] = l.size;
+    let [a, b] = l.in_s;
+    let mut j = 0;
+    while j + 3 < s1 {
+        let base = l.inp + j * b;
+        let sums = multi_row_sum(s0, |i, k| v[base + i * a + k * b]);
+        for (k, &x) in sums.iter().enumerate() {
+            store(j + k, x);
+        }
+        j += 4;
+    }
+    for j in j..s1 {
+        let base = l.inp + j * b;
+        store(j, row_sum(s0, |i| v[base + i * a]));
+    }
+}
+
+/// TensorIterator's layout of a reduction: dims ordered fastest first (reduced
+/// dims before kept ones, then by stride), adjacent dims merged where memory
+/// allows. Strides in elements; the output's are 0 on reduced dims.
+#[derive(Clone)]
+struct Plan {
+    shape: Vec<usize>,
+    inp: Vec<usize>,
+    out: Vec<usize>,
+    in_base: usize,
+    out_base: usize,
+}
+
+impl Plan {
+    fn new(l: &Layout, dims: &[usize]) -> Plan {
+        let nd = l.ndim();
+        let kept: Vec<usize> = (0..nd).filter(|d| !dims.contains(d)).collect();
+        let kept_shape: Vec<usize> = kept.iter().map(|&d| l.shape[d]).collect();
+        let kept_strides = contiguous_strides(&kept_shape);
+        let mut out = vec![0; nd];
+        for (k, &d) in kept.iter().enumerate() {
+            out[d] = kept_strides[k];
+        }
+        let mut perm: Vec<usize> = (0..nd).rev().collect();
+        // TensorIterator's insertion sort with its three-way comparison.
+        for i in 1..nd {
+            let mut d1 = i;
+            for d0 in (0..i).rev() {
+                match should_swap(l, &out, perm[d0], perm[d1]) {
+                    1 => {
+                        perm.swap(d0, d1);
+                        d1 = d0;
+                    }
+                    -1 => break,
+                    _ => {}
+                }
+            }
+        }
+        let pick = |s: &[usize]| perm.iter().map(|&d| s[d]).collect::<Vec<_>>();
+        let mut plan = Plan {
+            shape: pick(&l.shape),
+            inp: pick(&l.strides),
+            out: pick(&out),
+            in_base: l.offset,
+            out_base: 0,
+        };
+        plan.coalesce();
+        plan
+    }
+
+    /// TensorIterator's `coalesce_dimensions`.
+    fn coalesce(&mut self) {
+        if self.shape.len() <= 1 {
+            return;
+        }
+        let mut prev = 0;
+        for d in 1..self.shape.len() {
+            let (a, b) = (self.shape[prev], self.shape[d]);
+            let joins = |s: &[usize]| a * s[prev] == s[d];
+            if a == 1 || b == 1 || (joins(&self.inp) && joins(&self.out)) {
+                if a == 1 {
+                    self.inp[prev] = self.inp[d];
+                    self.out[prev] = self.out[d];
+                }
+                self.shape[prev] *= b;
+            } else {
+                prev += 1;
+                if prev != d {
+                    self.inp[prev] = self.inp[d];
+                    self.out[prev] = self.out[d];
+                    self.shape[prev] = self.shape[d];
+                }
+            }
+        }
+        self.shape.truncate(prev + 1);
+        self.inp.truncate(prev + 1);
+        self.out.truncate(prev + 1);
+    }
+
+    fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// `serial_for_each` over the flat range `[begin, end)`: 2-d slices of the
+    /// iteration, each handed to the kernel.
+    fn walk<T: SumFloat, const N: usize>(&self, v: &[T], o: &Out<T>, begin: usize, end: usize) {
+        if begin >= end {
+            return;
+        }
+        let s2 = |s: &[usize], k: usize| s.get(k).copied().unwrap_or(0);
+        let strides = |k| [s2(&self.inp, k), s2(&self.out, k)];
+        if self.shape.len() <= 1 {
+            let [i0, o0] = strides(0);
+            let l = Loop2d {
+                inp: self.in_base + begin * i0,
+                out: self.out_base + begin * o0,
+                in_s: [i0, 0],
+                out_s: [o0, 0],
+                size: [end - begin, 1],
+            };
+            return loop2d::<T, N>(v, o, l);
+        }
+        let mut values = unravel(&self.shape, begin);
+        let mut offset = begin;
+        while offset < end {
+            let step0 = (self.shape[0] - values[0]).min(end - offset);
+            let step1 = if values[0] == 0 {
+                (self.shape[1] - values[1]).min((end - offset) / self.shape[0])
+            } else {
+                1
+            };
+            let at = |s: &[usize], base: usize| {
+                base + values.iter().zip(s).map(|(&i, &st)| i * st).sum::<usize>()
+            };
+            let l = Loop2d {
+                inp: at(&self.inp, self.in_base),
+                out: at(&self.out, self.out_base),
+                in_s: [self.inp[0], self.inp[1]],
+                out_s: [self.out[0], self.out[1]],
+                size: [step0, step1],
+            };
+            loop2d::<T, N>(v, o, l);
+            offset += step0 * step1;
+            increment(&self.shape, &mut values, step0, step1);
+        }
+    }
+}
+
+/// TensorIterator's `reorder_dimensions` comparison: 1 to swap, -1 to keep.
+fn should_swap(l: &Layout, out: &[usize], d0: usize, d1: usize) -> i32 {
+    // The output first: reduced dims (stride 0) go to the front.
+    let (o0, o1) = (out[d0], out[d1]);
+    if (o0 == 0) != (o1 == 0) {
+        return if o1 == 0 { 1 } else { -1 };
+    }
+    for s in [out, &l.strides[..]] {
+        let (a, b) = (s[d0], s[d1]);
+        if a == 0 || b == 0 {
+            continue;
+        }
+        if a != b {
+            return if a < b { -1 } else { 1 };
+        }
+        if l.shape[d0] > l.shape[d1] {
+            return 1;
+        }
+    }
+    0
+}
+
+fn unravel(shape: &[usize], mut flat: usize) -> Vec<usize> {
+    shape
+        .iter()
+        .map(|&n| {
+            let i = flat % n;
+            flat /= n;
+            i
+        })
+        .collect()
+}
+
+/// `DimCounter::increment`.
+fn increment(shape: &[usize], values: &mut [usize], step0: usize, step1: usize) {
+    let (mut i, mut overflow) = if step1 != 1 { (1, step1) } else { (0, step0) };
+    while i < shape.len() && overflow > 0 {
+        let value = values[i] + overflow;
+        if value >= shape[i] {
+            overflow = 1;
+            values[i] = value - shape[i];
+        } else {
+            overflow = 0;
+            values[i] = value;
+        }
+        i += 1;
+    }
+}
+
+/// ATen's `parallel_for` split: how many threads run and how much each takes.
+fn chunks(n: usize, grain: usize, threads: usize) -> (usize, usize) {
+    let used = threads.min(n.div_ceil(grain.max(1))).max(1);
+    (used, n.div_ceil(used))
+}
+
+/// The sum of the `dims` of `l` over `v`, one value per kept element in
+/// row-major order, as PyTorch's CPU `sum` computes it.
+pub fn sum<T: SumFloat>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> {
+    match T::LANES {
+        8 => sum_with::<T, 8>(v, l, dims),
+        _ => sum_with::<T, 4>(v, l, dims),
+    }
+}
+
+fn sum_with<T: SumFloat, const N: usize>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> {
+    let outputs: usize = (0..l.ndim())
+        .filter(|d| !dims.contains(d))
+        .map(|d| l.shape[d])
+        .product();
+    let mut out = vec![T::ZERO; outputs];
+    let plan = Plan::new(l, dims);
+    let numel = plan.numel();
+    if numel == 0 {
+        return out;
+    }
+    let threads = rayon::current_num_threads();
+    if numel < GRAIN || threads == 1 {
+        let o = Out(out.as_mut_ptr(), out.len());
+        plan.walk::<T, N>(v, &o, 0, numel);
+    } else if outputs == 1 {
+        out[0] = two_pass::<T, N>(v, &plan, threads);
+    } else {
+        split_dim::<T, N>(v, &plan, threads, &mut out);
+    }
+    out
+}
+
+/// One output: each thread sums its share of the flat range into its own slot,
+/// then the slots are summed as one more reduction.
+fn two_pass<T: SumFloat, const N: usize>(v: &[T], plan: &Plan, threads: usize) -> T {
+    let numel = plan.numel();
+    let (used, chunk) = chunks(numel, GRAIN, threads);
+    let mut slots = vec![T::ZERO; threads];
+    slots[..used]
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(t, slot)| {
+            let o = Out(slot as *mut T, 1);
+            let mut p = plan.clone();
+            p.out = vec![0; p.out.len()];
+            p.walk::<T, N>(v, &o, t * chunk, numel.min((t + 1) * chunk));
+        });
+    let mut total = T::ZERO;
+    let o = Out(&mut total as *mut T, 1);
+    let l = Loop2d {
+        inp: 0,
+        out: 0,
+        in_s: [1, 0],
+        out_s: [0, 0],
+        size: [threads, 1],
+    };
+    loop2d::<T, N>(&slots, &o, l);
+    total
+}
+
+/// Many outputs: one kept dim is cut between the threads (columns rounded to
+/// 128 bytes where they sit side by side), each piece walked on its own.
+fn split_dim<T: SumFloat, const N: usize>(v: &[T], plan: &Plan, threads: usize, out: &mut [T]) {
+    let reduced = |d: usize| plan.out[d] == 0;
+    let nd = plan.shape.len();
+    let mut dim = nd - 1;
+    let mut best = dim;
+    loop {
+        if reduced(dim) {
+            dim = best;
+            break;
+        }
+        if plan.shape[dim] >= threads {
+            break;
+        }
+        if plan.shape[dim] > plan.shape[best] {
+            best = dim;
+        }
+        if dim == 0 {
+            dim = best;
+            break;
+        }
+        dim -= 1;
+    }
+    let cols = plan.shape[dim];
+    let (used, chunk) = chunks(cols, 1, threads);
+    let per_line = 128 / std::mem::size_of::<T>();
+    let round = plan.inp[dim] == 1;
+    let o = Out(out.as_mut_ptr(), out.len());
+    (0..used).into_par_iter().for_each(|t| {
+        let (mut begin, mut end) = (t * chunk, cols.min((t + 1) * chunk));
+        if begin >= end {
+            return;
+        }
+        if round {
+            begin -= begin % per_line;
+            if end != cols {
+                end -= end % per_line;
+            }
+        }
+        if begin == end {
+            return;
+        }
+        let mut p = plan.clone();
+        p.shape[dim] = end - begin;
+        p.in_base += begin * plan.inp[dim];
+        p.out_base += begin * plan.out[dim];
+        p.walk::<T, N>(v, &o, 0, p.numel());
+    });
+}
+
+/// `ReduceOp::SumInOrder`: each group's elements (row-major over `dims`) added
+/// one at a time into level 0 of eight; after element b, level j moves up
+/// into j+1 while b's bits under level j+1 are zero (so the first element goes
+/// straight to the top), as ATen's nll_loss does; the levels are then added
+/// from zero, bottom first.
+pub fn sum_in_order<T: SumFloat>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> {
+    const LEVELS: usize = 8;
+    let kept: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
+    let pick = |ds: &[usize], base: usize| Layout {
+        shape: ds.iter().map(|&d| l.shape[d]).collect(),
+        strides: ds.iter().map(|&d| l.strides[d]).collect(),
+        offset: base,
+    };
+    let group = pick(dims, 0);
+    let size = group.numel();
+    let power = (ceil_log2(size) / LEVELS).max(4);
+    let mask = (1usize << power) - 1;
+    let offsets = |g: &Layout| -> Vec<usize> {
+        let mut out = Vec::with_capacity(g.numel());
+        super::strided::runs(g, 0, g.numel(), &mut |off, stride, count| {
+            out.extend((0..count).map(|k| off + k * stride));
+        });
+        out
+    };
+    let inner = offsets(&group);
+    offsets(&pick(&kept, l.offset))
+        .into_iter()
+        .map(|start| {
+            let mut acc = [T::ZERO; LEVELS];
+            for (b, &o) in inner.iter().enumerate() {
+                acc[0] = acc[0] + v[start + o];
+                for j in 0..LEVELS - 1 {
+                    if b & (mask << (j * power)) != 0 {
+                        break;
+                    }
+                    acc[j + 1] = acc[j + 1] + acc[j];
+                    acc[j] = T::ZERO;
+                }
+            }
+            acc.iter().fold(T::ZERO, |a, &x| a + x)
+        })
+        .collect()
+}

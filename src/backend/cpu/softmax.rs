@@ -1,0 +1,221 @@
+//! softmax and log_softmax, in ATen's order of operations so that the results
+//! are PyTorch's bits (a row of probabilities summing to `1.0000` or to `1.`
+//! is visible in print).
+//!
+//! ATen has two kernels, both run at AVX-512 width (16 f32, 8 f64) on the
+//! machines tsh targets (unlike the sum kernel, see cascade.rs). Along the
+//! last dim (`_vec_softmax_lastdim`), a row is reduced lane by lane and the
+//! lanes folded at the end; softmax is `exp * (1 / sum)` and log_softmax
+//! `x - max - log(sum)`. Along any other dim (`_vec_softmax`), each position
+//! sums down the dim one element at a time and divides by the sum. The f32
+//! exponential is SLEEF's (`Vectorized<float>::exp`) where ATen runs a vector
+//! and the C library's where it runs its scalar tail.
+
+use rayon::prelude::*;
+
+use super::elem::{CpuStorage, Element};
+use super::lines::{Lines, each_line};
+use super::mathfun::{exp_sleef, log_sleef};
+use super::scratch::{Out, convert_into, filled_vec};
+use super::strided::PAR_MIN;
+use crate::error::Result;
+use crate::tensor::layout::Layout;
+
+/// ATen's `reduce_all` with `+` over vector lanes: a row shorter than a vector
+/// adds up left to right; a longer one keeps one sum per lane (the tail added
+/// into the first lanes) and folds the lanes, by halves for f32 (the AVX-512
+/// shuffle specialisation) and left to right for f64 (the generic one).
+fn lane_sum<T: Copy + std::ops::Add<Output = T>, const N: usize>(x: &[T], halves: bool) -> T {
+    if x.len() < N {
+        return x[1..].iter().fold(x[0], |a, &b| a + b);
+    }
+    let mut lanes = [x[0]; N];
+    lanes.copy_from_slice(&x[..N]);
+    for c in x[N..].chunks(N) {
+        for (l, &v) in lanes.iter_mut().zip(c) {
+            *l = *l + v;
+        }
+    }
+    if !halves {
+        return lanes[1..].iter().fold(lanes[0], |a, &b| a + b);
+    }
+    let mut step = N / 2;
+    while step > 0 {
+        let prev = lanes;
+        for i in 0..N {
+            lanes[i] = prev[i] + prev[i ^ step];
+        }
+        step /= 2;
+    }
+    lanes[0]
+}
+
+/// The largest element (NaN reaches the output through the sums).
+fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
+    x[1..].iter().fold(x[0], |a, &b| if b > a { b } else { a })
+}
+
+crate::multiversion! {
+    /// One row along the last dim, f32.
+    fn last_dim_f32(x: &[f32], y: &mut [Out<f32>], log: bool) {
+        let m = max_of(x);
+        let e: Vec<f32> = x.iter().map(|&v| exp_sleef(v - m)).collect();
+        let sum = lane_sum::<f32, 16>(&e, true);
+        if log {
+            let ln_sum = log_sleef(sum);
+            convert_into(x, y, |v| v - m - ln_sum);
+        } else {
+            let inv = 1.0 / sum;
+            convert_into(&e, y, |v| v * inv);
+        }
+    }
+}
+
+/// One row along the last dim, f64.
+fn last_dim_f64(x: &[f64], y: &mut [Out<f64>], log: bool) {
+    let m = max_of(x);
+    let e: Vec<f64> = x.iter().map(|&v| (v - m).exp()).collect();
+    let sum = lane_sum::<f64, 8>(&e, false);
+    if log {
+        let ln_sum = sum.ln();
+        convert_into(x, y, |v| v - m - ln_sum);
+    } else {
+        let inv = 1.0 / sum;
+        convert_into(&e, y, |v| v * inv);
+    }
+}
+
+/// One line across an inner dim: the sum runs down the line from zero.
+fn across<T>(
+    x: &[T],
+    log: bool,
+    exp: impl Fn(T) -> T,
+    ln: impl Fn(T) -> T,
+    zero: T,
+) -> Vec<T>
+where
+    T: Copy
+        + PartialOrd
+        + std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Div<Output = T>,
+{
+    let m = max_of(x);
+    let e: Vec<T> = x.iter().map(|&v| exp(v - m)).collect();
+    let sum = e.iter().fold(zero, |a, &b| a + b);
+    if log {
+        let ln_sum = ln(sum);
+        x.iter().map(|&v| v - m - ln_sum).collect()
+    } else {
+        e.into_iter().map(|v| v / sum).collect()
+    }
+}
+
+/// Along the last dim of a contiguous f32 tensor: rows straight from memory.
+fn rows_f32(v: &[f32], l: &Layout, len: usize, log: bool) -> Vec<f32> {
+    let n = l.numel();
+    let x = &v[l.offset..l.offset + n];
+    filled_vec(n, |out| {
+        let work = |(src, dst): (&[f32], &mut [Out<f32>])| last_dim_f32(src, dst, log);
+        if n >= PAR_MIN {
+            x.par_chunks(len)
+                .zip(out.par_chunks_mut(len))
+                .for_each(work);
+        } else {
+            x.chunks(len).zip(out.chunks_mut(len)).for_each(work);
+        }
+    })
+}
+
+/// Which positions ATen's `_vec_softmax` / `_vec_logsoftmax` (a dim other than
+/// the last) compute in vectors of 16, with SLEEF's exp; the rest run its
+/// scalar tail with the C library's. `inner` is the size of the dims after
+/// `dim`, `total` the number of positions (lines).
+fn vector_positions(total: usize, inner: usize, dim_size: usize, log: bool) -> Vec<bool> {
+    const W: usize = 16;
+    let mut vec = vec![false; total];
+    if log {
+        // Blocks of CHUNK positions per row; within one, all but the last
+        // size % 16 are vectorised.
+        let chunk = ((128 * 1024 / dim_size.max(1) / 4).max(W)) / W * W;
+        for (p, v) in vec.iter_mut().enumerate() {
+            let i = p % inner;
+            let start = i / chunk * chunk;
+            let size = chunk.min(inner - start);
+            *v = i - start < size - size % W;
+        }
+        return vec;
+    }
+    // parallel_for over positions, each thread walking its range: a vector
+    // wherever 16 positions of one row fit inside the range.
+    let grain = (32768 / dim_size.max(1)).max(1);
+    let threads = rayon::current_num_threads();
+    let (used, chunk) = if total > grain && threads > 1 {
+        let used = threads.min(total.div_ceil(grain));
+        (used, total.div_ceil(used))
+    } else {
+        (1, total)
+    };
+    for t in 0..used {
+        let (mut idx, end) = (t * chunk, total.min((t + 1) * chunk));
+        while idx < end {
+            let i = idx % inner;
+            if i + W <= inner && idx + W <= end {
+                vec[idx..idx + W].iter_mut().for_each(|v| *v = true);
+                idx += W;
+            } else {
+                idx += if idx + W > end { end - idx } else { inner - i };
+            }
+        }
+    }
+    vec
+}
+
+fn lines_typed<T: Element>(v: &[T], l: &Layout, dim: usize, log: bool) -> Vec<T> {
+    let lines = Lines::new(l, dim);
+    let lines = &lines;
+    let last = dim + 1 == l.ndim();
+    let read = |i: usize| {
+        let start = lines.in_starts[i];
+        (0..lines.len).map(move |k| v[start + k * lines.in_stride])
+    };
+    if T::DTYPE == crate::tensor::DType::F64 {
+        return each_line(lines, l.numel(), |i, line| {
+            let x: Vec<f64> = read(i).map(|e| e.to_f64()).collect();
+            let y = if last {
+                filled_vec(x.len(), |y| last_dim_f64(&x, y, log))
+            } else {
+                across(&x, log, f64::exp, f64::ln, 0.0)
+            };
+            line.extend(y.into_iter().map(T::from_f64));
+        });
+    }
+    let inner: usize = l.shape[dim + 1..].iter().product();
+    let vectors = if last {
+        Vec::new()
+    } else {
+        vector_positions(lines.in_starts.len(), inner, lines.len, log)
+    };
+    each_line(lines, l.numel(), |i, line| {
+        let x: Vec<f32> = read(i).map(|e| e.to_f64() as f32).collect();
+        let y = if last {
+            filled_vec(x.len(), |y| last_dim_f32(&x, y, log))
+        } else if vectors[i] && log {
+            across(&x, log, exp_sleef, log_sleef, 0.0)
+        } else {
+            across(&x, log, f32::exp, log_sleef, 0.0)
+        };
+        line.extend(y.into_iter().map(|e| T::from_f64(e as f64)));
+    })
+}
+
+pub fn softmax(s: &CpuStorage, l: &Layout, dim: usize, log: bool) -> Result<CpuStorage> {
+    if let CpuStorage::F32(v) = s
+        && l.is_contiguous()
+        && dim + 1 == l.ndim()
+        && l.shape[dim] > 0
+    {
+        return Ok(CpuStorage::F32(rows_f32(v, l, l.shape[dim], log)));
+    }
+    Ok(crate::with_storage!(s, v => Element::wrap(lines_typed(v, l, dim, log))))
+}
