@@ -134,6 +134,15 @@ pub const METHODS: &[Builtin] = &[
     ),
     op!(
         Method,
+        "numel(Tensor self) -> int",
+        "The number of elements of the dense tensor it stands for.",
+        "s = sparse_coo_tensor(tensor([[0, 1, 1], [2, 0, 2]]), tensor([3., 4., 5.]), (2, 3)); s.numel()",
+        |self_: Rc<SparseTensor>| Ok::<i64, crate::error::Error>(
+            self_.size().iter().product::<usize>() as i64
+        )
+    ),
+    op!(
+        Method,
         "size(Tensor self, int? dim=None) -> Any",
         "The size (a torch.Size), or its length along dim.",
         "s = sparse_coo_tensor(tensor([[0, 1, 1], [2, 0, 2]]), tensor([3., 4., 5.]), (2, 3)); s.size()",
