@@ -264,6 +264,15 @@ impl Bound {
     }
 }
 
+/// A sparse tensor where an op takes only dense ones.
+fn sparse_not_taken(s: &crate::tensor::sparse::SparseTensor) -> Error {
+    type_err(format!(
+        "this op does not take sparse tensors in tsh (got a torch.{} tensor)",
+        s.layout().name()
+    ))
+    .hint("make it dense with .to_dense() first")
+}
+
 /// The name Python's class of a value has (PyTorch's type errors use it).
 fn python_type(v: &Value) -> String {
     match v {
@@ -319,6 +328,7 @@ impl FromArg for Tensor {
             | Value::Bool(_)
             | Value::List(_)
             | Value::Tuple(_) => converted(convert::to_tensor_arg(v, "", "")),
+            Value::Sparse(s) => Err(Bad::Err(sparse_not_taken(s))),
             _ => Err(Bad::Type),
         }
     }

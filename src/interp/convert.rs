@@ -177,6 +177,11 @@ pub fn to_tensor_arg(v: &Value, func: &str, param: &str) -> Result<Tensor> {
     match v {
         Value::Tensor(t) | Value::Array(t) => Ok(t.clone()),
         Value::List(_) | Value::Tuple(_) => tensor_from_data(v, None),
+        Value::Sparse(s) => Err(type_err(format!(
+            "{func}() does not take sparse tensors in tsh ('{param}' is a torch.{} tensor)",
+            s.layout().name()
+        ))
+        .hint("make it dense with .to_dense() first")),
         v => scalar_tensor(v).ok_or_else(|| {
             type_err(format!(
                 "{func}() argument '{param}' must be a tensor, not {}",

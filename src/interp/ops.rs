@@ -60,6 +60,9 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     if let Some(r) = super::numpy::binary(op, a, b) {
         return r;
     }
+    if matches!(a, Value::Sparse(_)) || matches!(b, Value::Sparse(_)) {
+        return super::builtins::sparse_binary(op, a, b);
+    }
     if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
         let (Some(ta), Some(tb)) = (as_tensor(a), as_tensor(b)) else {
             return Err(
@@ -304,6 +307,10 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         (UnaryOp::Neg, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
         (UnaryOp::Pos, Value::Complex(..)) => Ok(v.clone()),
         (UnaryOp::Neg, Value::Tensor(t)) => elementwise::unary(KUnary::Neg, t).map(Value::Tensor),
+        (UnaryOp::Neg, Value::Sparse(s)) => {
+            super::builtins::sparse_negated(s).map(|s| Value::Sparse(std::rc::Rc::new(s)))
+        }
+        (UnaryOp::Pos, Value::Sparse(_)) => Ok(v.clone()),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
         (UnaryOp::Invert, Value::Tensor(t)) => {
@@ -377,6 +384,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             kinds_ok && x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| values_equal(p, q))
         }
         (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
+        (Value::Sparse(x), Value::Sparse(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Layout(x), Value::Layout(y)) => x == y,
         (Value::Dict(x), Value::Dict(y)) => {
             if std::rc::Rc::ptr_eq(x, y) {
                 return true;
@@ -501,6 +510,8 @@ fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Tensor(x), Value::Tensor(y)) => x.same_tensor(y),
+        (Value::Sparse(x), Value::Sparse(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Layout(x), Value::Layout(y)) => x == y,
         (Value::List(x), Value::List(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,

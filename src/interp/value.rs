@@ -30,6 +30,11 @@ pub enum Value {
     /// `...` as a value (it indexes like `...` inside brackets).
     Ellipsis,
     Tensor(Tensor),
+    /// A sparse tensor (COO, CSR, CSC, BSR or BSC): its indices and values
+    /// are dense tensors (tensor/sparse).
+    Sparse(Rc<crate::tensor::sparse::SparseTensor>),
+    /// `torch.strided`, `torch.sparse_coo`...: a tensor layout, by PyTorch's name.
+    Layout(&'static str),
     DType(DType),
     Device(Device),
     /// `torch.device("cuda")`: a device named by its type alone. Tensors made
@@ -326,6 +331,8 @@ impl Value {
             Value::Range(..) => "range",
             Value::Ellipsis => "ellipsis",
             Value::Tensor(_) => "tensor",
+            Value::Sparse(_) => "sparse tensor",
+            Value::Layout(_) => "layout",
             Value::DType(_) => "dtype",
             Value::Device(_) | Value::DeviceType(_) => "device",
             Value::Shape(_) => "shape",

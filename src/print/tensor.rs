@@ -278,11 +278,7 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     let mut suffixes = Vec::new();
     // As PyTorch: set_default_device changes where tensors are made, not how
     // they print (the suffix names every device but the cpu).
-    if t.device() != crate::tensor::Device::Cpu
-        && !AS_ON_CPU.load(std::sync::atomic::Ordering::Relaxed)
-    {
-        suffixes.push(format!("device='{}'", t.device()));
-    }
+    suffixes.extend(device_suffix(t.device()));
     let body = if t.numel() == 0 {
         if t.ndim() != 1 {
             let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
@@ -315,16 +311,42 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
         &suffixes,
         PREFIX.len(),
         opts.linewidth,
+        false,
     )
 }
 
+/// PyTorch's `device='cuda:0'` suffix, for tensors off the CPU (unless
+/// printing as on the CPU).
+pub fn device_suffix(device: crate::tensor::Device) -> Option<String> {
+    let as_on_cpu = AS_ON_CPU.load(std::sync::atomic::Ordering::Relaxed);
+    (device != crate::tensor::Device::Cpu && !as_on_cpu).then(|| format!("device='{device}'"))
+}
+
+/// PyTorch's `_tensor_str`: the body alone (`[]` when empty), lines after the
+/// first indented by `indent` (how a sparse tensor prints its parts).
+pub fn tensor_str(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
+    if t.numel() == 0 {
+        "[]".into()
+    } else {
+        format_body(t, opts, indent)
+    }
+}
+
 /// PyTorch's `_add_suffixes`: each suffix after ", " on the last line, or on a
-/// line of its own (indented) when it would pass the line width.
-fn add_suffixes(mut text: String, suffixes: &[String], indent: usize, linewidth: usize) -> String {
+/// line of its own (indented) when it would pass the line width; with
+/// `force_newline` (sparse COO) the first always starts a line.
+pub fn add_suffixes(
+    mut text: String,
+    suffixes: &[String],
+    indent: usize,
+    linewidth: usize,
+    mut force_newline: bool,
+) -> String {
     // As PyTorch's `len(s) - s.rfind("\n") + 1`: the line's length plus two.
     let mut last_line = text.len() - text.rfind('\n').map_or(0, |i| i + 1) + 2;
     for s in suffixes {
-        if last_line + s.len() + 2 > linewidth {
+        if force_newline || last_line + s.len() + 2 > linewidth {
+            force_newline = false;
             text.push_str(&format!(",\n{}{s}", " ".repeat(indent)));
             last_line = indent + s.len();
         } else {

@@ -154,6 +154,8 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
             format!("Parameter containing:\n{}", format_tensor(t, opts))
         }
         Value::Tensor(t) => format_tensor(t, opts),
+        Value::Sparse(s) => super::sparse::format_sparse(s, opts),
+        Value::Layout(name) => format!("torch.{name}"),
         Value::DType(d) => format!("torch.{}", d.name()),
         Value::Device(Device::Cpu) => "device(type='cpu')".into(),
         Value::Device(Device::Cuda(i)) => format!("device(type='cuda', index={i})"),
@@ -270,6 +272,23 @@ pub fn echo(
                 f
             };
             format!("{}\n{}", format_tensor(t, opts), f)
+        }
+        Value::Sparse(s) => {
+            // As a dense tensor's footer, with the layout and the stored count.
+            let f = format!(
+                "{} {} {}  {} nnz={}",
+                fmt_shape(s.size()),
+                s.dtype(),
+                s.device(),
+                s.layout().name(),
+                s.nnz()
+            );
+            let f = if color {
+                format!("\x1b[2m{f}\x1b[0m")
+            } else {
+                f
+            };
+            format!("{}\n{}", super::sparse::format_sparse(s, opts), f)
         }
         other => repr_with(other, opts),
     }

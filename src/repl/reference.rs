@@ -57,7 +57,7 @@ Every example runs; `cargo test` checks them and that this file is current (`BLE
         ));
     }
     out.push_str(&table(
-        "Methods of lists, dicts, shapes, grad_fn and optimizers",
+        "Methods of lists, dicts, shapes, grad_fn, optimizers and sparse tensors",
         builtins::value_methods(),
     ));
     out

@@ -10,6 +10,7 @@ pub mod op;
 pub mod ops;
 pub mod promote;
 pub mod shape;
+pub mod sparse;
 
 pub use self::core::Tensor;
 pub use device::Device;

@@ -25,6 +25,8 @@ pub fn tensor_attr_names() -> &'static [&'static str] {
         "grad",
         "grad_fn",
         "layout",
+        "is_sparse",
+        "is_sparse_csr",
         "data",
         "is_cuda",
         "is_cpu",
@@ -55,7 +57,8 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
             Some(n) => n.retained_grad().map(Value::Tensor).unwrap_or(Value::None),
         },
         "grad_fn" => t.grad_fn().map(Value::GradFn).unwrap_or(Value::None),
-        "layout" => Value::str("torch.strided"),
+        "layout" => Value::Layout("strided"),
+        "is_sparse" | "is_sparse_csr" => Value::Bool(false),
         "data" => Value::Tensor(t.view_with(t.layout().clone())),
         "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
         "is_cpu" => Value::Bool(t.device() == crate::tensor::Device::Cpu),
@@ -335,6 +338,7 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             }
             Err(no_attr(obj, name, vec!["real", "imag", "conjugate"]))
         }
+        Value::Sparse(s) => super::sparse_methods::attr(obj, s, name),
         Value::Distribution(d) => {
             super::distributions::attr(it, obj, d, name).unwrap_or_else(|| {
                 Err(no_attr(
@@ -648,6 +652,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
         Value::Device(_) | Value::DeviceType(_) => vec!["type".into(), "index".into()],
         Value::GradFn(_) => vec!["name".into(), "next_functions".into()],
         Value::Shape(_) => vec!["numel".into()],
+        Value::Sparse(_) => super::sparse_methods::names(),
         Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),
         Value::Dict(_) => DICT_ROWS.iter().map(|b| b.name.to_string()).collect(),
         _ => vec![],

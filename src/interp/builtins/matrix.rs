@@ -232,12 +232,11 @@ pub const ROWS: &[Builtin] = &[
     op!(
         Both,
         "narrow_copy(Tensor input, int dim, int start, int length) -> Tensor",
-        "A copy of narrow(input, dim, start, length).",
+        "A copy of narrow(input, dim, start, length) (of a sparse COO tensor too).",
         "narrow_copy(arange(5), 0, 1, 2)",
-        |input: Tensor, dim: i64, start: i64, length: i64| crate::tensor::ops::view::narrow(
-            &input, dim, start, length
-        )?
-        .deep_clone()
+        |input: super::sparse::AnyTensor, dim: i64, start: i64, length: i64| {
+            super::sparse_methods::narrow_copy(input, dim, start, length)
+        }
     ),
     op!(
         Function,

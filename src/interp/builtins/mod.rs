@@ -53,6 +53,8 @@ mod pytypes;
 mod reduce;
 mod select;
 mod shape;
+mod sparse;
+mod sparse_methods;
 mod special_fns;
 mod stats;
 mod teach;
@@ -73,6 +75,7 @@ pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names};
 pub use dtype_info::g6;
 pub use nnmodule::{LAYERS, module_method};
 pub use pytypes::{class_of, same_class};
+pub use sparse_methods::{binary as sparse_binary, negated as sparse_negated};
 
 /// Where a builtin can be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,8 +128,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 46] {
+fn tables() -> [&'static [Builtin]; 47] {
     [
+        sparse::ROWS,
         pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
@@ -176,7 +180,7 @@ fn tables() -> [&'static [Builtin]; 46] {
     ]
 }
 
-/// Methods of lists, dicts, shapes, grad_fn nodes and optimizers (reached only
+/// Methods of lists, dicts, shapes, grad_fn nodes, optimizers and sparse tensors (reached only
 /// through a value of that kind, so not in the tensor method index).
 pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
     attrs::value_methods()
@@ -187,6 +191,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(module_hooks::METHODS)
         .chain(generators::METHODS)
         .chain(pyset_rows::all_methods())
+        .chain(sparse_methods::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -309,8 +314,11 @@ fn constant(name: &str) -> Option<Value> {
         "inf" => Value::Float(f64::INFINITY),
         "nan" => Value::Float(f64::NAN),
         "cpu" => Value::Device(crate::tensor::Device::Cpu),
-        "strided" => Value::str("torch.strided"),
-        _ => return None,
+        "strided" => Value::Layout("strided"),
+        n => {
+            return crate::tensor::sparse::SparseLayout::from_name(n)
+                .map(|l| Value::Layout(l.name()));
+        }
     })
 }
 
@@ -374,6 +382,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch.optim", "lr_scheduler") => Some(Value::Module("torch.optim.lr_scheduler")),
         ("torch", "linalg") => Some(Value::Module("torch.linalg")),
         ("torch", "fft") => Some(Value::Module("torch.fft")),
+        ("torch", "sparse") => Some(Value::Module("torch.sparse")),
         ("torch", "testing") => Some(Value::Module("torch.testing")),
         ("torch", "random") => Some(Value::Module("torch.random")),
         // torch.random holds the default generator's functions.
@@ -402,6 +411,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "torch.distributions"
             | "torch.linalg"
             | "torch.fft"
+            | "torch.sparse"
             | "torch.testing"
             | "torch.autograd"
             | "random"

@@ -76,8 +76,23 @@ macro_rules! product {
     };
 }
 
-product!(matmul, "other", mm_ops::matmul);
-product!(mm, "mat2", mm_ops::mm);
+product!(dense_matmul, "other", mm_ops::matmul);
+product!(dense_mm, "mat2", mm_ops::mm);
+
+/// A sparse first operand goes to the sparse product (tensor/sparse).
+fn matmul(it: &mut Interp, a: Args) -> Result<Value> {
+    match a.positional.first() {
+        Some((Value::Sparse(_), _)) => super::sparse_methods::product(a, "other"),
+        _ => dense_matmul(it, a),
+    }
+}
+
+fn mm(it: &mut Interp, a: Args) -> Result<Value> {
+    match a.positional.first() {
+        Some((Value::Sparse(_), _)) => super::sparse_methods::product(a, "mat2"),
+        _ => dense_mm(it, a),
+    }
+}
 product!(bmm, "mat2", mm_ops::bmm);
 product!(mv, "vec", mm_ops::mv);
 product!(dot, "other", mm_ops::dot);

@@ -487,7 +487,10 @@ fn sorted(it: &mut Interp, mut a: Args) -> Result<Value> {
 fn is_tensor(_: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.value("x")?;
     a.finish()?;
-    Ok(Value::Bool(matches!(v, Value::Tensor(_))))
+    Ok(Value::Bool(matches!(
+        v,
+        Value::Tensor(_) | Value::Sparse(_)
+    )))
 }
 
 fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
