@@ -194,7 +194,13 @@ pub fn nll_loss(
     check_weight(weight, classes)?;
     let p = picks(target, classes, ignore_index, input.dtype())?;
     let inputs: Vec<&Tensor> = std::iter::once(input).chain(weight).collect();
-    composite("NllLossBackward0", &inputs, |t| {
+    // ATen runs its 2-d kernel (nll_loss2d) for inputs of more dims.
+    let node = if input.ndim() <= 2 {
+        "NllLossBackward0"
+    } else {
+        "NllLoss2DBackward0"
+    };
+    composite(node, &inputs, |t| {
         let (rows, _) = rows_by_class(&t[0], target)?;
         let m = rows.shape()[0];
         let all = crate::tensor::ops::creation::arange_on(m, rows.device())?;

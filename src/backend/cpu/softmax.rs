@@ -86,13 +86,7 @@ fn last_dim_f64(x: &[f64], y: &mut [Out<f64>], log: bool) {
 }
 
 /// One line across an inner dim: the sum runs down the line from zero.
-fn across<T>(
-    x: &[T],
-    log: bool,
-    exp: impl Fn(T) -> T,
-    ln: impl Fn(T) -> T,
-    zero: T,
-) -> Vec<T>
+fn across<T>(x: &[T], log: bool, exp: impl Fn(T) -> T, ln: impl Fn(T) -> T, zero: T) -> Vec<T>
 where
     T: Copy
         + PartialOrd

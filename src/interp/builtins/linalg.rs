@@ -316,6 +316,27 @@ pub const ROWS: &[Builtin] = &[
     ),
     op!(
         Module,
+        "linalg.tensorinv(Tensor A, int ind=2) -> Tensor",
+        "The inverse of tensordot: X with tensordot(A, X, ind) the identity.",
+        "torch.linalg.tensorinv(torch.eye(6).reshape(2, 3, 6), ind=2).shape",
+        |a: Tensor, ind: i64| lc::tensorinv(&a, ind)
+    ),
+    op!(
+        Module,
+        "linalg.tensorsolve(Tensor A, Tensor B, int[]? dims=None) -> Tensor",
+        "X with tensordot(A, X, X.ndim) == B (dims of A moved to the end first).",
+        "torch.linalg.tensorsolve(torch.eye(6).reshape(6, 2, 3), torch.ones(6))",
+        |a: Tensor, b: Tensor, dims: Option<Vec<i64>>| lc::tensorsolve(&a, &b, dims.as_deref())
+    ),
+    op!(
+        Module,
+        "linalg.matrix_sqrth(Tensor A) -> Tensor",
+        "The symmetric positive-definite square root of a symmetric positive-definite matrix.",
+        "torch.linalg.matrix_sqrth(tensor([[2., 0.], [0., 9.]]))",
+        |a: Tensor| lc::matrix_sqrth(&a)
+    ),
+    op!(
+        Module,
         "linalg.multi_dot(Tensor[] tensors) -> Tensor",
         "The product of a chain of matrices (the first and last may be vectors).",
         "torch.linalg.multi_dot([ones(2, 3), ones(3, 4), ones(4)])",

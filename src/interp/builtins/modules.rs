@@ -64,6 +64,7 @@ pub const FUNCTIONAL: &[&str] = &[
     "layer_norm",
     "leaky_relu",
     "linear",
+    "linear_cross_entropy",
     "local_response_norm",
     "log_softmax",
     "logsigmoid",

@@ -354,3 +354,67 @@ class CTCLoss(nn.Module):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                         self.zero_infinity)
+
+
+# Cross-entropy of a linear layer's logits (PyTorch 2.15). PyTorch's optional
+# chunked path (`options`) only saves memory; the loss is the reference
+# computation below.
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError("expected input with dimensionality 1 or 2, got " + str(input.dim()))
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got " + str(linear_weight.dim()))
+    batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           + str(input.shape[-1]) + " and " + str(linear_weight.shape[-1]) + ", respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes,) + out_features:
+        raise RuntimeError("expected linear_bias shape " + str((num_classes,) + out_features) + ", got "
+                           + str(tuple(linear_bias.shape)))
+    if len(out_features) > 0 and len(batches) == 0:
+        raise RuntimeError("K-dimensional loss defined by linear_weight shape " + str(tuple(linear_weight.shape))
+                           + " requires batched input, (N, " + str(in_features) + "), got unbatched input with shape "
+                           + str(tuple(input.shape)))
+    logits_shape = batches + (num_classes,) + out_features
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    rows = _prod((num_classes,) + out_features)
+    logits = F.linear(input, linear_weight.reshape(rows, in_features),
+                      None if linear_bias is None else linear_bias.reshape(rows))
+    return F.cross_entropy(logits.reshape(logits_shape), target, weight=weight, reduction=reduction,
+                           ignore_index=ignore_index, label_smoothing=label_smoothing)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None, dtype=None,
+                 reduction="mean", weight=None, ignore_index=None, label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError("expected weight shape to be " + str((num_classes,)) + ", got " + str(tuple(weight.shape)))
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError("expected label_smoothing to be in range [0, 1], got " + str(label_smoothing))
+        super().__init__(weight=weight, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = tuple(out_features)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        self.linear = nn.Linear(in_features, _prod((num_classes,) + self.out_features), bias=bias, device=device,
+                                dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        w = self.linear.weight.reshape((self.num_classes,) + self.out_features + (self.linear.in_features,))
+        b = None if self.linear.bias is None else self.linear.bias.reshape((self.num_classes,) + self.out_features)
+        return linear_cross_entropy(input, w, target, linear_bias=b, weight=self.weight, reduction=self.reduction,
+                                    ignore_index=self.ignore_index, label_smoothing=self.label_smoothing,
+                                    options=self.options)
+
+    def extra_repr(self):
+        return ("in_features=" + str(self.linear.in_features) + ", num_classes=" + str(self.num_classes)
+                + ", out_features=" + str(self.out_features) + ", bias=" + str(self.linear.bias is not None)
+                + ", reduction=" + self.reduction + ", ignore_index=" + str(self.ignore_index)
+                + ", label_smoothing=" + str(self.label_smoothing) + ", options=" + str(self.options))

@@ -118,6 +118,7 @@ pub const PRELUDE_FUNCTIONAL: &[&str] = &[
     "fractional_max_pool2d_with_indices",
     "fractional_max_pool3d_with_indices",
     "ctc_loss",
+    "linear_cross_entropy",
 ];
 
 /// The prelude's functions that PyTorch also has at `torch.` (its ATen ops).
@@ -296,6 +297,7 @@ pub const LAYERS: &[&str] = &[
     "MultiMarginLoss",
     "TripletMarginLoss",
     "CTCLoss",
+    "LinearCrossEntropyLoss",
     "FractionalMaxPool2d",
     "FractionalMaxPool3d",
     "TripletMarginWithDistanceLoss",

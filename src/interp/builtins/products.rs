@@ -10,6 +10,16 @@ use crate::tensor::Tensor;
 use crate::tensor::ops::matmul as mm_ops;
 
 pub const ROWS: &[Builtin] = &[
+    crate::op!(
+        Function,
+        "tensordot(Tensor a, Tensor b, Any dims=2) -> Tensor",
+        "Sum of products over dims: the last `dims` of a with the first of b, or two lists of dims.",
+        "torch.tensordot(arange(6.).reshape(2, 3), arange(6.).reshape(3, 2), dims=1)",
+        |a: Tensor, b: Tensor, dims: Value| {
+            let (da, db) = tensordot_dims(&dims, a.ndim())?;
+            mm_ops::tensordot(&a, &b, &da, &db)
+        }
+    ),
     row!(
         Both,
         "matmul",
@@ -97,3 +107,50 @@ product!(bmm, "mat2", mm_ops::bmm);
 product!(mv, "vec", mm_ops::mv);
 product!(dot, "other", mm_ops::dot);
 product!(outer, "vec2", mm_ops::outer);
+
+/// tensordot's `dims`: n (the last n of a against the first n of b), or a
+/// pair of dim lists (or of single dims).
+fn tensordot_dims(dims: &Value, a_ndim: usize) -> Result<(Vec<i64>, Vec<i64>)> {
+    let bad = || {
+        crate::error::type_err(format!(
+            "tensordot expects dims to be an int or a pair of lists of dims, not {}",
+            dims.type_name()
+        ))
+    };
+    let ints = |v: &Value| -> Result<Vec<i64>> {
+        match v {
+            Value::Int(d) => Ok(vec![*d]),
+            _ => v
+                .iter_items()
+                .map_err(|_| bad())?
+                .iter()
+                .map(|x| match x {
+                    Value::Int(d) => Ok(*d),
+                    _ => Err(bad()),
+                })
+                .collect(),
+        }
+    };
+    match dims {
+        Value::Int(n) => {
+            if *n < 0 {
+                return Err(crate::error::value_err(format!(
+                    "tensordot expects dims >= 0, but got dims={n}"
+                )));
+            }
+            let n = (*n).min(a_ndim as i64);
+            let a = (a_ndim as i64 - n..a_ndim as i64).collect();
+            Ok((a, (0..n).collect()))
+        }
+        Value::Tensor(t) if t.ndim() == 0 => {
+            tensordot_dims(&Value::Int(t.to_host_i64()?[0]), a_ndim)
+        }
+        _ => {
+            let pair = dims.iter_items().map_err(|_| bad())?;
+            if pair.len() != 2 {
+                return Err(bad());
+            }
+            Ok((ints(&pair[0])?, ints(&pair[1])?))
+        }
+    }
+}

@@ -257,3 +257,60 @@ pub fn renorm(x: &Tensor, p: f64, dim: i64, maxnorm: f64) -> Result<Tensor> {
         mul(x, &factor)
     })
 }
+
+/// `torch.linalg.tensorinv`: A read as a (prod of its last dims) square
+/// matrix, inverted, shaped `A.shape[ind:] + A.shape[:ind]`.
+pub fn tensorinv(a: &Tensor, ind: i64) -> Result<Tensor> {
+    use crate::tensor::ops::view::reshape;
+    if ind <= 0 {
+        return Err(value_err(format!(
+            "Expected a strictly positive integer for 'ind', but got {ind}"
+        )));
+    }
+    let ind = (ind as usize).min(a.ndim());
+    let (front, back) = a.shape().split_at(ind);
+    let (m, n) = (
+        front.iter().product::<usize>(),
+        back.iter().product::<usize>(),
+    );
+    if m != n {
+        return Err(value_err(format!(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got {n} != {m}"
+        )));
+    }
+    let out: Vec<i64> = back.iter().chain(front).map(|&d| d as i64).collect();
+    reshape(&inv(&reshape(a, &[n as i64, n as i64])?)?, &out)
+}
+
+/// `torch.linalg.tensorsolve`: X with `tensordot(A, X, X.ndim) == B`, `dims`
+/// of A first moved to the end; solved as one square system.
+pub fn tensorsolve(a: &Tensor, b: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+    use crate::tensor::ops::view::reshape;
+    let nd = a.ndim() as i64;
+    let a = match dims {
+        Some(d) => {
+            let dest: Vec<i64> = (nd - d.len() as i64..nd).collect();
+            crate::tensor::ops::arrange::movedim(a, d, &dest)?
+        }
+        None => a.clone(),
+    };
+    let rest = &a.shape()[b.ndim().min(a.ndim())..];
+    let (r, o) = (rest.iter().product::<usize>(), b.numel());
+    if r != o {
+        return Err(value_err(format!(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got {r} != {o}"
+        )));
+    }
+    let shape: Vec<i64> = rest.iter().map(|&d| d as i64).collect();
+    let x = solve(&reshape(&a, &[r as i64, r as i64])?, &reshape(b, &[-1])?)?;
+    reshape(&x, &shape)
+}
+
+/// `torch.linalg.matrix_sqrth`: the symmetric positive-definite square root
+/// of a symmetric positive-definite matrix, Q diag(√λ) Qᵀ from its eigh.
+pub fn matrix_sqrth(a: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::UnaryOp;
+    let (l, q) = super::linalg::eigh(a, false)?;
+    let root = crate::tensor::ops::arith::un(UnaryOp::Sqrt, &l)?;
+    matmul(&mul(&q, &unsqueeze(&root, -2)?)?, &mt(&q)?)
+}

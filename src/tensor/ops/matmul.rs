@@ -216,3 +216,46 @@ pub fn outer(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let row = unsqueeze(b, 0)?;
     crate::tensor::ops::elementwise::binary(crate::tensor::op::BinaryOp::Mul, &col, &row)
 }
+
+/// `torch.tensordot`: the sum of products over `dims_a` of `a` against
+/// `dims_b` of `b`, as one matrix product (free dims of a, then of b).
+pub fn tensordot(a: &Tensor, b: &Tensor, dims_a: &[i64], dims_b: &[i64]) -> Result<Tensor> {
+    use crate::tensor::ops::view::permute;
+    use crate::tensor::shape::normalize_dim;
+    if dims_a.len() != dims_b.len() {
+        return Err(shape_err(
+            "both dimension lists should have same length".to_string(),
+        ));
+    }
+    let da = dims_a
+        .iter()
+        .map(|&d| normalize_dim(d, a.ndim()))
+        .collect::<Result<Vec<_>>>()?;
+    let db = dims_b
+        .iter()
+        .map(|&d| normalize_dim(d, b.ndim()))
+        .collect::<Result<Vec<_>>>()?;
+    for (&i, &j) in da.iter().zip(&db) {
+        if a.shape()[i] != b.shape()[j] {
+            return Err(shape_err(format!(
+                "contracted dimensions need to match, but first has size {} in dim {i} and second has size {} in dim {j}",
+                a.shape()[i],
+                b.shape()[j]
+            )));
+        }
+    }
+    let free_a: Vec<usize> = (0..a.ndim()).filter(|d| !da.contains(d)).collect();
+    let free_b: Vec<usize> = (0..b.ndim()).filter(|d| !db.contains(d)).collect();
+    let size =
+        |t: &Tensor, ds: &[usize]| ds.iter().map(|&d| t.shape()[d]).product::<usize>() as i64;
+    let order = |x: &[usize], y: &[usize]| x.iter().chain(y).map(|&d| d as i64).collect::<Vec<_>>();
+    let k = size(a, &da);
+    let a2 = reshape(&permute(a, &order(&free_a, &da))?, &[size(a, &free_a), k])?;
+    let b2 = reshape(&permute(b, &order(&db, &free_b))?, &[k, size(b, &free_b)])?;
+    let out: Vec<i64> = free_a
+        .iter()
+        .map(|&d| a.shape()[d] as i64)
+        .chain(free_b.iter().map(|&d| b.shape()[d] as i64))
+        .collect();
+    reshape(&mm(&a2, &b2)?, &out)
+}
