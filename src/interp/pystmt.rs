@@ -29,6 +29,7 @@ const IMPORTABLE: &[&str] = &[
     "time",
     "copy",
     "itertools",
+    "warnings",
     "torch.utils",
     "torch.utils.data",
 ];

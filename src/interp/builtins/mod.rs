@@ -50,6 +50,7 @@ mod pyspecial;
 mod python;
 mod pytime;
 mod pytypes;
+pub(crate) mod pywarnings;
 mod reduce;
 mod select;
 mod shape;
@@ -125,8 +126,9 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 46] {
+fn tables() -> [&'static [Builtin]; 47] {
     [
+        pywarnings::ROWS,
         pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
@@ -394,7 +396,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "random"
             | "time"
             | "copy"
-            | "itertools",
+            | "itertools"
+            | "warnings",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);
