@@ -275,14 +275,7 @@ pub fn print_as_on_cpu(on: bool) {
 /// `grad_fn=<...>` or `requires_grad=True`), wrapped as `_add_suffixes` does.
 pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     const PREFIX: &str = "tensor(";
-    let mut suffixes = Vec::new();
-    // As PyTorch: set_default_device changes where tensors are made, not how
-    // they print (the suffix names every device but the cpu).
-    if t.device() != crate::tensor::Device::Cpu
-        && !AS_ON_CPU.load(std::sync::atomic::Ordering::Relaxed)
-    {
-        suffixes.push(format!("device='{}'", t.device()));
-    }
+    let mut suffixes: Vec<String> = device_suffix(t.device()).into_iter().collect();
     let body = if t.numel() == 0 {
         if t.ndim() != 1 {
             let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
@@ -318,9 +311,22 @@ pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     )
 }
 
+/// The `device='cuda:0'` suffix: as PyTorch, set_default_device changes where
+/// tensors are made, not how they print (the suffix names every device but the cpu).
+pub(crate) fn device_suffix(device: crate::tensor::Device) -> Option<String> {
+    let shown = device != crate::tensor::Device::Cpu
+        && !AS_ON_CPU.load(std::sync::atomic::Ordering::Relaxed);
+    shown.then(|| format!("device='{device}'"))
+}
+
 /// PyTorch's `_add_suffixes`: each suffix after ", " on the last line, or on a
 /// line of its own (indented) when it would pass the line width.
-fn add_suffixes(mut text: String, suffixes: &[String], indent: usize, linewidth: usize) -> String {
+pub(crate) fn add_suffixes(
+    mut text: String,
+    suffixes: &[String],
+    indent: usize,
+    linewidth: usize,
+) -> String {
     // As PyTorch's `len(s) - s.rfind("\n") + 1`: the line's length plus two.
     let mut last_line = text.len() - text.rfind('\n').map_or(0, |i| i + 1) + 2;
     for s in suffixes {
@@ -338,7 +344,7 @@ fn add_suffixes(mut text: String, suffixes: &[String], indent: usize, linewidth:
 
 /// The data part of a non-empty tensor's text (`[1., 2.]`), lines after the
 /// first indented by `indent`.
-fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
+pub(crate) fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
     let summarize = t.numel() > opts.threshold;
     let data = if summarize {
         summarized(t, opts)

@@ -51,6 +51,8 @@ mod python;
 mod pytime;
 mod pytypes;
 pub(crate) mod pywarnings;
+mod quantize;
+mod quantized_tensor;
 mod reduce;
 mod select;
 mod shape;
@@ -126,9 +128,10 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 47] {
+fn tables() -> [&'static [Builtin]; 48] {
     [
         pywarnings::ROWS,
+        quantize::ROWS,
         pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
@@ -189,6 +192,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(module_hooks::METHODS)
         .chain(generators::METHODS)
         .chain(pyset_rows::all_methods())
+        .chain(quantized_tensor::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -340,7 +344,15 @@ pub fn global(name: &str) -> Option<Value> {
     if let Some(d) = dtype_global(name) {
         return Some(Value::DType(d));
     }
-    constant(name)
+    quantized_name(name).or_else(|| constant(name))
+}
+
+/// `torch.quint8` and the other quantized dtypes, and the quantization schemes.
+fn quantized_name(name: &str) -> Option<Value> {
+    use crate::tensor::quantized::{QDType, QScheme};
+    QDType::from_name(name)
+        .map(Value::QDType)
+        .or_else(|| QScheme::from_name(name).map(Value::QScheme))
 }
 
 /// `module.name`: only the names that module holds in PyTorch (or Python), of
@@ -413,6 +425,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             }
             torch_function(n)
                 .map(Value::Builtin)
+                .or_else(|| quantized_name(n))
                 .or_else(|| constant(n))
         }
         ("torch.nn.functional", n) if modules::FUNCTIONAL.contains(&n) => {
@@ -450,5 +463,15 @@ pub fn global_names() -> impl Iterator<Item = &'static str> {
         .chain(ix.functions.keys())
         .copied()
         .chain(crate::tensor::dtype::ALL_DTYPES.iter().map(|d| d.name()))
+        .chain(
+            crate::tensor::quantized::QDType::ALL
+                .iter()
+                .map(|d| d.name()),
+        )
+        .chain(
+            crate::tensor::quantized::QScheme::ALL
+                .iter()
+                .map(|s| s.name()),
+        )
         .chain(["torch", "pi", "inf", "nan", "F"])
 }
