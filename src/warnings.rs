@@ -16,6 +16,8 @@ pub enum WarningKind {
 pub struct Warning {
     pub kind: WarningKind,
     pub message: String,
+    /// Shown once per session (PyTorch's TORCH_WARN_ONCE: once per process).
+    pub once: bool,
 }
 
 thread_local! {
@@ -23,10 +25,20 @@ thread_local! {
 }
 
 pub fn warn(kind: WarningKind, message: impl Into<String>) {
+    queue(kind, message.into(), false);
+}
+
+/// A warning the session shows only the first time it is given.
+pub fn warn_once(kind: WarningKind, message: impl Into<String>) {
+    queue(kind, message.into(), true);
+}
+
+fn queue(kind: WarningKind, message: String, once: bool) {
     QUEUE.with(|q| {
         q.borrow_mut().push(Warning {
             kind,
-            message: message.into(),
+            message,
+            once,
         })
     });
 }

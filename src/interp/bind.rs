@@ -329,6 +329,7 @@ impl FromArg for Tensor {
             | Value::List(_)
             | Value::Tuple(_) => converted(convert::to_tensor_arg(v, "", "")),
             Value::Sparse(s) => Err(Bad::Err(sparse_not_taken(s))),
+            Value::QTensor(_) => Err(Bad::Err(convert::quantized_where_dense(""))),
             _ => Err(Bad::Type),
         }
     }
@@ -428,7 +429,9 @@ impl FromArg for DType {
     const TY: &'static str = "ScalarType";
     fn from_arg(v: &Value) -> std::result::Result<Self, Bad> {
         match v {
-            Value::DType(_) | Value::Str(_) | Value::Type(_) => converted(convert::to_dtype(v)),
+            Value::DType(_) | Value::QDType(_) | Value::Str(_) | Value::Type(_) => {
+                converted(convert::to_dtype(v))
+            }
             _ => Err(Bad::Type),
         }
     }

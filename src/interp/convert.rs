@@ -137,11 +137,27 @@ pub fn to_dtype(v: &Value) -> Result<DType> {
             type_err(format!("unknown dtype '{s}'"))
                 .hint("dtypes: float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 bool")
         }),
+        Value::QDType(d) => Err(crate::error::dtype_err(format!(
+            "torch.{} is a quantized dtype: only quantized tensors have it",
+            d.name()
+        ))
+        .hint("make one with torch.quantize_per_tensor(x, scale, zero_point, dtype)")),
         v => Err(type_err(format!(
             "expected a dtype, got {}",
             v.a_type_name()
         ))),
     }
+}
+
+/// A quantized tensor where a dense one is needed.
+pub fn quantized_where_dense(func: &str) -> crate::error::Error {
+    let what = if func.is_empty() {
+        "this op".to_string()
+    } else {
+        format!("{func}()")
+    };
+    type_err(format!("{what} takes dense tensors, not quantized ones"))
+        .hint("call .dequantize() for a float tensor (or .int_repr() for its integers)")
 }
 
 pub fn to_device(v: &Value) -> Result<Device> {
@@ -182,6 +198,7 @@ pub fn to_tensor_arg(v: &Value, func: &str, param: &str) -> Result<Tensor> {
             s.layout().name()
         ))
         .hint("make it dense with .to_dense() first")),
+        Value::QTensor(_) => Err(quantized_where_dense(func)),
         v => scalar_tensor(v).ok_or_else(|| {
             type_err(format!(
                 "{func}() argument '{param}' must be a tensor, not {}",

@@ -116,6 +116,9 @@ pub struct Interp {
     generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
     handling: Vec<crate::error::Error>,
+    /// Python's warning filters (`warnings.filterwarnings`) and the once-only
+    /// warnings already shown.
+    pub(crate) warnings: builtins::pywarnings::WarningState,
 }
 
 impl Interp {
@@ -138,6 +141,7 @@ impl Interp {
             method_ctx: Vec::new(),
             nn_classes: None,
             handling: Vec::new(),
+            warnings: Default::default(),
         }
     }
 

@@ -93,7 +93,9 @@ impl Interp {
                     .at(span)
                     .hint(":set broadcast warn (or off) lets it through with a warning"));
             }
-            self.warn(&w.message);
+            if self.warnings.show(&w) {
+                self.warn(&w.message);
+            }
         }
         Ok(())
     }

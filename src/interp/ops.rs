@@ -356,6 +356,8 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Set(x), Value::Set(y)) => super::pyset::equal(&x.borrow(), &y.borrow()),
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::QDType(x), Value::QDType(y)) => x == y,
+        (Value::QScheme(x), Value::QScheme(y)) => x == y,
         (Value::Device(x), Value::Device(y)) | (Value::DeviceType(x), Value::DeviceType(y)) => {
             x == y
         }
@@ -459,6 +461,10 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
         }
         _ => {}
     }
+    if matches!(a, Value::QTensor(_)) || matches!(b, Value::QTensor(_)) {
+        return Err(type_err("quantized tensors cannot be compared in tsh")
+            .hint("compare their dequantize() or int_repr() tensors"));
+    }
     let tensorish = matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_));
     if tensorish {
         if let (Some(x), Some(y)) = (as_tensor(a), as_tensor(b)) {
@@ -515,6 +521,9 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::List(x), Value::List(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::QDType(x), Value::QDType(y)) => x == y,
+        (Value::QScheme(x), Value::QScheme(y)) => x == y,
+        (Value::QTensor(x), Value::QTensor(y)) => x.int_repr().same_tensor(y.int_repr()),
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Str(x), Value::Str(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
         (Value::Module(x), Value::Module(y)) => x == y,

@@ -30,6 +30,7 @@ const IMPORTABLE: &[&str] = &[
     "time",
     "copy",
     "itertools",
+    "warnings",
     "torch.utils",
     "torch.utils.data",
 ];

@@ -159,6 +159,12 @@ impl Interp {
                 let idx = self.eval_indices(subs)?;
                 super::numpy::wrap(Value::Tensor(index(t, &idx)?))
             }
+            // Indexing only picks integers: the result keeps the scale.
+            Value::QTensor(q) => {
+                let idx = self.eval_indices(subs)?;
+                let picked = index(q.int_repr(), &idx)?;
+                Ok(Value::QTensor(q.with_repr(picked, "indexing")?))
+            }
             Value::List(_)
             | Value::Tuple(_)
             | Value::Shape(_)

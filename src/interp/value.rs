@@ -35,7 +35,13 @@ pub enum Value {
     Sparse(Rc<crate::tensor::sparse::SparseTensor>),
     /// `torch.strided`, `torch.sparse_coo`...: a tensor layout, by PyTorch's name.
     Layout(&'static str),
+    /// A quantized tensor (`torch.quantize_per_tensor`): integers, scale, zero point.
+    QTensor(crate::tensor::quantized::QTensor),
     DType(DType),
+    /// `torch.quint8`, `torch.qint8`, `torch.qint32`: the quantized dtypes.
+    QDType(crate::tensor::quantized::QDType),
+    /// `torch.per_tensor_affine` and the other quantization schemes.
+    QScheme(crate::tensor::quantized::QScheme),
     Device(Device),
     /// `torch.device("cuda")`: a device named by its type alone. Tensors made
     /// on it go to the current device (cuda:0), but it prints, and compares, as
@@ -333,7 +339,9 @@ impl Value {
             Value::Tensor(_) => "tensor",
             Value::Sparse(_) => "sparse tensor",
             Value::Layout(_) => "layout",
-            Value::DType(_) => "dtype",
+            Value::QTensor(_) => "quantized tensor",
+            Value::DType(_) | Value::QDType(_) => "dtype",
+            Value::QScheme(_) => "qscheme",
             Value::Device(_) | Value::DeviceType(_) => "device",
             Value::Shape(_) => "shape",
             Value::Function(_) => "function",
@@ -382,6 +390,10 @@ impl Value {
                     .hint("use t.any() or t.all() to reduce it to one bool"));
                 }
                 crate::tensor::ops::scalar::item_bool(t)?
+            }
+            Value::QTensor(_) => {
+                return Err(type_err("a quantized tensor has no truth value in tsh")
+                    .hint("test its dequantize() (or int_repr()) instead"));
             }
             _ => true,
         })

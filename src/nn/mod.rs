@@ -11,3 +11,4 @@ pub mod normalization;
 pub mod optim;
 mod optim_state;
 pub mod parameter;
+pub mod quantized;

@@ -3,6 +3,7 @@
 pub mod error;
 pub mod number;
 pub mod numpy;
+pub mod quantized;
 pub mod sparse;
 pub mod suggest;
 pub mod tensor;

@@ -275,10 +275,7 @@ pub fn print_as_on_cpu(on: bool) {
 /// `grad_fn=<...>` or `requires_grad=True`), wrapped as `_add_suffixes` does.
 pub fn format_tensor(t: &Tensor, opts: &PrintOptions) -> String {
     const PREFIX: &str = "tensor(";
-    let mut suffixes = Vec::new();
-    // As PyTorch: set_default_device changes where tensors are made, not how
-    // they print (the suffix names every device but the cpu).
-    suffixes.extend(device_suffix(t.device()));
+    let mut suffixes: Vec<String> = device_suffix(t.device()).into_iter().collect();
     let body = if t.numel() == 0 {
         if t.ndim() != 1 {
             let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
@@ -360,7 +357,7 @@ pub fn add_suffixes(
 
 /// The data part of a non-empty tensor's text (`[1., 2.]`), lines after the
 /// first indented by `indent`.
-fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
+pub(crate) fn format_body(t: &Tensor, opts: &PrintOptions, indent: usize) -> String {
     let summarize = t.numel() > opts.threshold;
     let data = if summarize {
         summarized(t, opts)

@@ -157,6 +157,9 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Sparse(s) => super::sparse::format_sparse(s, opts),
         Value::Layout(name) => format!("torch.{name}"),
         Value::DType(d) => format!("torch.{}", d.name()),
+        Value::QTensor(q) => super::quantized::format_qtensor(q, opts),
+        Value::QDType(d) => format!("torch.{}", d.name()),
+        Value::QScheme(s) => format!("torch.{}", s.name()),
         Value::Device(Device::Cpu) => "device(type='cpu')".into(),
         Value::Device(Device::Cuda(i)) => format!("device(type='cuda', index={i})"),
         Value::DeviceType(d) => format!("device(type='{}')", d.kind()),
@@ -264,15 +267,7 @@ pub fn echo(
     globals: &HashMap<Rc<str>, Value>,
 ) -> String {
     match v {
-        Value::Tensor(t) => {
-            let f = footer(t, globals);
-            let f = if color {
-                format!("\x1b[2m{f}\x1b[0m")
-            } else {
-                f
-            };
-            format!("{}\n{}", format_tensor(t, opts), f)
-        }
+        Value::Tensor(t) => with_footer(format_tensor(t, opts), footer(t, globals), color),
         Value::Sparse(s) => {
             // As a dense tensor's footer, with the layout and the stored count.
             let f = format!(
@@ -283,13 +278,22 @@ pub fn echo(
                 s.layout().name(),
                 s.nnz()
             );
-            let f = if color {
-                format!("\x1b[2m{f}\x1b[0m")
-            } else {
-                f
-            };
-            format!("{}\n{}", super::sparse::format_sparse(s, opts), f)
+            with_footer(super::sparse::format_sparse(s, opts), f, color)
         }
+        Value::QTensor(q) => with_footer(
+            super::quantized::format_qtensor(q, opts),
+            super::quantized::footer(q),
+            color,
+        ),
         other => repr_with(other, opts),
+    }
+}
+
+/// The value's text, then its footer line (dimmed on a terminal).
+fn with_footer(text: String, footer: String, color: bool) -> String {
+    if color {
+        format!("{text}\n\x1b[2m{footer}\x1b[0m")
+    } else {
+        format!("{text}\n{footer}")
     }
 }

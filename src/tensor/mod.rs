@@ -9,6 +9,7 @@ pub mod layout;
 pub mod op;
 pub mod ops;
 pub mod promote;
+pub mod quantized;
 pub mod shape;
 pub mod sparse;
 

@@ -30,6 +30,7 @@ pub fn tensor_attr_names() -> &'static [&'static str] {
         "data",
         "is_cuda",
         "is_cpu",
+        "is_quantized",
         "itemsize",
         "nbytes",
         "real",
@@ -62,6 +63,7 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
         "data" => Value::Tensor(t.view_with(t.layout().clone())),
         "is_cuda" => Value::Bool(t.device() != crate::tensor::Device::Cpu),
         "is_cpu" => Value::Bool(t.device() == crate::tensor::Device::Cpu),
+        "is_quantized" => Value::Bool(false),
         "itemsize" => Value::Int(t.dtype().size() as i64),
         "nbytes" => Value::Int((t.dtype().size() * t.numel()) as i64),
         "real" => Value::Tensor(crate::tensor::ops::complex::real(t).ok()?),
@@ -348,6 +350,12 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 ))
             })
         }
+        Value::QTensor(q) => super::quantized_tensor::attr(obj, q, name),
+        Value::QDType(d) => match name {
+            "is_floating_point" => Ok(Value::Bool(false)),
+            "itemsize" => Ok(Value::Int(d.itemsize() as i64)),
+            _ => Err(no_attr(obj, name, vec!["is_floating_point", "itemsize"])),
+        },
         Value::Tensor(t) => {
             if let Some(v) = tensor_attr(t, name) {
                 return Ok(v);
@@ -641,6 +649,7 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
                     .map(|b| b.name.to_string()),
             )
             .collect(),
+        Value::QTensor(_) => super::quantized_tensor::attr_names(),
         Value::Optimizer(_) => super::optim::optimizer_attr_names()
             .into_iter()
             .map(String::from)

@@ -176,7 +176,7 @@ pub(crate) fn to_arguments(a: &mut Args) -> Result<(Option<DType>, Option<Device
     let mut device = a.device_kw()?;
     for (v, s) in a.rest() {
         match &v {
-            Value::DType(_) | Value::Builtin(_) => {
+            Value::DType(_) | Value::QDType(_) | Value::Builtin(_) => {
                 dtype = Some(convert::to_dtype(&v).map_err(|e| e.at(s))?)
             }
             Value::Device(d) | Value::DeviceType(d) => device = Some(*d),

@@ -50,6 +50,9 @@ mod pyspecial;
 mod python;
 mod pytime;
 mod pytypes;
+pub(crate) mod pywarnings;
+mod quantize;
+mod quantized_tensor;
 mod reduce;
 mod select;
 mod shape;
@@ -128,9 +131,11 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 47] {
+fn tables() -> [&'static [Builtin]; 49] {
     [
         sparse::ROWS,
+        pywarnings::ROWS,
+        quantize::ROWS,
         pyset_rows::ROWS,
         testing::ROWS,
         fft::ROWS,
@@ -192,6 +197,7 @@ pub fn value_methods() -> impl Iterator<Item = &'static Builtin> {
         .chain(generators::METHODS)
         .chain(pyset_rows::all_methods())
         .chain(sparse_methods::METHODS)
+        .chain(quantized_tensor::METHODS)
 }
 
 /// Every builtin row, for `:help` and completion.
@@ -346,7 +352,15 @@ pub fn global(name: &str) -> Option<Value> {
     if let Some(d) = dtype_global(name) {
         return Some(Value::DType(d));
     }
-    constant(name)
+    quantized_name(name).or_else(|| constant(name))
+}
+
+/// `torch.quint8` and the other quantized dtypes, and the quantization schemes.
+fn quantized_name(name: &str) -> Option<Value> {
+    use crate::tensor::quantized::{QDType, QScheme};
+    QDType::from_name(name)
+        .map(Value::QDType)
+        .or_else(|| QScheme::from_name(name).map(Value::QScheme))
 }
 
 /// What `torch.random` holds, of the names tsh has.
@@ -417,7 +431,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "random"
             | "time"
             | "copy"
-            | "itertools",
+            | "itertools"
+            | "warnings",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);
@@ -433,6 +448,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             }
             torch_function(n)
                 .map(Value::Builtin)
+                .or_else(|| quantized_name(n))
                 .or_else(|| constant(n))
         }
         ("torch.nn.functional", n) if modules::FUNCTIONAL.contains(&n) => {
@@ -470,5 +486,15 @@ pub fn global_names() -> impl Iterator<Item = &'static str> {
         .chain(ix.functions.keys())
         .copied()
         .chain(crate::tensor::dtype::ALL_DTYPES.iter().map(|d| d.name()))
+        .chain(
+            crate::tensor::quantized::QDType::ALL
+                .iter()
+                .map(|d| d.name()),
+        )
+        .chain(
+            crate::tensor::quantized::QScheme::ALL
+                .iter()
+                .map(|s| s.name()),
+        )
         .chain(["torch", "pi", "inf", "nan", "F"])
 }

@@ -138,15 +138,35 @@ pub fn xlog1py(x: &Tensor, y: &Tensor) -> Result<Tensor> {
 
 /// log Γ_p(a) = p(p-1)/4 ln π + Σⱼ lgamma(a - j/2), j < p.
 pub fn multigammaln(a: &Tensor, p: i64) -> Result<Tensor> {
+    use crate::tensor::op::ReduceOp;
+    use crate::tensor::ops::reduce::reduce;
     if p < 1 {
         return Err(value_err("p has to be greater than or equal to 1"));
     }
     let a = floating(a)?;
-    let mut sum = un(UnaryOp::Lgamma, &a)?;
-    for j in 1..p {
-        sum = add(&sum, &un(UnaryOp::Lgamma, &sub(&a, &num(j as f64 / 2.0))?)?)?;
+    let half_p = (p - 1) as f64 / 2.0;
+    // PyTorch's check (a NaN fails it too).
+    let above = reduce(
+        &cmp(BinaryOp::Gt, &a, &num(half_p))?,
+        ReduceOp::All,
+        None,
+        false,
+    )?;
+    if !crate::tensor::ops::scalar::item_bool(&above)? {
+        return Err(value_err("All elements must be greater than (p-1)/2"));
     }
-    add(&sum, &num((p * (p - 1)) as f64 / 4.0 * PI.ln()))
+    // As PyTorch: lgamma of a - (p-1)/2, ..., a - 1/2, a along a new last dim,
+    // summed (one op, so a huge p is a memory error rather than a long loop).
+    let steps = crate::tensor::ops::creation::arange_on(p as usize, a.device())?;
+    let offsets = sub(&scale(&steps.to_dtype(a.dtype())?, 0.5)?, &num(half_p))?;
+    let args = add(&crate::tensor::ops::view::unsqueeze(&a, -1)?, &offsets)?;
+    let sum = reduce(
+        &un(UnaryOp::Lgamma, &args)?,
+        ReduceOp::Sum,
+        Some(&[-1]),
+        false,
+    )?;
+    add(&sum, &num(p as f64 * (p - 1) as f64 / 4.0 * PI.ln()))
 }
 
 /// erfcx(x) = exp(x²) erfc(x), in f64 and rounded once: the product directly
