@@ -235,6 +235,12 @@ pub fn tensordot(a: &Tensor, b: &Tensor, dims_a: &[i64], dims_b: &[i64]) -> Resu
         .iter()
         .map(|&d| normalize_dim(d, b.ndim()))
         .collect::<Result<Vec<_>>>()?;
+    // A 0-d tensor has no dim to contract (normalize_dim lets dim 0 through).
+    if da.iter().any(|&i| i >= a.ndim()) || db.iter().any(|&j| j >= b.ndim()) {
+        return Err(crate::error::index_err(
+            "tensordot: a contracted dimension is out of range (a 0-d tensor has none)".to_string(),
+        ));
+    }
     for (&i, &j) in da.iter().zip(&db) {
         if a.shape()[i] != b.shape()[j] {
             return Err(shape_err(format!(
