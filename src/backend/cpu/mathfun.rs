@@ -105,6 +105,14 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
     )
 }
 
+/// a·b + c rounded once, with the FMA instruction where the caller was
+/// compiled for one (the multiversioned kernels: fast, exactly ATen's), else
+/// the C library's exact fmaf.
+#[inline(always)]
+fn fused(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
 /// SLEEF's `xexpf` (1 ulp), as `Sleef_expf8_u10` computes it with FMA: x = q ln 2 + s,
 /// exp(s) by a degree-6 polynomial, then scaled by 2^q in two halves.
 #[inline(always)]
@@ -113,29 +121,25 @@ pub fn exp_sleef(d: f32) -> f32 {
     const L2U: f32 = 0.693_145_751_953_125;
     const L2L: f32 = 1.428_606_765_330_187_045e-06;
     let q = (d * R_LN2).round_ties_even();
-    let s = fma(q, -L2U, d);
-    let s = fma(q, -L2L, s);
+    let s = fused(q, -L2U, d);
+    let s = fused(q, -L2L, s);
     let mut u = 0.000_198_527_617_612_853_646_278_381_f32;
-    u = fma(u, s, 0.001_393_043_552_525_341_510_772_71);
-    u = fma(u, s, 0.008_333_360_776_305_198_669_433_59);
-    u = fma(u, s, 0.041_666_485_369_205_474_853_515_6);
-    u = fma(u, s, 0.166_666_671_633_720_397_949_219);
-    u = fma(u, s, 0.5);
-    let u = 1.0 + fma(s * s, u, s);
-    // vldexp2: two factors, so 2^q never overflows on its own.
-    let qi = if q.is_nan() { 0 } else { q as i32 };
+    u = fused(u, s, 0.001_393_043_552_525_341_510_772_71);
+    u = fused(u, s, 0.008_333_360_776_305_198_669_433_59);
+    u = fused(u, s, 0.041_666_485_369_205_474_853_515_6);
+    u = fused(u, s, 0.166_666_671_633_720_397_949_219);
+    u = fused(u, s, 0.5);
+    let u = 1.0 + fused(s * s, u, s);
+    // vldexp2: two factors, so 2^q never overflows on its own. (`as`
+    // saturates, and takes NaN to 0: the selects below decide those.)
+    let qi = q as i32;
     let half = qi >> 1;
     let pow2 = |k: i32| f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23);
     let u = u * pow2(half) * pow2(qi - half);
-    if d < -104.0 {
-        0.0
-    } else if d > 100.0 {
-        f32::INFINITY
-    } else if d.is_nan() {
-        d
-    } else {
-        u
-    }
+    // Selects rather than branches, so that loops over exp_sleef vectorise.
+    let u = if d < -104.0 { 0.0 } else { u };
+    let u = if d > 100.0 { f32::INFINITY } else { u };
+    if d.is_nan() { d } else { u }
 }
 
 /// A float-float pair (hi + lo), SLEEF's `vfloat2`.
@@ -161,15 +165,15 @@ fn add_f2f(x: F2, y: f32) -> F2 {
 
 fn mul_f2f(x: F2, y: f32) -> F2 {
     let s = x.0 * y;
-    F2(s, fma(x.1, y, fma(x.0, y, -s)))
+    F2(s, fused(x.1, y, fused(x.0, y, -s)))
 }
 
 fn div_f2f2(n: F2, d: F2) -> F2 {
     let t = 1.0 / d.0;
     let s = n.0 * t;
-    let u = fma(t, n.0, -s);
-    let v = fma(-d.1, t, fma(-d.0, t, 1.0));
-    F2(s, fma(s, v, fma(n.1, t, u)))
+    let u = fused(t, n.0, -s);
+    let v = fused(-d.1, t, fused(-d.0, t, 1.0));
+    F2(s, fused(s, v, fused(n.1, t, u)))
 }
 
 /// SLEEF's `xlogf_u1` (1 ulp), as `Sleef_logf16_u10` computes it: d = 2^e m
@@ -201,8 +205,8 @@ pub fn log_sleef(d: f32) -> f32 {
     let x = div_f2f2(add2_ff(-1.0, m), add2_ff(1.0, m));
     let x2 = x.0 * x.0;
     let mut t = 0.302_729_487_4_f32;
-    t = fma(t, x2, 0.399_610_817_4);
-    t = fma(t, x2, 0.666_669_488_0);
+    t = fused(t, x2, 0.399_610_817_4);
+    t = fused(t, x2, 0.666_669_488_0);
     s = add_f2f2(s, F2(x.0 * 2.0, x.1 * 2.0));
     s = add_f2f(s, (x2 * x.0) * t);
     s.0 + s.1

@@ -1,9 +1,10 @@
 //! The widest vector instructions this processor runs, chosen once at run time.
 //! The release build targets baseline x86-64 (SSE2, four f32 lanes) so that it
 //! runs anywhere; compute-bound loops (exp, sigmoid, softmax) are compiled a
-//! second and third time for AVX2 and AVX-512 and picked here. LLVM never fuses
-//! a multiply and an add on its own, so every version rounds exactly alike:
-//! results do not depend on the processor.
+//! second and third time for AVX2 and AVX-512 (both with FMA) and picked here.
+//! LLVM never fuses a multiply and an add on its own, and an explicit
+//! `mul_add` is exact everywhere (the instruction, or libm's fmaf), so every
+//! version rounds exactly alike: results do not depend on the processor.
 
 use std::sync::OnceLock;
 
@@ -21,9 +22,12 @@ pub fn isa() -> Isa {
 
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Isa {
-    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("fma")
+    {
         Isa::Avx512
-    } else if std::is_x86_feature_detected!("avx2") {
+    } else if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         Isa::Avx2
     } else {
         Isa::Base
@@ -48,11 +52,11 @@ macro_rules! multiversion {
             fn imp $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? $body
             #[cfg(target_arch = "x86_64")]
             {
-                #[target_feature(enable = "avx512f,avx512vl,avx2")]
+                #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
                 fn avx512 $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? {
                     imp $(::<$($g),*>)? ($($arg),*)
                 }
-                #[target_feature(enable = "avx2")]
+                #[target_feature(enable = "avx2,fma")]
                 fn avx2 $(<$($g: $b),*>)? ($($arg: $ty),*) $(-> $ret)? {
                     imp $(::<$($g),*>)? ($($arg),*)
                 }

@@ -55,18 +55,99 @@ fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
     x[1..].iter().fold(x[0], |a, &b| if b > a { b } else { a })
 }
 
+/// The largest element in sixteen lanes, so that it vectorises (the order
+/// does not matter for a maximum).
+#[inline(always)]
+fn lane_max_f32(x: &[f32]) -> f32 {
+    let chunks = x.chunks_exact(16);
+    let tail = chunks
+        .remainder()
+        .iter()
+        .fold(x[0], |a, &b| if b > a { b } else { a });
+    let mut lanes = [tail; 16];
+    for c in chunks {
+        for i in 0..16 {
+            lanes[i] = if c[i] > lanes[i] { c[i] } else { lanes[i] };
+        }
+    }
+    max_of(&lanes)
+}
+
+/// exp(x - m) of sixteen values (a fixed-size loop, which vectorises).
+#[inline(always)]
+fn exp16(x: &[f32], m: f32) -> [f32; 16] {
+    // A fixed-size view first: bounds checks inside the loop would stop it
+    // vectorising.
+    let x: &[f32; 16] = x[..16].try_into().expect("sixteen values");
+    let mut e = [0f32; 16];
+    for i in 0..16 {
+        e[i] = exp_sleef(x[i] - m);
+    }
+    e
+}
+
+/// ATen's `map_reduce_all(exp(x - m), +)` over sixteen lanes, as `lane_sum`
+/// adds them; with `y`, each exponential is also written there.
+#[inline(always)]
+fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
+    if x.len() < 16 {
+        // Shorter than a vector: left to right.
+        let mut padded = [0f32; 16];
+        padded[..x.len()].copy_from_slice(x);
+        let e = exp16(&padded, m);
+        if let Some(y) = y {
+            y.write_copy_of_slice(&e[..x.len()]);
+        }
+        return e[1..x.len()].iter().fold(e[0], |a, &b| a + b);
+    }
+    let whole = x.len() / 16 * 16;
+    let mut lanes = [0f32; 16];
+    for (k, c) in x[..whole].chunks_exact(16).enumerate() {
+        let e = exp16(c, m);
+        for i in 0..16 {
+            // The first vector starts the lanes (no 0 + x, which turns -0 into 0).
+            lanes[i] = if k == 0 { e[i] } else { lanes[i] + e[i] };
+        }
+        if let Some(y) = y.as_deref_mut() {
+            y[k * 16..k * 16 + 16].write_copy_of_slice(&e);
+        }
+    }
+    let rest = x.len() - whole;
+    if rest > 0 {
+        // The tail goes into the first lanes only.
+        let mut padded = [0f32; 16];
+        padded[..rest].copy_from_slice(&x[whole..]);
+        let e = exp16(&padded, m);
+        for i in 0..rest {
+            lanes[i] += e[i];
+        }
+        if let Some(y) = y {
+            y[whole..].write_copy_of_slice(&e[..rest]);
+        }
+    }
+    let mut step = 8;
+    while step > 0 {
+        let prev = lanes;
+        for i in 0..16 {
+            lanes[i] = prev[i] + prev[i ^ step];
+        }
+        step /= 2;
+    }
+    lanes[0]
+}
+
 crate::multiversion! {
     /// One row along the last dim, f32.
     fn last_dim_f32(x: &[f32], y: &mut [Out<f32>], log: bool) {
-        let m = max_of(x);
-        let e: Vec<f32> = x.iter().map(|&v| exp_sleef(v - m)).collect();
-        let sum = lane_sum::<f32, 16>(&e, true);
+        let m = lane_max_f32(x);
         if log {
-            let ln_sum = log_sleef(sum);
+            let ln_sum = log_sleef(exp_sum_f32(x, m, None));
             convert_into(x, y, |v| v - m - ln_sum);
         } else {
-            let inv = 1.0 / sum;
-            convert_into(&e, y, |v| v * inv);
+            let inv = 1.0 / exp_sum_f32(x, m, Some(&mut *y));
+            // SAFETY: exp_sum_f32 wrote every slot of y.
+            let y = unsafe { y.assume_init_mut() };
+            y.iter_mut().for_each(|v| *v *= inv);
         }
     }
 }
