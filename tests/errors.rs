@@ -102,3 +102,13 @@ fn memory_errors_name_the_requested_tensor() {
         );
     }
 }
+
+#[test]
+fn errors_inside_the_nn_prelude_name_it_not_the_users_file() {
+    let out = common::run(
+        "import torch.nn as nn\nm = nn.FractionalMaxPool2d(3, output_size=(20, 12))\nm(torch.randn(1, 1, 8, 8))",
+    );
+    assert!(out.contains("--> <test>:3:1"), "{out}");
+    assert!(out.contains("--> <tsh's torch.nn prelude>:"), "{out}");
+    assert!(out.contains(", in forward"), "{out}");
+}

@@ -44,7 +44,7 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
                 let text = frame.source.as_deref().unwrap_or(src);
                 out.push_str(&location(
                     text,
-                    origin,
+                    origin_of(text, origin),
                     frame.span,
                     frame.function.as_deref(),
                     "called here",
@@ -60,7 +60,7 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
                 let text = tb.source.as_deref().unwrap_or(src);
                 out.push_str(&location(
                     text,
-                    origin,
+                    origin_of(text, origin),
                     span,
                     tb.function.as_deref(),
                     "here",
@@ -72,6 +72,11 @@ pub fn render(err: &Error, src: &str, origin: &str) -> String {
         out.push_str(&format!("  = hint: {h}\n"));
     }
     out
+}
+
+/// The file a location is in: the prelude's code is not the user's file.
+fn origin_of<'a>(text: &str, origin: &'a str) -> &'a str {
+    crate::interp::builtins::nnmodule::prelude_origin(text).unwrap_or(origin)
 }
 
 /// Runs of one call repeated (deep recursion) as the call and how many more times.

@@ -29,7 +29,7 @@ mod module_state;
 pub mod modules;
 mod nn;
 mod nn_norm;
-mod nnmodule;
+pub mod nnmodule;
 mod numpy;
 mod ops;
 pub mod optim;

@@ -27,6 +27,12 @@ const PRELUDE: &str = concat!(
     include_str!("autograd_prelude.py")
 );
 
+/// The name error locations give the prelude's lines: they are not the
+/// user's file's.
+pub fn prelude_origin(text: &str) -> Option<&'static str> {
+    (text.len() == PRELUDE.len() && text == PRELUDE).then_some("<tsh's torch.nn prelude>")
+}
+
 /// What autograd_prelude.py defines: torch.autograd's classes, and
 /// torch.autograd.functional's functions.
 pub const AUTOGRAD: &[&str] = &[
