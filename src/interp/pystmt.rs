@@ -249,18 +249,21 @@ impl Interp {
     }
 }
 
+/// `torch.distributions`' submodules, one distribution each (tsh serves them
+/// from torch.distributions itself).
+pub(super) const DISTRIBUTION_MODULES: &[&str] = &[
+    "normal",
+    "bernoulli",
+    "categorical",
+    "multinomial",
+    "uniform",
+];
+
 /// The module a dotted path names.
 pub(super) fn import(path: &str) -> Result<Value> {
     // `torch.distributions.normal` and its siblings hold one distribution each.
     if let Some(sub) = path.strip_prefix("torch.distributions.")
-        && [
-            "normal",
-            "bernoulli",
-            "categorical",
-            "multinomial",
-            "uniform",
-        ]
-        .contains(&sub)
+        && DISTRIBUTION_MODULES.contains(&sub)
     {
         return Ok(Value::Module("torch.distributions"));
     }

@@ -16,3 +16,8 @@ s = torch.zeros(2, 3).shape
 print(s + (4,), (1,) + s, s + s, s * 2, 2 * s)
 x = torch.tensor([-2.0, 0.5, 3.0])
 print(x.clamp_min(0), torch.clamp_min(x, 1), x.clamp_max(1), torch.clamp_max(x, 0))
+
+from torch.distributions import multinomial
+torch.manual_seed(0)
+print(multinomial.Multinomial(10, torch.ones(6) / 6).sample())
+print("matmul" in dir(torch), "Multinomial" in dir(torch.distributions))

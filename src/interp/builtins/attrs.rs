@@ -664,10 +664,29 @@ pub fn attr_names(obj: &Value) -> Vec<String> {
         Value::Sparse(_) => super::sparse_methods::names(),
         Value::List(_) => LIST_ROWS.iter().map(|b| b.name.to_string()).collect(),
         Value::Dict(_) => DICT_ROWS.iter().map(|b| b.name.to_string()).collect(),
+        Value::Object(o) => {
+            let own = o
+                .attrs
+                .borrow()
+                .iter()
+                .map(|(k, _)| k.to_string())
+                .collect();
+            class_attr_names(&o.class, own)
+        }
+        Value::Class(c) => class_attr_names(c, vec![]),
         _ => vec![],
     };
     names.sort();
     names.dedup();
+    names
+}
+
+/// A class's attributes and its bases', after `names`.
+fn class_attr_names(c: &crate::interp::classes::Class, mut names: Vec<String>) -> Vec<String> {
+    names.extend(c.attrs.borrow().iter().map(|(k, _)| k.to_string()));
+    for b in &c.bases {
+        names = class_attr_names(b, names);
+    }
     names
 }
 

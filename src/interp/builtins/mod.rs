@@ -399,6 +399,10 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "sparse") => Some(Value::Module("torch.sparse")),
         ("torch", "testing") => Some(Value::Module("torch.testing")),
         ("torch", "random") => Some(Value::Module("torch.random")),
+        // `from torch.distributions import multinomial` (d2l writes it).
+        ("torch.distributions", n) if crate::interp::pystmt::DISTRIBUTION_MODULES.contains(&n) => {
+            Some(Value::Module("torch.distributions"))
+        }
         // torch.random holds the default generator's functions.
         ("torch.random", n) if TORCH_RANDOM.contains(&n) => module_attr("torch", n),
         ("torch", "autograd") => Some(Value::Module("torch.autograd")),
@@ -467,8 +471,15 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
 
 /// What `module` holds that tsh has (completion, suggestions).
 pub fn module_names(module: &str) -> Vec<&'static str> {
+    // Rows reached through a module are keyed `short.name` (`fft.rfft`).
+    let reached = index()
+        .module
+        .keys()
+        .filter_map(|k| k.split_once('.').map(|(_, n)| n));
     let mut names: Vec<&'static str> = global_names()
         .chain(modules::FUNCTIONAL.iter().copied())
+        .chain(reached)
+        .chain(nnmodule::LAYERS.iter().copied())
         .chain(index().math.keys().copied())
         .chain(["nn", "functional", "init", "optim", "Tensor", "e", "tau"])
         .filter(|n| module_attr(module, n).is_some())

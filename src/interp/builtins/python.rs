@@ -28,6 +28,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Python,
+        "dir",
+        "dir(obj=None)",
+        "The sorted names an object (or, with no argument, the current scope) holds.",
+        "dir(torch.linalg)[:3]",
+        dir
+    ),
+    row!(
+        Python,
         "len",
         "len(x)",
         "Length of a list, tuple, str, shape, or a tensor's first dim.",
@@ -205,6 +213,28 @@ pub fn len_of(v: &Value) -> Result<i64> {
         }
         other => return Err(type_err(format!("{} has no len()", other.a_type_name()))),
     })
+}
+
+fn dir(it: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a
+        .take("obj")
+        .map(|(v, _)| v)
+        .filter(|v| !matches!(v, Value::None));
+    a.finish()?;
+    let names = match v {
+        Some(v) => super::attrs::attr_names(&v),
+        None => {
+            let mut names: Vec<String> = match it.locals.last() {
+                Some(scope) => scope.vars.borrow().keys().map(|k| k.to_string()).collect(),
+                None => it.globals.keys().map(|k| k.to_string()).collect(),
+            };
+            names.sort();
+            names
+        }
+    };
+    Ok(Value::list(
+        names.into_iter().map(|n| Value::str(&n)).collect(),
+    ))
 }
 
 fn len(it: &mut Interp, mut a: Args) -> Result<Value> {
