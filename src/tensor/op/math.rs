@@ -138,6 +138,8 @@ pub mod libm {
         fn c_erfc(x: f64) -> f64;
         #[link_name = "lgamma"]
         fn c_lgamma(x: f64) -> f64;
+        #[link_name = "lgammaf"]
+        fn c_lgammaf(x: f32) -> f32;
     }
     // SAFETY (all): functions of a double, defined for every input (lgamma
     // also sets the C library's signgam, which nothing here reads);
@@ -150,6 +152,9 @@ pub mod libm {
     }
     pub fn lgamma(x: f64) -> f64 {
         unsafe { c_lgamma(x) }
+    }
+    pub fn lgammaf(x: f32) -> f32 {
+        unsafe { c_lgammaf(x) }
     }
 }
 

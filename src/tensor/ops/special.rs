@@ -64,7 +64,13 @@ pub fn polygamma(n: i64, x: &Tensor) -> Result<Tensor> {
         0 => un(UnaryOp::Digamma, &x),
         1 => un(UnaryOp::Trigamma, &x),
         n => {
-            let fact: f64 = (1..=n).map(|k| k as f64).product();
+            // n! as ATen computes it, exp(lgamma(n + 1)) in the input's own
+            // precision (in float32 it is not exactly n!).
+            let fact = if x.dtype() == crate::tensor::DType::F64 {
+                crate::tensor::op::math::libm::lgamma(n as f64 + 1.0).exp()
+            } else {
+                crate::tensor::op::math::libm::lgammaf(n as f32 + 1.0).exp() as f64
+            };
             let sign = if n % 2 == 1 { 1.0 } else { -1.0 };
             let z = zeta(&num(n as f64 + 1.0).to_dtype(x.dtype())?, &x)?;
             Ok(relabel(scale(&z, sign * fact)?, "PolygammaBackward0"))
