@@ -229,7 +229,12 @@ fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
 /// Add `g` into a leaf's `.grad` (in place, as PyTorch does, when one is there;
 /// out of place, keeping both graphs, under create_graph).
 fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
-    let g = g.to_device(leaf.device())?.to_dtype(leaf.dtype())?;
+    // Cast to the leaf's grad_dtype (its own dtype unless set; None: as is).
+    let g = g.to_device(leaf.device())?;
+    let g = match leaf.grad_dtype() {
+        Some(d) => g.to_dtype(d)?,
+        None => g,
+    };
     if create_graph {
         let sum = match leaf.grad() {
             Some(existing) => binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?,

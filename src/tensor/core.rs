@@ -43,6 +43,10 @@ pub struct Inner {
     grad_fn: Mutex<Option<Arc<Node>>>,
     /// The accumulated gradient of a leaf.
     grad: Mutex<Option<Tensor>>,
+    /// `t.grad_dtype` when set on a leaf: Some(None) lets a gradient of any
+    /// dtype in, Some(Some(d)) casts gradients to d; unset means the tensor's
+    /// own dtype.
+    grad_dtype: Mutex<Option<Option<DType>>>,
     /// `register_hook` on a leaf: run on each gradient before it accumulates.
     hooks: crate::autograd::callback::Hooks,
 }
@@ -205,6 +209,7 @@ impl Tensor {
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(None),
             grad: Mutex::new(None),
+            grad_dtype: Mutex::new(None),
             hooks: Default::default(),
         }))
     }
@@ -365,6 +370,13 @@ impl Tensor {
         *lock(&self.0.grad) = g;
     }
     /// How many in-place writes the storage has seen.
+    /// The dtype `.grad` must have (None: any), as PyTorch's `grad_dtype`.
+    pub fn grad_dtype(&self) -> Option<DType> {
+        lock(&self.0.grad_dtype).unwrap_or(Some(self.dtype()))
+    }
+    pub fn set_grad_dtype(&self, d: Option<DType>) {
+        *lock(&self.0.grad_dtype) = Some(d);
+    }
     pub fn version(&self) -> u64 {
         self.0.storage.version.load(Ordering::Relaxed)
     }

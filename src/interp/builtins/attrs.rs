@@ -23,6 +23,7 @@ pub fn tensor_attr_names() -> &'static [&'static str] {
         "requires_grad",
         "is_leaf",
         "grad",
+        "grad_dtype",
         "grad_fn",
         "layout",
         "is_sparse",
@@ -52,6 +53,7 @@ fn tensor_attr(t: &Tensor, name: &str) -> Option<Value> {
         },
         "ndim" => Value::Int(t.ndim() as i64),
         "requires_grad" => Value::Bool(t.requires_grad()),
+        "grad_dtype" => t.grad_dtype().map(Value::DType).unwrap_or(Value::None),
         "is_leaf" => Value::Bool(t.is_leaf()),
         "grad" => match t.grad_fn() {
             None => t.grad().map(Value::Tensor).unwrap_or(Value::None),
@@ -583,7 +585,18 @@ fn set_grad(t: &Tensor, v: Value) -> Result<()> {
             Ok(())
         }
         Value::Tensor(g) => {
-            if g.shape() != t.shape() || g.dtype() != t.dtype() {
+            if let Some(want) = t.grad_dtype()
+                && g.dtype() != want
+                && g.shape() == t.shape()
+            {
+                return Err(crate::error::dtype_err(format!(
+                    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype).",
+                    g.dtype().name(),
+                    want.name()
+                ))
+                .hint("set t.grad_dtype to the gradient's dtype, or to None to allow any dtype"));
+            }
+            if g.shape() != t.shape() {
                 return Err(crate::error::shape_err(format!(
                     "a gradient must match its tensor: got {} {}, but the tensor is {} {}",
                     crate::tensor::shape::fmt_shape(g.shape()),
@@ -606,10 +619,28 @@ pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()>
     match (obj, name) {
         (Value::Tensor(t), "requires_grad") => set_requires_grad(t, v.truthy()?),
         (Value::Tensor(t), "grad") => set_grad(t, v),
+        (Value::Tensor(t), "grad_dtype") => {
+            if !t.is_leaf() {
+                return Err(crate::error::value_err(
+                    "grad_dtype can only be set on leaf tensors.",
+                ));
+            }
+            match v {
+                Value::None => t.set_grad_dtype(None),
+                Value::DType(d) => t.set_grad_dtype(Some(d)),
+                other => {
+                    return Err(type_err(format!(
+                        "grad_dtype must be a dtype or None, not {}",
+                        other.a_type_name()
+                    )));
+                }
+            }
+            Ok(())
+        }
         (Value::Tensor(_), other) => Err(type_err(format!(
             "the tensor attribute '{other}' cannot be set"
         ))
-        .hint("settable attributes: requires_grad, grad")),
+        .hint("settable attributes: requires_grad, grad, grad_dtype")),
         (Value::Optimizer(o), name) => super::optim::set_optimizer_attr(o, name, &v),
         (Value::Object(o), name) => {
             o.set(name.into(), v);
