@@ -130,9 +130,11 @@ pub fn exp_sleef(d: f32) -> f32 {
     u = fused(u, s, 0.166_666_671_633_720_397_949_219);
     u = fused(u, s, 0.5);
     let u = 1.0 + fused(s * s, u, s);
-    // vldexp2: two factors, so 2^q never overflows on its own. (`as`
-    // saturates, and takes NaN to 0: the selects below decide those.)
-    let qi = q as i32;
+    // vldexp2: two factors, so 2^q never overflows on its own. The integer
+    // comes from the bits of q + 1.5·2^23 (exact for |q| ≤ 200; an `as` cast
+    // would not vectorise); q beyond that, and NaN, are decided below.
+    const ROUND: f32 = 12_582_912.0;
+    let qi = ((q.clamp(-200.0, 200.0) + ROUND).to_bits() as i32) - 0x4B40_0000;
     let half = qi >> 1;
     let pow2 = |k: i32| f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23);
     let u = u * pow2(half) * pow2(qi - half);
