@@ -221,6 +221,31 @@ impl Client {
     }
 }
 
+fn unbase64(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let mut out = vec![];
+    for chunk in s.as_bytes().chunks(4) {
+        let digits: Vec<u8> = chunk
+            .iter()
+            .filter(|&&c| c != b'=')
+            .map(|&c| value(c))
+            .collect();
+        let n = digits
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        out.extend(&n.to_be_bytes()[1..digits.len()]);
+    }
+    out
+}
+
 fn stdout_of(published: &[Msg]) -> String {
     published
         .iter()
@@ -343,6 +368,29 @@ fn a_client_drives_the_kernel_over_zeromq() {
         );
         let (_, published) = c.execute("y + x.sum().item()").await;
         assert_eq!(result_of(&published).as_deref(), Some("8.0"));
+
+        // Pictures are display_data: a real PNG, and the terminal drawing as text.
+        let (_, published) = c
+            .execute(
+                "imshow(arange(64.).reshape(8, 8))\nplot(sin(linspace(0, 6.28, 50)), title='sin')",
+            )
+            .await;
+        let pictures: Vec<&Msg> = published
+            .iter()
+            .filter(|m| m.kind() == "display_data")
+            .collect();
+        assert_eq!(pictures.len(), 2);
+        for p in pictures {
+            let png = unbase64(p.content["data"]["image/png"].as_str().unwrap());
+            assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+            assert_eq!(&png[12..16], b"IHDR");
+            let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+            let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+            assert_eq!(p.content["metadata"]["image/png"]["width"], width);
+            assert_eq!(p.content["metadata"]["image/png"]["height"], height);
+            assert!(png.ends_with(b"IEND\xaeB`\x82"));
+            assert!(!p.content["data"]["text/plain"].as_str().unwrap().is_empty());
+        }
 
         // A trailing semicolon hides the value, as in IPython; silent runs publish nothing.
         let (_, published) = c.execute("y;").await;
@@ -563,5 +611,70 @@ fn install_writes_a_kernelspec_under_the_prefix() {
         .unwrap();
     assert!(out.status.success());
     assert!(!spec_dir.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example notebook, run top to bottom by nbclient (as `jupyter nbconvert
+/// --execute` runs it) with the kernelspec installed under a temporary prefix.
+/// Where python3 lacks nbclient the test says so and checks nothing more.
+#[test]
+fn the_example_notebook_runs_under_nbclient() {
+    let has_nbclient = Command::new("python3")
+        .args(["-c", "import nbclient, nbformat, jupyter_client"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_nbclient {
+        eprintln!(
+            "note: the_example_notebook_runs_under_nbclient checked nothing: python3 has no nbclient (pip install jupyter_client nbclient)"
+        );
+        return;
+    }
+    let dir = temp_dir("notebook");
+    let out = Command::new(TSH)
+        .args(["kernel", "install", "--prefix"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let notebook = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lesson1_tensors.ipynb");
+    let script = r#"
+import sys, nbformat
+from nbclient import NotebookClient
+nb = nbformat.read(sys.argv[1], as_version=4)
+NotebookClient(nb, timeout=60, kernel_name="tsh", startup_timeout=60).execute()
+outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+errors = [o for o in outputs if o.output_type == "error"]
+pngs = [o for o in outputs if o.output_type == "display_data" and "image/png" in o.data]
+results = [c for c in nb.cells if c.cell_type == "code" and any(o.output_type == "execute_result" for o in c.outputs)]
+print(len(outputs), len(errors), len(pngs), len(results))
+sys.exit(1 if errors or len(pngs) < 4 else 0)
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .arg(&notebook)
+        .env("JUPYTER_PATH", dir.join("share/jupyter"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nbclient did not finish the notebook in time");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut said).unwrap();
+    assert!(status.success(), "nbclient: {said}");
+    let counts: Vec<usize> = said
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(counts[1], 0, "no errors");
+    assert!(counts[3] >= 12, "cells with results: {said}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,5 @@
 //! An RGB canvas for the kernel's pictures: rectangles, anti-aliased lines and
 //! text in the 5×7 font, then a PNG.
-// The kernel's pictures (display_data) use the rest; the logos use a little.
-#![allow(dead_code)]
 
 use super::font;
 use super::png::{Png, encode_rgb};
@@ -107,7 +105,7 @@ impl Canvas {
                 continue;
             }
             for gx in 0..font::WIDTH {
-                for gy in 0..font::HEIGHT {
+                for gy in 0..font::ROWS {
                     if font::pixel(ch, gx, gy) {
                         let (px, py) = (cx + gx as i64 * sc, y + gy as i64 * sc);
                         self.fill(px, py, px + sc, py + sc, c);

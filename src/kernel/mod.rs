@@ -10,9 +10,12 @@
 
 mod assist;
 mod canvas;
+mod chart;
 mod connection;
+mod figure;
 mod font;
 mod history;
+mod image;
 mod install;
 mod png;
 mod runner;

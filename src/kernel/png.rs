@@ -1,8 +1,6 @@
 //! PNG files by hand: the signature, IHDR, one zlib-compressed IDAT and IEND,
 //! each chunk with its CRC (flate2 and crc32fast are already in the tree).
 //! Also base64, which is how Jupyter carries a PNG inside JSON.
-// The kernel's pictures (display_data) use the rest; the logos use a little.
-#![allow(dead_code)]
 
 use std::io::Write;
 

@@ -10,15 +10,18 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use tsh::interp::{Buffer, Interp, Output};
+use tsh::teach::picture::Figure;
 
 use super::connection::Connection;
 use super::shell::{Kernel, handle};
 use super::sockets::{self, Outgoing};
+use super::wire::Message;
 
 /// Where the interpreter's output goes in a kernel: stream messages with the
 /// request being answered as parent (and a copy kept for `:save`).
 struct KernelOut {
     out: UnboundedSender<Outgoing>,
+    session: String,
     parent: Rc<RefCell<Value>>,
     quiet: Rc<Cell<bool>>,
     captured: Buffer,
@@ -46,6 +49,29 @@ impl Output for KernelOut {
     fn write_warning(&mut self, s: &str) {
         self.stream("stderr", s);
     }
+
+    /// A picture is a display_data: the drawing as text and, where one can be
+    /// drawn, a PNG.
+    fn write_figure(&mut self, shown: &str, plain: &str, figure: &Figure) {
+        self.captured.write_str(plain);
+        if self.quiet.get() {
+            return;
+        }
+        let mut data = json!({"text/plain": shown.trim_end_matches('\n')});
+        let mut metadata = json!({});
+        if let Some(png) = super::figure::png(figure) {
+            data["image/png"] = json!(super::png::base64(&png.bytes));
+            metadata["image/png"] = json!({"width": png.width, "height": png.height});
+        }
+        let parent = self.parent.borrow().clone();
+        let m = Message::publish(
+            &parent,
+            &self.session,
+            "display_data",
+            json!({"data": data, "metadata": metadata, "transient": {}}),
+        );
+        let _ = self.out.send(Outgoing::IoPub(m));
+    }
 }
 
 pub fn run(connection_file: &std::path::Path) -> ExitCode {
@@ -71,6 +97,7 @@ pub fn run(connection_file: &std::path::Path) -> ExitCode {
     let captured = Buffer::default();
     let mut interp = Interp::new(Box::new(KernelOut {
         out: out.clone(),
+        session: session.clone(),
         parent: parent.clone(),
         quiet: quiet.clone(),
         captured: captured.clone(),
