@@ -183,6 +183,17 @@ impl Client {
 
     /// What iopub published for request `id`, from busy to idle.
     async fn published(&mut self, id: &str) -> Vec<Msg> {
+        let got = self.until_idle(id).await;
+        assert_eq!(got[0].kind(), "status");
+        assert_eq!(
+            got[0].content["execution_state"], "busy",
+            "busy comes first"
+        );
+        got
+    }
+
+    /// What iopub publishes for request `id` from now until its idle.
+    async fn until_idle(&mut self, id: &str) -> Vec<Msg> {
         let mut got = vec![];
         loop {
             let m = decode(within("iopub", self.iopub.recv()).await.unwrap());
@@ -195,11 +206,6 @@ impl Client {
                 break;
             }
         }
-        assert_eq!(got[0].kind(), "status");
-        assert_eq!(
-            got[0].content["execution_state"], "busy",
-            "busy comes first"
-        );
         got
     }
 
@@ -366,7 +372,8 @@ fn a_client_drives_the_kernel_over_zeromq() {
                 .iter()
                 .any(|m| m.kind() == "error" && m.content["ename"] == "NameError")
         );
-        let (_, published) = c.execute("y + x.sum().item()").await;
+        let (reply, published) = c.execute("y + x.sum().item()").await;
+        assert_eq!(reply.content["status"], "ok");
         assert_eq!(result_of(&published).as_deref(), Some("8.0"));
 
         // Pictures are display_data: a real PNG, and the terminal drawing as text.
@@ -478,6 +485,23 @@ fn a_client_drives_the_kernel_over_zeromq() {
         let (reply, _) = c.ask("comm_info_request", json!({})).await;
         assert_eq!(reply.content["comms"], json!({}));
 
+        // Run All: the cells queued behind a failed one are aborted, not run.
+        let failing = c
+            .shell_request(
+                "execute_request",
+                json!({"code": "import time\ntime.sleep(0.5)\nno_such_zz"}),
+            )
+            .await;
+        let queued = c
+            .shell_request("execute_request", json!({"code": "z = 1"}))
+            .await;
+        assert_eq!(c.shell_reply(&failing).await.content["status"], "error");
+        assert_eq!(c.shell_reply(&queued).await.content["status"], "aborted");
+        // (Cells still arriving until the failed one's idle are aborted too.)
+        c.published(&failing).await;
+        let (reply, _) = c.execute("z").await;
+        assert_eq!(reply.content["ename"], "NameError");
+
         // An endless loop stops on interrupt_request; the kernel and its variables stay.
         let started = Instant::now();
         let run = c
@@ -497,6 +521,8 @@ fn a_client_drives_the_kernel_over_zeromq() {
         let reply = c.shell_reply(&run).await;
         assert_eq!(reply.content["status"], "error");
         assert_eq!(reply.content["ename"], "KeyboardInterrupt");
+        let rest = c.until_idle(&run).await;
+        assert!(rest.iter().any(|m| m.kind() == "error"));
         assert!(started.elapsed() < Duration::from_secs(15));
         let (_, published) = c.execute("y").await;
         assert_eq!(result_of(&published).as_deref(), Some("5"));

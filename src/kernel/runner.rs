@@ -115,8 +115,8 @@ pub fn run(connection_file: &std::path::Path) -> ExitCode {
         history: vec![],
     };
     // The socket thread holds the sender; this ends only if it is gone.
-    for req in requests {
-        handle(&mut kernel, req);
+    while let Ok(req) = requests.recv() {
+        handle(&mut kernel, req, &requests);
     }
     ExitCode::SUCCESS
 }

@@ -4,6 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::mpsc::Receiver;
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
@@ -67,8 +68,11 @@ pub fn kernel_info() -> Value {
     })
 }
 
-/// Answer one shell request.
-pub fn handle(k: &mut Kernel, req: Message) {
+/// Answer one shell request. When it is a cell that failed and asked
+/// (stop_on_error, the default) that the cells queued after it not run, those
+/// in `queued` are aborted before this request's idle, as ipykernel does, so a
+/// client that waits for idle never sees its next cell aborted.
+pub fn handle(k: &mut Kernel, req: Message, queued: &Receiver<Message>) {
     *k.parent.borrow_mut() = req.header.clone();
     k.publish(&req, "status", json!({"execution_state": "busy"}));
     let kind = req.msg_type().to_string();
@@ -89,14 +93,39 @@ pub fn handle(k: &mut Kernel, req: Message) {
             None
         }
     };
+    let stop = kind == "execute_request"
+        && answer.as_ref().is_some_and(|a| a["status"] == "error")
+        && req.content["stop_on_error"].as_bool().unwrap_or(true);
     if let Some(content) = answer {
         let reply_type = kind.replace("_request", "_reply");
         k.reply(&req, &reply_type, content);
+    }
+    if stop {
+        while let Ok(next) = queued.try_recv() {
+            if next.msg_type() == "execute_request" {
+                abort(k, &next);
+            } else {
+                handle(k, next, queued);
+            }
+        }
+        *k.parent.borrow_mut() = req.header.clone();
     }
     k.publish(&req, "status", json!({"execution_state": "idle"}));
     if kind == "shutdown_request" {
         let _ = k.out.send(Outgoing::Exit);
     }
+}
+
+/// A cell queued behind one that failed: not run, as ipykernel does for
+/// "Run All" (the notebook stops at the first error).
+fn abort(k: &Kernel, req: &Message) {
+    k.publish(req, "status", json!({"execution_state": "busy"}));
+    k.reply(
+        req,
+        "execute_reply",
+        json!({"status": "aborted", "execution_count": k.execution_count}),
+    );
+    k.publish(req, "status", json!({"execution_state": "idle"}));
 }
 
 fn execute(k: &mut Kernel, req: &Message) -> Value {
