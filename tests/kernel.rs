@@ -581,6 +581,34 @@ fn bad_messages_are_dropped_and_the_kernel_goes_on() {
             m.push_back(p.into());
         }
         within("bad json", c.shell.send(m)).await.unwrap();
+        // Odd contents are answered, not fatal.
+        for (kind, content) in [
+            ("complete_request", json!({"code": 5, "cursor_pos": -3})),
+            (
+                "complete_request",
+                json!({"code": "é\u{0}:load \"", "cursor_pos": 999}),
+            ),
+            ("inspect_request", json!({"code": "é.", "cursor_pos": 2})),
+            ("inspect_request", json!({"code": ":", "cursor_pos": 1})),
+            ("is_complete_request", json!({"code": null})),
+            ("is_complete_request", json!({"code": "\"\"\"\n"})),
+            (
+                "history_request",
+                json!({"hist_access_type": "search", "pattern": "[", "n": -1}),
+            ),
+            (
+                "execute_request",
+                json!({"code": "\u{0}é(", "user_expressions": {"a": "1 +", "b": 7}}),
+            ),
+        ] {
+            let id = c.shell_request(kind, content).await;
+            let reply = c.shell_reply(&id).await;
+            assert!(
+                reply.content["status"].is_string(),
+                "{kind}: {}",
+                reply.content
+            );
+        }
         // An execute_request with no code at all is still answered.
         let id = c.shell_request("execute_request", json!({})).await;
         let reply = c.shell_reply(&id).await;

@@ -116,7 +116,22 @@ pub fn run(connection_file: &std::path::Path) -> ExitCode {
     };
     // The socket thread holds the sender; this ends only if it is gone.
     while let Ok(req) = requests.recv() {
-        handle(&mut kernel, req, &requests);
+        // tsh's errors are values; a panic would be a bug in tsh, and it must
+        // not take the session (and every variable) down with it.
+        let header = req.header.clone();
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            handle(&mut kernel, req, &requests)
+        }));
+        if answered.is_err() {
+            sockets::log("a request failed inside tsh (a bug); the kernel goes on");
+            let idle = Message::publish(
+                &header,
+                &kernel.session,
+                "status",
+                json!({"execution_state": "idle"}),
+            );
+            let _ = kernel.out.send(Outgoing::IoPub(idle));
+        }
     }
     ExitCode::SUCCESS
 }
