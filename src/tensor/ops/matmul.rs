@@ -235,6 +235,15 @@ pub fn tensordot(a: &Tensor, b: &Tensor, dims_a: &[i64], dims_b: &[i64]) -> Resu
         .iter()
         .map(|&d| normalize_dim(d, b.ndim()))
         .collect::<Result<Vec<_>>>()?;
+    // normalize_dim lets dim 0 through for a 0-d tensor (as PyTorch wraps
+    // dims); there is no such dim to contract.
+    for (t, ds) in [(a, &da), (b, &db)] {
+        if let Some(d) = ds.iter().find(|&&d| d >= t.ndim()) {
+            return Err(crate::error::index_err(format!(
+                "dimension specified as {d} but tensor has no dimensions"
+            )));
+        }
+    }
     for (&i, &j) in da.iter().zip(&db) {
         if a.shape()[i] != b.shape()[j] {
             return Err(shape_err(format!(
