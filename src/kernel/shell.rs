@@ -95,7 +95,8 @@ pub fn handle(k: &mut Kernel, req: Message, queued: &Receiver<Message>) {
     };
     let stop = kind == "execute_request"
         && answer.as_ref().is_some_and(|a| a["status"] == "error")
-        && req.content["stop_on_error"].as_bool().unwrap_or(true);
+        && req.content["stop_on_error"].as_bool().unwrap_or(true)
+        && !req.content["silent"].as_bool().unwrap_or(false);
     if let Some(content) = answer {
         let reply_type = kind.replace("_request", "_reply");
         k.reply(&req, &reply_type, content);
