@@ -1,9 +1,11 @@
-//! The `tsh` command: the REPL, `tsh FILE.tsh`, and `tsh -c CODE`.
+//! The `tsh` command: the REPL, `tsh FILE.tsh`, `tsh -c CODE`, and `tsh kernel`.
+
+mod kernel;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 use tsh::interp::{Interp, Stdout};
 use tsh::print::error::render;
@@ -12,9 +14,13 @@ use tsh::print::error::render;
 #[command(
     name = "tsh",
     version,
-    about = "tsh, the tensor shell: PyTorch-style tensors at a prompt"
+    about = "tsh, the tensor shell: PyTorch-style tensors at a prompt",
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// A .tsh script to run.
     file: Option<std::path::PathBuf>,
     /// Run this code instead of a file.
@@ -39,6 +45,12 @@ struct Cli {
     check_device: Option<String>,
 }
 
+#[derive(Subcommand)]
+enum Command {
+    /// Run as a Jupyter kernel (`--connection-file F`), or `install` / `uninstall` its kernelspec.
+    Kernel(kernel::KernelArgs),
+}
+
 /// The interpreter recurses over the AST; give it a deep stack so that the
 /// nesting and recursion limits, not the thread's stack, decide what is too deep.
 const STACK_BYTES: usize = 512 << 20;
@@ -61,7 +73,10 @@ fn use_color(cli: &Cli) -> bool {
     !cli.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
 }
 
-fn run(cli: Cli) -> ExitCode {
+fn run(mut cli: Cli) -> ExitCode {
+    if let Some(Command::Kernel(args)) = cli.command.take() {
+        return kernel::main(args);
+    }
     let color = use_color(&cli);
     let mut interp = Interp::new(Box::new(Stdout));
     interp.color = color;

@@ -51,6 +51,13 @@ pub trait Output {
     fn write_warning(&mut self, s: &str) {
         self.write_str(s);
     }
+    /// A picture (`imshow`, `plot`, `hist`, `:graph`): its drawing as text, and
+    /// the data behind it for outputs that can show a real image (the Jupyter
+    /// kernel draws a PNG from it). Text outputs show the drawing.
+    fn write_figure(&mut self, shown: &str, plain: &str, figure: &crate::teach::picture::Figure) {
+        let _ = figure;
+        self.write_shown(shown, plain);
+    }
 }
 
 pub struct Stdout;
@@ -249,22 +256,41 @@ impl Interp {
     ) -> Result<()> {
         for stmt in program {
             before(self, stmt);
-            if self.settings.trace {
-                self.trace_log = Some(vec![]);
-            }
-            let result = self.exec_top(stmt);
-            if let Ok(Some(v)) = &result
-                && echo
-            {
-                self.echo(v);
-            }
-            if let Some(log) = self.trace_log.take() {
-                let text = crate::teach::trace::render(&log, &self.source.clone(), self.color);
-                self.out.write_str(&text);
-            }
+            let result = self.exec_traced(stmt, echo);
             result?;
         }
         Ok(())
+    }
+
+    /// Run `src` as a notebook cell runs (IPython's rule): nothing is echoed, and
+    /// the value of the last statement, when it is an expression, is returned
+    /// for the caller to show.
+    pub fn run_keep_last(&mut self, src: &str) -> Result<Option<Value>> {
+        let program = parse_program(src)?;
+        self.source = Rc::from(src);
+        let mut last = None;
+        for stmt in &program {
+            last = self.exec_traced(stmt, false)?;
+        }
+        Ok(last)
+    }
+
+    /// One top-level statement, with its `:trace` lines and, with `echo`, its value shown.
+    fn exec_traced(&mut self, stmt: &Stmt, echo: bool) -> Result<Option<Value>> {
+        if self.settings.trace {
+            self.trace_log = Some(vec![]);
+        }
+        let result = self.exec_top(stmt);
+        if let Ok(Some(v)) = &result
+            && echo
+        {
+            self.echo(v);
+        }
+        if let Some(log) = self.trace_log.take() {
+            let text = crate::teach::trace::render(&log, &self.source.clone(), self.color);
+            self.out.write_str(&text);
+        }
+        result
     }
 
     pub fn echo(&mut self, v: &Value) {

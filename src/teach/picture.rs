@@ -4,6 +4,30 @@
 
 use super::short_num;
 
+/// What a picture builtin drew, as data, so that an output able to show real
+/// images (the Jupyter kernel) can draw it again at full resolution.
+pub enum Figure<'a> {
+    /// `imshow`: grey values are scaled from min to max; RGB values are in
+    /// [0, 1], or [0, 255] when `bytes`.
+    Image {
+        image: &'a Image,
+        bytes: bool,
+    },
+    Plot {
+        xs: &'a [f64],
+        ys: &'a [f64],
+        title: Option<&'a str>,
+    },
+    Hist {
+        values: &'a [f64],
+        bins: usize,
+    },
+    /// `:graph`: the drawn tree, lines of text.
+    Text {
+        text: &'a str,
+    },
+}
+
 /// An image ready to draw: `h × w` pixels, each grey (one value) or RGB.
 pub struct Image {
     pub h: usize,
@@ -100,7 +124,7 @@ fn span(i: usize, n: usize, full: usize) -> (usize, usize) {
 }
 
 /// Viridis at five stops, interpolated: dark purple (low) to yellow (high).
-fn colormap(t: f64) -> [u8; 3] {
+pub fn colormap(t: f64) -> [u8; 3] {
     const STOPS: [[f64; 3]; 5] = [
         [68.0, 1.0, 84.0],
         [59.0, 82.0, 139.0],

@@ -87,7 +87,11 @@ fn imshow(it: &mut Interp, mut a: Args) -> Result<Value> {
     } else {
         shown.clone()
     };
-    it.out.write_shown(&shown, &plain);
+    it.out.write_figure(
+        &shown,
+        &plain,
+        &picture::Figure::Image { image: &img, bytes },
+    );
     Ok(Value::None)
 }
 
@@ -116,7 +120,12 @@ fn plot(it: &mut Interp, mut a: Args) -> Result<Value> {
         )));
     }
     let text = picture::plot(&xs, &ys, width.min(500), height.min(200), title.as_deref());
-    it.out.write_str(&text);
+    let figure = picture::Figure::Plot {
+        xs: &xs,
+        ys: &ys,
+        title: title.as_deref(),
+    };
+    it.out.write_figure(&text, &text, &figure);
     Ok(Value::None)
 }
 
@@ -125,8 +134,14 @@ fn hist(it: &mut Interp, mut a: Args) -> Result<Value> {
     let bins = check_positive(a.int_or("bins", 10)?, "bins")?;
     let width = check_positive(a.int_or("width", 40)?, "width")?;
     a.finish()?;
-    let text = picture::hist(&values(&t)?, bins.min(1000), width.min(500));
-    it.out.write_str(&text);
+    let values = values(&t)?;
+    let bins = bins.min(1000);
+    let text = picture::hist(&values, bins, width.min(500));
+    let figure = picture::Figure::Hist {
+        values: &values,
+        bins,
+    };
+    it.out.write_figure(&text, &text, &figure);
     Ok(Value::None)
 }
 

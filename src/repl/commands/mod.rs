@@ -192,7 +192,9 @@ fn graph(interp: &mut Interp, arg: &str) -> Result<Outcome> {
     match dot {
         None => {
             let text = crate::autograd::graph::render_tree(&t, &names);
-            say(interp, &text);
+            let shown = format!("{text}\n");
+            let figure = crate::teach::picture::Figure::Text { text: &text };
+            interp.out.write_figure(&shown, &shown, &figure);
         }
         Some("") => {
             return Err(Error::new(ErrorKind::Syntax, "--dot needs a file name")
