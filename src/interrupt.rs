@@ -55,11 +55,27 @@ extern "C" fn on_sigint(_: libc::c_int) {
 /// Install the SIGINT handler (the REPL does; scripts keep the default, which
 /// stops them).
 pub fn install_handler() {
+    on_signal(on_sigint);
+}
+
+extern "C" fn request_only(_: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// SIGINT only interrupts the running statement, without the REPL's "three
+/// presses quit" rule (the Jupyter kernel: a cell that does not poll must not
+/// cost the session).
+pub fn install_request_only_handler() {
+    on_signal(request_only);
+}
+
+fn on_signal(handler: extern "C" fn(libc::c_int)) {
     // SAFETY: sigaction with a handler that only touches atomics and calls
     // async-signal-safe functions; the struct is fully initialised by zeroed().
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigint as *const () as usize;
+        sa.sa_sigaction = handler as *const () as usize;
         sa.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut sa.sa_mask);
         libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());

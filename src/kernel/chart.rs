@@ -4,6 +4,7 @@
 
 use super::canvas::{BLUE, Canvas, GRID, INK, WHITE, text_width};
 use super::png::Png;
+use tsh::teach::picture::bounds;
 
 /// Font scale for labels: the 5×7 font at 2× reads like 10-point text.
 pub const LABEL: usize = 2;
@@ -58,18 +59,7 @@ pub fn labels(ticks: &[f64]) -> Vec<String> {
         })
     };
     let decimals = (0..=6).find(|&d| exact(d)).unwrap_or(6);
-    ticks
-        .iter()
-        .map(|t| {
-            let s = format!("{t:.decimals$}");
-            // -0.0 reads as 0.
-            if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
-                s[1..].to_string()
-            } else {
-                s
-            }
-        })
-        .collect()
+    tsh::teach::picture::fixed_decimals(ticks, decimals)
 }
 
 /// A plot area in pixels and the data ranges it shows.
@@ -90,6 +80,27 @@ impl Axes {
     pub fn py(&self, y: f64) -> f64 {
         self.bottom as f64
             - (y - self.y.0) / (self.y.1 - self.y.0) * (self.bottom - self.top) as f64
+    }
+
+    /// A white canvas of the chart's size with these axes' grid and ticks drawn.
+    fn framed(
+        (left, top, right, bottom): (i64, i64, i64, i64),
+        x: (f64, f64),
+        y: (f64, f64),
+        xticks: &[f64],
+        yticks: &[f64],
+    ) -> (Axes, Canvas) {
+        let axes = Axes {
+            left,
+            top,
+            right,
+            bottom,
+            x,
+            y,
+        };
+        let mut c = Canvas::new(W as usize, H as usize, WHITE);
+        axes.draw(&mut c, xticks, yticks);
+        (axes, c)
     }
 
     /// Grid lines and labelled ticks inside a frame.
@@ -158,12 +169,6 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-fn bounds(v: impl Iterator<Item = f64>) -> (f64, f64) {
-    v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-        (a.min(x), b.max(x))
-    })
-}
-
 const W: i64 = 640;
 const H: i64 = 420;
 
@@ -185,16 +190,7 @@ pub fn line(xs: &[f64], ys: &[f64], title: Option<&str>) -> Option<Png> {
     let xt = ticks(xr.0, xr.1, 7);
     let yt = ticks(yr.0, yr.1, 6);
     let (left, top, right, bottom) = layout(W, H, &labels(&yt), title);
-    let axes = Axes {
-        left,
-        top,
-        right,
-        bottom,
-        x: xr,
-        y: yr,
-    };
-    let mut c = Canvas::new(W as usize, H as usize, WHITE);
-    axes.draw(&mut c, &xt, &yt);
+    let (axes, mut c) = Axes::framed((left, top, right, bottom), xr, yr, &xt, &yt);
     let path: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (axes.px(x), axes.py(y))).collect();
     c.polyline(&path, 2.0, BLUE);
     title_text(&mut c, title);
@@ -204,21 +200,8 @@ pub fn line(xs: &[f64], ys: &[f64], title: Option<&str>) -> Option<Png> {
 /// `hist(t, bins)`: the counts of the finite values as bars, binned as the
 /// terminal histogram bins them (the last bin closed on the right).
 pub fn histogram(values: &[f64], bins: usize) -> Option<Png> {
-    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    if finite.is_empty() {
-        return None;
-    }
-    let bins = bins.max(1);
-    let (lo, hi) = bounds(finite.iter().copied());
-    let step = if hi > lo {
-        (hi - lo) / bins as f64
-    } else {
-        1.0
-    };
-    let mut counts = vec![0usize; bins];
-    for v in &finite {
-        counts[(((v - lo) / step) as usize).min(bins - 1)] += 1;
-    }
+    let (lo, step, counts) = tsh::teach::picture::bin_counts(values, bins)?;
+    let bins = counts.len();
     let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
     let edge_hi = lo + step * bins as f64;
     let xr = padded(lo, edge_hi);
@@ -229,16 +212,7 @@ pub fn histogram(values: &[f64], bins: usize) -> Option<Png> {
         .filter(|t| t.fract() == 0.0)
         .collect();
     let (left, top, right, bottom) = layout(W, H, &labels(&yt), None);
-    let axes = Axes {
-        left,
-        top,
-        right,
-        bottom,
-        x: xr,
-        y: yr,
-    };
-    let mut c = Canvas::new(W as usize, H as usize, WHITE);
-    axes.draw(&mut c, &xt, &yt);
+    let (axes, mut c) = Axes::framed((left, top, right, bottom), xr, yr, &xt, &yt);
     for (i, &n) in counts.iter().enumerate() {
         let a = axes.px(lo + step * i as f64).round() as i64;
         let b = axes.px(lo + step * (i + 1) as f64).round() as i64;

@@ -90,7 +90,8 @@ pub fn run(connection_file: &std::path::Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    interrupt_on_sigint();
+    // SIGINT interrupts the running cell and nothing more.
+    tsh::interrupt::install_request_only_handler();
     exit_with_parent();
     let parent = Rc::new(RefCell::new(json!({})));
     let quiet = Rc::new(Cell::new(false));
@@ -156,24 +157,4 @@ fn exit_with_parent() {
                 }
             }
         });
-}
-
-extern "C" fn on_sigint(_: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
-    tsh::interrupt::request();
-}
-
-/// SIGINT (a signal-mode client, or Ctrl-C in the terminal that started the
-/// notebook server) interrupts the running cell and nothing more: the REPL's
-/// "three presses quit" rule would kill a kernel whose cell does not poll.
-fn interrupt_on_sigint() {
-    // SAFETY: sigaction with a handler that only stores to an atomic; the
-    // struct is fully initialised by zeroed().
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigint as *const () as usize;
-        sa.sa_flags = libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
-    }
 }

@@ -309,7 +309,8 @@ pub fn plot(xs: &[f64], ys: &[f64], width: usize, height: usize, title: Option<&
     out
 }
 
-fn bounds(v: impl Iterator<Item = f64>) -> (f64, f64) {
+/// The least and greatest of the values.
+pub fn bounds(v: impl Iterator<Item = f64>) -> (f64, f64) {
     v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     })
@@ -370,11 +371,15 @@ fn edge_labels(edges: &[f64]) -> Vec<String> {
         .map(|s| s.split_once('.').map_or(0, |(_, f)| f.len()))
         .max()
         .unwrap_or(0);
-    edges
+    fixed_decimals(edges, decimals)
+}
+
+/// Each value with `decimals` decimals, a negative zero (`-0.00`) written as 0.
+pub fn fixed_decimals(values: &[f64], decimals: usize) -> Vec<String> {
+    values
         .iter()
-        .map(|e| {
-            let s = format!("{e:.decimals$}");
-            // -0.00 is 0.00.
+        .map(|v| {
+            let s = format!("{v:.decimals$}");
             if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
                 s[1..].to_string()
             } else {
@@ -384,11 +389,13 @@ fn edge_labels(edges: &[f64]) -> Vec<String> {
         .collect()
 }
 
-pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
+/// The finite values counted into `bins` equal bins from their least to
+/// their greatest: (first edge, bin width, counts), None when none is finite.
+/// The last bin is closed on the right, as torch.histc and numpy do.
+pub fn bin_counts(values: &[f64], bins: usize) -> Option<(f64, f64, Vec<usize>)> {
     let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    let skipped = values.len() - finite.len();
     if finite.is_empty() {
-        return "(nothing to count: no finite values)\n".into();
+        return None;
     }
     let bins = bins.max(1);
     let (lo, hi) = bounds(finite.iter().copied());
@@ -399,10 +406,17 @@ pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
     };
     let mut counts = vec![0usize; bins];
     for v in &finite {
-        // The last bin is closed on the right, as torch.histc and numpy do.
-        let i = (((v - lo) / step) as usize).min(bins - 1);
-        counts[i] += 1;
+        counts[(((v - lo) / step) as usize).min(bins - 1)] += 1;
     }
+    Some((lo, step, counts))
+}
+
+pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
+    let Some((lo, step, counts)) = bin_counts(values, bins) else {
+        return "(nothing to count: no finite values)\n".into();
+    };
+    let skipped = values.iter().filter(|v| !v.is_finite()).count();
+    let bins = counts.len();
     let most = counts.iter().copied().max().unwrap_or(1).max(1);
     let edges = edge_labels(&(0..=bins).map(|i| lo + step * i as f64).collect::<Vec<_>>());
     let ew = edges.iter().map(|e| e.chars().count()).max().unwrap_or(1);

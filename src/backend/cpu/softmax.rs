@@ -50,7 +50,8 @@ fn lane_sum<T: Copy + std::ops::Add<Output = T>, const N: usize>(x: &[T], halves
     lanes[0]
 }
 
-/// The largest element (NaN reaches the output through the sums).
+/// The largest element (NaN reaches the output through the sums). Lines are
+/// never empty here: `softmax` and `each_line` skip a dim of size 0.
 fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
     x[1..].iter().fold(x[0], |a, &b| if b > a { b } else { a })
 }
@@ -75,10 +76,9 @@ fn lane_max_f32(x: &[f32]) -> f32 {
 
 /// exp(x - m) of sixteen values (a fixed-size loop, which vectorises).
 #[inline(always)]
-fn exp16(x: &[f32], m: f32) -> [f32; 16] {
-    // A fixed-size view first: bounds checks inside the loop would stop it
+fn exp16(x: &[f32; 16], m: f32) -> [f32; 16] {
+    // A fixed-size array: bounds checks inside the loop would stop it
     // vectorising.
-    let x: &[f32; 16] = x[..16].try_into().expect("sixteen values");
     let mut e = [0f32; 16];
     for i in 0..16 {
         e[i] = exp_sleef(x[i] - m);
@@ -100,9 +100,10 @@ fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
         }
         return e[1..x.len()].iter().fold(e[0], |a, &b| a + b);
     }
-    let whole = x.len() / 16 * 16;
+    let (vectors, tail) = x.as_chunks::<16>();
+    let whole = x.len() - tail.len();
     let mut lanes = [0f32; 16];
-    for (k, c) in x[..whole].chunks_exact(16).enumerate() {
+    for (k, c) in vectors.iter().enumerate() {
         let e = exp16(c, m);
         for i in 0..16 {
             // The first vector starts the lanes (no 0 + x, which turns -0 into 0).
