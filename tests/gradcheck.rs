@@ -1211,3 +1211,45 @@ fn matrix_composites() {
         "",
     );
 }
+
+#[test]
+fn products_solves_and_losses_of_pytorch_2_15() {
+    check(
+        "torch.tensordot(x, y, dims=([1, 2], [0, 1]))",
+        &[("x", "a,2,b", S), ("y", "2,b,c", S)],
+        "",
+    );
+    check(
+        "torch.tensordot(x, y, dims=1)",
+        &[("x", "a,b", S), ("y", "b,c", S)],
+        "",
+    );
+    // Kept well conditioned: the identity added.
+    check(
+        "torch.linalg.tensorinv(x * 0.1 + torch.eye(6).reshape(2, 3, 6), ind=2)",
+        &[("x", "2,3,6", S)],
+        "",
+    );
+    check(
+        "torch.linalg.tensorsolve(x * 0.1 + torch.eye(6).reshape(6, 2, 3), y)",
+        &[("x", "6,2,3", S), ("y", "6", S)],
+        "",
+    );
+    check("torch.clamp_min(x, 0.3)", &[("x", "a,b", S)], "");
+    check("x.clamp_max(0.3)", &[("x", "a,b", S)], "");
+    check(
+        "F.ctc_loss(x.log_softmax(2), t, (6, 5), (2, 3))",
+        &[("x", "6,2,4", S)],
+        "t = tensor([[1, 2, 0], [3, 3, 1]])",
+    );
+    check(
+        "F.fractional_max_pool2d(x, 2, output_size=(3, 3), _random_samples=r)",
+        &[("x", "1,2,6,5", S)],
+        "r = tensor([[[0.3, 0.7], [0.9, 0.1]]])",
+    );
+    check(
+        "F.linear_cross_entropy(x, w, t)",
+        &[("x", "3,4", S), ("w", "5,4", S)],
+        "t = tensor([0, 4, 2])",
+    );
+}
