@@ -399,6 +399,21 @@ fn a_client_drives_the_kernel_over_zeromq() {
             assert!(!p.content["data"]["text/plain"].as_str().unwrap().is_empty());
         }
 
+        // progress() draws on stderr as tqdm does in a notebook: lines that
+        // overwrite each other with \r, the last one ended by a newline.
+        let (_, published) = c.execute("for i in progress(range(3)):\n    pass").await;
+        let bar: String = published
+            .iter()
+            .filter(|m| m.kind() == "stream" && m.content["name"] == "stderr")
+            .map(|m| m.content["text"].as_str().unwrap())
+            .collect();
+        assert!(bar.starts_with('\r'), "{bar:?}");
+        assert!(
+            bar.ends_with("3/3 [00:00<00:00, ") || bar.contains("| 3/3 ["),
+            "{bar:?}"
+        );
+        assert!(bar.ends_with('\n'), "{bar:?}");
+
         // A trailing semicolon hides the value, as in IPython; silent runs publish nothing.
         let (_, published) = c.execute("y;").await;
         assert_eq!(result_of(&published), None);

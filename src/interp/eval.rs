@@ -44,6 +44,39 @@ impl Interp {
         Ok(Exec::Normal)
     }
 
+    /// A `for` loop's iterations; `Some` when the body returned from its
+    /// function. A progress bar ticks after each item.
+    fn for_items(
+        &mut self,
+        stmt: &Stmt,
+        targets: &[Expr],
+        iter: &Expr,
+        body: &[Stmt],
+        seq: &Value,
+        bar: &mut Option<crate::teach::progress::Bar>,
+    ) -> Result<Option<Exec>> {
+        let items = self.iterate(seq).map_err(|e| e.at(iter.span))?;
+        for item in items {
+            crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
+            let item = item.map_err(|e| e.at(iter.span))?;
+            if targets.len() == 1 {
+                self.assign(&targets[0], item)?;
+            } else {
+                self.assign_unpack(targets, item, iter.span)?;
+            }
+            let step = self.exec_block(body);
+            if let Some(line) = bar.as_mut().and_then(|b| b.tick()) {
+                self.out.write_progress(&line, false);
+            }
+            match step? {
+                Exec::Break => break,
+                Exec::Return(v) => return Ok(Some(Exec::Return(v))),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
     pub(super) fn exec(&mut self, stmt: &Stmt) -> Result<Exec> {
         crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
         match &stmt.kind {
@@ -103,26 +136,13 @@ impl Interp {
                     bar = Some(crate::teach::progress::Bar::new(total));
                     seq = inner.as_ref().clone();
                 }
-                let items = self.iterate(&seq).map_err(|e| e.at(iter.span))?;
-                for item in items {
-                    crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
-                    let item = item.map_err(|e| e.at(iter.span))?;
-                    if targets.len() == 1 {
-                        self.assign(&targets[0], item)?;
-                    } else {
-                        self.assign_unpack(targets, item, iter.span)?;
-                    }
-                    let step = self.exec_block(body);
-                    if let Some(b) = &mut bar {
-                        b.tick();
-                    }
-                    match step? {
-                        Exec::Break => break,
-                        Exec::Return(v) => return Ok(Exec::Return(v)),
-                        _ => {}
-                    }
+                let looped = self.for_items(stmt, targets, iter, body, &seq, &mut bar);
+                if let Some(b) = bar {
+                    self.out.write_progress(&b.finish(), true);
                 }
-                drop(bar);
+                if let Some(done) = looped? {
+                    return Ok(done);
+                }
             }
             StmtKind::FnDef(def) => {
                 let f = self.make_function(def)?;

@@ -58,6 +58,17 @@ pub trait Output {
         let _ = figure;
         self.write_shown(shown, plain);
     }
+    /// A progress bar's line (it starts with `\r` to overwrite the last one);
+    /// `last` ends it. Shown on stderr where that is a terminal (as tqdm), so
+    /// piped output and transcripts stay clean.
+    fn write_progress(&mut self, line: &str, last: bool) {
+        use std::io::{IsTerminal, Write};
+        let mut err = std::io::stderr().lock();
+        if err.is_terminal() {
+            let _ = write!(err, "{line}{}", if last { "\n" } else { "" });
+            let _ = err.flush();
+        }
+    }
 }
 
 pub struct Stdout;

@@ -50,6 +50,24 @@ impl Output for KernelOut {
         self.stream("stderr", s);
     }
 
+    /// As tqdm in a notebook's plain mode: stderr stream text whose `\r`
+    /// overwrites the last drawing. Not kept for `:save`.
+    fn write_progress(&mut self, line: &str, last: bool) {
+        if self.quiet.get() {
+            return;
+        }
+        let text = if last {
+            format!("{line}\n")
+        } else {
+            line.to_string()
+        };
+        let _ = self.out.send(Outgoing::Stream {
+            parent_header: self.parent.borrow().clone(),
+            name: "stderr",
+            text,
+        });
+    }
+
     /// A picture is a display_data: the drawing as text and, where one can be
     /// drawn, a PNG.
     fn write_figure(&mut self, shown: &str, plain: &str, figure: &Figure) {

@@ -1,7 +1,8 @@
 //! `for i in progress(range(n)) { … }`: a progress bar with rate and ETA,
-//! redrawn at most ten times a second, on stderr and only on a terminal.
+//! redrawn at most ten times a second. The interpreter's output decides where
+//! it goes (`Output::write_progress`): stderr on a terminal, a stderr stream in
+//! a notebook, nowhere in a transcript.
 
-use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 pub struct Bar {
@@ -9,7 +10,6 @@ pub struct Bar {
     done: usize,
     start: Instant,
     last_draw: Option<Instant>,
-    visible: bool,
     /// Width of the last drawing, so a shorter one can blank it without escape codes.
     drawn: usize,
 }
@@ -67,25 +67,28 @@ impl Bar {
             done: 0,
             start: Instant::now(),
             last_draw: None,
-            visible: std::io::stderr().is_terminal(),
             drawn: 0,
         }
     }
 
-    pub fn tick(&mut self) {
+    /// One more item done: the line to draw, at most ten times a second.
+    pub fn tick(&mut self) -> Option<String> {
         self.done += 1;
         let due = self
             .last_draw
             .is_none_or(|t| t.elapsed() >= Duration::from_millis(100));
-        if due {
-            self.draw();
-        }
+        due.then(|| self.line())
     }
 
-    fn draw(&mut self) {
-        if !self.visible {
-            return;
-        }
+    /// The final state, drawn whatever the time since the last drawing; also
+    /// when the loop stops early (break, an error, an interrupt).
+    pub fn finish(mut self) -> String {
+        self.line()
+    }
+
+    /// The bar as a line that overwrites the previous one (`\r`, padded with
+    /// blanks where it got shorter), which terminals and notebooks both honour.
+    fn line(&mut self) -> String {
         self.last_draw = Some(Instant::now());
         let text = render(
             self.done,
@@ -96,20 +99,7 @@ impl Bar {
         let width = text.chars().count();
         let pad = " ".repeat(self.drawn.saturating_sub(width));
         self.drawn = width;
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{text}{pad}");
-        let _ = err.flush();
-    }
-}
-
-impl Drop for Bar {
-    /// The final state stays on screen, on a line of its own; also when the
-    /// loop stops early (break, an error, Ctrl-C).
-    fn drop(&mut self) {
-        if self.visible {
-            self.draw();
-            eprintln!();
-        }
+        format!("\r{text}{pad}")
     }
 }
 

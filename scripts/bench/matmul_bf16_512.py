@@ -1,0 +1,46 @@
+"""bfloat16 matmul 512x512 @ 512x512
+
+Runs unchanged under python3 and tsh; prints `BENCH <name> <median ms>`."""
+import time
+
+import torch
+
+try:
+    torch.set_num_threads(2)
+except AttributeError:
+    pass  # tsh has no set_num_threads; the runner sets RAYON_NUM_THREADS
+
+
+def bench(name, step, budget=1.0, batches=7, warmup=3):
+    # Warm up, then time `batches` batches of about budget/batches seconds each and
+    # print the median time of one call. The clock is read every `chunk` calls (about
+    # 2 ms of work), so a call that turns slow midway cannot stretch a batch far.
+    for _ in range(warmup):
+        step()
+    t0 = time.perf_counter()
+    step()
+    one = max(time.perf_counter() - t0, 1e-7)
+    chunk = max(1, min(10000, int(0.002 / one)))
+    start = time.perf_counter()
+    times = []
+    while len(times) < batches:
+        n = 0
+        t0 = time.perf_counter()
+        while True:
+            for _ in range(chunk):
+                step()
+            n += chunk
+            elapsed = time.perf_counter() - t0
+            if elapsed >= budget / batches:
+                break
+        times.append(elapsed / n)
+        if len(times) >= 3 and time.perf_counter() - start > 2 * budget:
+            break
+    times.sort()
+    print(f"BENCH {name} {times[len(times) // 2] * 1e3:.4f}")
+
+
+torch.manual_seed(0)
+a = torch.randn(512, 512).bfloat16()
+b = torch.randn(512, 512).bfloat16()
+bench("matmul_bf16_512", lambda: a @ b)

@@ -1,0 +1,41 @@
+"""NumPy: float32 matmul 1024x1024 @ 1024x1024 (NumPy's BLAS, its own threads)
+
+The NumPy side of ../matmul_1024.py; prints `BENCH <name> <median ms>`."""
+import time
+
+import numpy as np
+
+
+def bench(name, step, budget=1.0, batches=7, warmup=3):
+    # Warm up, then time `batches` batches of about budget/batches seconds each and
+    # print the median time of one call. The clock is read every `chunk` calls (about
+    # 2 ms of work), so a call that turns slow midway cannot stretch a batch far.
+    for _ in range(warmup):
+        step()
+    t0 = time.perf_counter()
+    step()
+    one = max(time.perf_counter() - t0, 1e-7)
+    chunk = max(1, min(10000, int(0.002 / one)))
+    start = time.perf_counter()
+    times = []
+    while len(times) < batches:
+        n = 0
+        t0 = time.perf_counter()
+        while True:
+            for _ in range(chunk):
+                step()
+            n += chunk
+            elapsed = time.perf_counter() - t0
+            if elapsed >= budget / batches:
+                break
+        times.append(elapsed / n)
+        if len(times) >= 3 and time.perf_counter() - start > 2 * budget:
+            break
+    times.sort()
+    print(f"BENCH {name} {times[len(times) // 2] * 1e3:.4f}")
+
+
+rng = np.random.default_rng(0)
+a = rng.standard_normal((1024, 1024), dtype=np.float32)
+b = rng.standard_normal((1024, 1024), dtype=np.float32)
+bench("matmul_1024", lambda: a @ b, budget=1.5)
