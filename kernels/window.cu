@@ -51,3 +51,76 @@ struct Win {
     }
 
 FOR_ALL_DTYPES(WINDOW_KERNELS)
+
+// Max pooling, one thread per output: ATen's scan (first in-bounds tap, then
+// by dilation), `v > max || isnan(v)`, and the maximum's flat position in its
+// H*W plane. The gradient gathers, as fold does: each input element adds, in
+// output order, the gradients of the windows that picked it (no atomics).
+__device__ __forceinline__ void pool_reach(i64 o, i64 size, i64 k, i64 s, i64 p, i64 d, i64* lo,
+                                           i64* hi) {
+    i64 start = o * s - p;
+    i64 end = start + (k - 1) * d + 1;
+    if (end > size) end = size;
+    while (start < 0) start += d;
+    *lo = start;
+    *hi = end < start ? start : end;
+}
+
+#define POOL_KERNELS(SUF, T)                                                                          \
+    extern "C" __global__ void max_pool_##SUF(i64 total, i64 C, i64 H, i64 W, Win w, Strided in_l,    \
+                                              const T* in, T* out, i64* idx) {                        \
+        i64 oh = w.out[0], ow = w.out[1];                                                             \
+        FOR_EACH(o, total) {                                                                          \
+            i64 ox = o % ow, oy = (o / ow) % oh, c = (o / (ow * oh)) % C, n = o / (ow * oh * C);      \
+            i64 y0, y1, x0, x1;                                                                       \
+            pool_reach(oy, H, w.kernel[0], w.stride[0], w.pad[0], w.dilation[0], &y0, &y1);           \
+            pool_reach(ox, W, w.kernel[1], w.stride[1], w.pad[1], w.dilation[1], &x0, &x1);           \
+            const T* plane = in + in_l.offset + n * in_l.stride[0] + c * in_l.stride[1];              \
+            i64 best = y0 * W + x0;                                                                   \
+            double max = -f64_inf();                                                                  \
+            T maxv = Ty<T>::from_f64(max);                                                            \
+            bool first = true;                                                                        \
+            for (i64 y = y0; y < y1; y += w.dilation[0]) {                                            \
+                for (i64 x = x0; x < x1; x += w.dilation[1]) {                                        \
+                    T v = plane[y * in_l.stride[2] + x * in_l.stride[3]];                             \
+                    double f = Ty<T>::to_f64(v);                                                      \
+                    if (first || f > max || f != f) {                                                 \
+                        max = f;                                                                      \
+                        maxv = v;                                                                     \
+                        best = y * W + x;                                                             \
+                        first = false;                                                                \
+                    }                                                                                 \
+                }                                                                                     \
+            }                                                                                         \
+            out[o] = maxv;                                                                            \
+            idx[o] = best;                                                                            \
+        }                                                                                             \
+    }                                                                                                 \
+    extern "C" __global__ void max_pool_backward_##SUF(i64 total, i64 C, i64 H, i64 W, Win w,         \
+                                                       Strided g_l, const T* g, Strided i_l,          \
+                                                       const i64* idx, T* out) {                      \
+        i64 oh = w.out[0], ow = w.out[1];                                                             \
+        FOR_EACH(o, total) {                                                                          \
+            i64 x = o % W, y = (o / W) % H, c = (o / (W * H)) % C, n = o / (W * H * C);               \
+            i64 here = y * W + x;                                                                     \
+            T acc = Ty<T>::from_f64(0.0);                                                             \
+            /* The outputs whose window can reach (y, x): oy*s - p <= y <= oy*s - p + (k-1)*d. */     \
+            i64 oy_lo = y + w.pad[0] - (w.kernel[0] - 1) * w.dilation[0];                             \
+            oy_lo = oy_lo <= 0 ? 0 : (oy_lo + w.stride[0] - 1) / w.stride[0];                         \
+            i64 ox_lo = x + w.pad[1] - (w.kernel[1] - 1) * w.dilation[1];                             \
+            ox_lo = ox_lo <= 0 ? 0 : (ox_lo + w.stride[1] - 1) / w.stride[1];                         \
+            for (i64 oy = oy_lo; oy < oh && oy * w.stride[0] - w.pad[0] <= y; ++oy) {                 \
+                for (i64 ox = ox_lo; ox < ow && ox * w.stride[1] - w.pad[1] <= x; ++ox) {             \
+                    i64 at = n * i_l.stride[0] + c * i_l.stride[1] + oy * i_l.stride[2] +             \
+                             ox * i_l.stride[3];                                                      \
+                    if (idx[i_l.offset + at] != here) continue;                                       \
+                    i64 gat = n * g_l.stride[0] + c * g_l.stride[1] + oy * g_l.stride[2] +            \
+                              ox * g_l.stride[3];                                                     \
+                    acc = Ty<T>::from_f64(Ty<T>::to_f64(acc) + Ty<T>::to_f64(g[g_l.offset + gat]));   \
+                }                                                                                     \
+            }                                                                                         \
+            out[o] = acc;                                                                             \
+        }                                                                                             \
+    }
+
+FOR_ALL_DTYPES(POOL_KERNELS)

@@ -248,6 +248,13 @@ fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
             let sum = binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?;
             write_all(&existing, &sum)
         }
+        // A gradient nothing else holds becomes .grad as it is (PyTorch's
+        // AccumulateGrad steals it too); others are copied, so that .grad
+        // never aliases a tensor of the graph.
+        _ if g.is_sole_owner() && g.grad_fn().is_none() && !g.requires_grad() => {
+            leaf.set_grad(Some(g));
+            Ok(())
+        }
         _ => {
             leaf.set_grad(Some(g.deep_clone()?));
             Ok(())

@@ -141,6 +141,19 @@ pub trait BackendStorage: Sized {
     /// The adjoint of `unfold`: columns `[N, C * kh * kw, oh * ow]` summed back
     /// into an `[N, C, H, W]` image of size `hw`.
     fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self>;
+    /// Max pooling of an `[N, C, H, W]` layout: each window's maximum and its
+    /// flat position in its H×W plane (int64).
+    fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)>;
+    /// max_pool's gradient: `[N, C, oh, ow]` gradients added into an
+    /// `[N, C, H, W]` zero image of size `hw` at the recorded positions.
+    fn max_pool_backward(
+        &self,
+        l: &Layout,
+        idx: &Self,
+        il: &Layout,
+        w: &Window,
+        hw: [usize; 2],
+    ) -> Result<Self>;
     /// A contiguous copy in host memory.
     fn to_host(&self, l: &Layout) -> Result<HostBuffer>;
 }
@@ -395,6 +408,34 @@ impl Storage {
     }
     pub fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Storage> {
         forward!(self, s => s.fold(l, w, channels, hw), c => c.fold(l, w, channels, hw))
+    }
+    pub fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Storage, Storage)> {
+        match self {
+            Storage::Cpu(s) => s
+                .max_pool(l, w)
+                .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+            Storage::Cuda(s) => s
+                .max_pool(l, w)
+                .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+        }
+    }
+    pub fn max_pool_backward(
+        &self,
+        l: &Layout,
+        idx: &Storage,
+        il: &Layout,
+        w: &Window,
+        hw: [usize; 2],
+    ) -> Result<Storage> {
+        match (self, idx) {
+            (Storage::Cpu(g), Storage::Cpu(i)) => {
+                g.max_pool_backward(l, i, il, w, hw).map(Storage::Cpu)
+            }
+            (Storage::Cuda(g), Storage::Cuda(i)) => {
+                g.max_pool_backward(l, i, il, w, hw).map(Storage::Cuda)
+            }
+            _ => Err(mixed()),
+        }
     }
     pub fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
         match self {

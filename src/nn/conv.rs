@@ -4,18 +4,19 @@
 
 use super::activation::require_float;
 use crate::autograd::composite::composite;
-use crate::autograd::record;
 use crate::autograd::rules::rule;
+use crate::autograd::{Saved, record};
 use crate::backend::Window;
 use crate::error::{Result, dtype_err, shape_err, value_err};
+use crate::tensor::Tensor;
 use crate::tensor::op::ReduceOp;
 use crate::tensor::ops::arith::{add, div};
 use crate::tensor::ops::creation::{full_on, ones};
+use crate::tensor::ops::index::gather;
 use crate::tensor::ops::matmul::matmul;
-use crate::tensor::ops::reduce::{max_min_dim, reduce};
+use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::{reshape, squeeze, unsqueeze};
 use crate::tensor::shape::fmt_shape;
-use crate::tensor::{DType, Tensor};
 
 /// The window's geometry before its output size is known.
 #[derive(Clone, Copy, Debug)]
@@ -240,45 +241,70 @@ fn pool_geometry(p: &Pool, what: &str) -> Result<Geometry> {
     })
 }
 
-/// max_pool2d; with `return_indices`, also each maximum's flat index in its H*W plane.
+/// max_pool2d; with `return_indices`, also each maximum's flat index in its
+/// H*W plane. One backend pass finds both; the gradient is added back at the
+/// indices (MaxPool2DWithIndicesBackward0).
 pub fn max_pool2d(
     input: &Tensor,
     p: &Pool,
     return_indices: bool,
 ) -> Result<(Tensor, Option<Tensor>)> {
     let (x, was3) = batched(input, "max_pool2d")?;
+    if x.dtype().is_complex() {
+        return Err(crate::tensor::ops::complex::not_implemented(
+            "max_pool2d",
+            x.dtype(),
+        ));
+    }
     let (h, w) = (x.shape()[2], x.shape()[3]);
     let win = pool_geometry(p, "max_pool2d")?.window([h, w])?;
-    let (n, c) = (x.shape()[0] as i64, x.shape()[1] as i64);
-    let kk = (win.kernel[0] * win.kernel[1]) as i64;
-    let shape = [n, c, win.out[0] as i64, win.out[1] as i64];
-    let mut arg = None;
-    let values = composite("MaxPool2DWithIndicesBackward0", &[input], |t| {
-        let (x, _) = batched(&t[0], "max_pool2d")?;
-        let cols = reshape(&unfold(&x, &win, f64::NEG_INFINITY)?, &[n, c, kk, -1])?;
-        let (values, a) = max_min_dim(&cols, 2, false, true)?;
-        arg = Some(a);
-        unbatched(reshape(&values, &shape)?, was3)
-    })?;
-    // Unreachable: the composition above ran and set it, or returned its error.
-    let arg = arg.expect("max_pool2d's composition ran");
+    let shape = [x.shape()[0], x.shape()[1], win.out[0], win.out[1]];
+    crate::tensor::core::check_alloc(&shape, x.dtype())?;
+    let (values, indices) = x.read().max_pool(x.layout(), &win)?;
+    let indices = Tensor::from_contiguous(indices, &shape);
+    let values = Tensor::from_contiguous(values, &shape);
+    let saved = Saved::new(&indices);
+    let values = record(
+        values,
+        "MaxPool2DWithIndicesBackward0",
+        &[&x],
+        true,
+        move || rule(move |g| Ok(vec![Some(max_unpool_grad(g, &saved.get()?, &win, [h, w])?)])),
+    );
+    let values = unbatched(values, was3)?;
     let indices = if return_indices {
-        // Where each window element sits in its plane: the windows of a plane
-        // numbered 0..H*W (-1 for padding), picked at the maximum.
-        let positions = crate::autograd::no_grad(|| -> Result<Tensor> {
-            let plane =
-                crate::tensor::ops::creation::arange_on(h * w, x.device())?.to_dtype(DType::F64)?;
-            let plane = reshape(&plane, &[1, 1, h as i64, w as i64])?;
-            let cols = unfold(&plane, &win, -1.0)?;
-            reshape(&cols.to_dtype(DType::I64)?, &[1, 1, kk, -1])
-        })?;
-        let positions = crate::tensor::ops::view::expand(&positions, &[n, c, kk, -1])?;
-        let picked = crate::tensor::ops::index::gather(&positions, 2, &unsqueeze(&arg, 2)?)?;
-        Some(unbatched(reshape(&picked, &shape)?, was3)?)
+        Some(unbatched(indices, was3)?)
     } else {
         None
     };
     Ok((values, indices))
+}
+
+/// max_pool2d's gradient: `g` ([N, C, oh, ow]) added into an [N, C, H, W]
+/// zero image at `idx`. Its own gradient (double backward) gathers at `idx`.
+fn max_unpool_grad(g: &Tensor, idx: &Tensor, win: &Window, hw: [usize; 2]) -> Result<Tensor> {
+    let (n, c) = (g.shape()[0], g.shape()[1]);
+    let s = g
+        .read()
+        .max_pool_backward(g.layout(), &idx.read(), idx.layout(), win, hw)?;
+    let out = Tensor::from_contiguous(s, &[n, c, hw[0], hw[1]]);
+    let (saved, oshape) = (Saved::new(idx), g.shape().to_vec());
+    Ok(record(
+        out,
+        "MaxPool2DWithIndicesBackwardBackward0",
+        &[g],
+        true,
+        move || {
+            rule(move |gg| {
+                let idx = saved.get()?;
+                let (n, c) = (n as i64, c as i64);
+                let flat = reshape(gg, &[n, c, -1])?;
+                let picked = gather(&flat, 2, &reshape(&idx, &[n, c, -1])?)?;
+                let shape: Vec<i64> = oshape.iter().map(|&d| d as i64).collect();
+                Ok(vec![Some(reshape(&picked, &shape)?)])
+            })
+        },
+    ))
 }
 
 pub fn avg_pool2d(

@@ -380,6 +380,18 @@ impl Tensor {
     pub fn version(&self) -> u64 {
         self.0.storage.version.load(Ordering::Relaxed)
     }
+    /// Is this the only handle on its memory (no other tensor, view or weak
+    /// reference), laid out over the whole of it? Then it can be kept as is
+    /// where a copy would otherwise be taken (a leaf's first gradient).
+    pub fn is_sole_owner(&self) -> bool {
+        Arc::strong_count(&self.0) == 1
+            && Arc::weak_count(&self.0) == 0
+            && Arc::strong_count(&self.0.storage) == 1
+            && Arc::weak_count(&self.0.storage) == 0
+            && self.is_contiguous()
+            && self.offset() == 0
+            && self.numel() == self.storage_len()
+    }
     /// Do the two tensors share a storage buffer (one is a view of the other)?
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.0.storage, &other.0.storage)

@@ -32,7 +32,7 @@ def bench(name, step, budget=1.0, batches=7, warmup=3):
         if len(times) >= 3 and time.perf_counter() - start > 2 * budget:
             break
     times.sort()
-    print(f"BENCH {name} {times[len(times) // 2] * 1e3:.4f}")
+    print(f"BENCH {name} {times[len(times) // 2] * 1e3:.6f}")
 
 
 rng = np.random.default_rng(0)

@@ -53,7 +53,8 @@ pub fn copy_into(dst: &mut CpuStorage, l: &Layout, src: &CpuStorage, sl: &Layout
 }
 
 fn copy_typed<T: Element>(dst: &mut [T], l: &Layout, src: &[T], sl: &Layout) {
-    let values = gather(src, sl);
+    // A contiguous source is read in place: no copy before the copy.
+    let values = super::strided::contiguous(src, sl);
     let mut at = 0;
     runs(l, 0, values.len(), &mut |off, stride, count| {
         if stride == 1 {

@@ -11,6 +11,7 @@ pub mod kernels;
 mod lines;
 mod mathfun;
 mod matmul;
+mod pool;
 pub mod random;
 mod reduce;
 mod scratch;
@@ -191,6 +192,20 @@ impl BackendStorage for CpuStorage {
     }
     fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
         window::fold(self, l, w, channels, hw)
+    }
+    fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
+        pool::max_pool(self, l, w)
+    }
+    fn max_pool_backward(
+        &self,
+        l: &Layout,
+        idx: &Self,
+        il: &Layout,
+        w: &Window,
+        hw: [usize; 2],
+    ) -> Result<Self> {
+        let _ = w; // the CPU scatters by index; it needs no geometry
+        pool::max_unpool(self, l, idx, il, hw)
     }
     fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
         Ok(cast::cast(self, l, self.dtype()))

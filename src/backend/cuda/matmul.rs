@@ -350,3 +350,59 @@ pub fn fold(
     launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, cl, cp, op)?;
     Ok(out)
 }
+
+pub fn max_pool(s: &CudaStorage, l: &Layout, w: &Window) -> Result<(CudaStorage, CudaStorage)> {
+    let (nb, c, h, wd) = (l.shape[0], l.shape[1], l.shape[2], l.shape[3]);
+    let total = nb * c * w.out[0] * w.out[1];
+    let out = CudaStorage::empty(s.gpu(), total, s.dtype)?;
+    let idx = CudaStorage::empty(s.gpu(), total, DType::I64)?;
+    if total == 0 {
+        return Ok((out, idx));
+    }
+    let (t, c64, h64, w64, wn, il) = (
+        total as i64,
+        c as i64,
+        h as i64,
+        wd as i64,
+        win(w),
+        Strided::exact(l)?,
+    );
+    let (ip, op, xp) = (s.ptr(), out.ptr(), idx.ptr());
+    let name = format!("max_pool_{}", suffix(s.dtype));
+    launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, il, ip, op, xp)?;
+    Ok((out, idx))
+}
+
+/// max_pool's gradient as a gather: each input element looks only at the
+/// windows that can reach it, which the window's geometry bounds.
+pub fn max_pool_backward(
+    g: &CudaStorage,
+    gl: &Layout,
+    idx: &CudaStorage,
+    il: &Layout,
+    w: &Window,
+    hw: [usize; 2],
+) -> Result<CudaStorage> {
+    if idx.dtype != DType::I64 {
+        return Err(crate::error::dtype_err("pooling indices must be int64"));
+    }
+    let c = gl.shape[1];
+    let total = gl.shape[0] * c * hw[0] * hw[1];
+    let out = CudaStorage::empty(g.gpu(), total, g.dtype)?;
+    if total == 0 {
+        return Ok(out);
+    }
+    let (t, c64, h64, w64, wn, glx, ilx) = (
+        total as i64,
+        c as i64,
+        hw[0] as i64,
+        hw[1] as i64,
+        win(w),
+        Strided::exact(gl)?,
+        Strided::exact(il)?,
+    );
+    let (gp, xp, op) = (g.ptr(), idx.ptr(), out.ptr());
+    let name = format!("max_pool_backward_{}", suffix(g.dtype));
+    launch!(g.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, glx, gp, ilx, xp, op)?;
+    Ok(out)
+}

@@ -272,6 +272,19 @@ impl BackendStorage for CudaStorage {
     fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
         matmul::fold(self, l, w, channels, hw)
     }
+    fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
+        matmul::max_pool(self, l, w)
+    }
+    fn max_pool_backward(
+        &self,
+        l: &Layout,
+        idx: &Self,
+        il: &Layout,
+        w: &Window,
+        hw: [usize; 2],
+    ) -> Result<Self> {
+        matmul::max_pool_backward(self, l, idx, il, w, hw)
+    }
     fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
         if l.is_contiguous() && l.offset + l.numel() <= self.len {
             return host_from_device(self.gpu(), self, l.offset, l.numel());

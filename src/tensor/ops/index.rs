@@ -248,6 +248,12 @@ fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
         .hint("the value must broadcast to the selected shape")
     })?;
     let v = crate::autograd::no_grad(|| value.to_dtype(t.dtype())?.to_device(t.device()))?;
+    // Already the target's dtype, device and shape, in memory of its own: the
+    // copy can read it directly (a value sharing t's memory is copied first,
+    // so that no element is overwritten before it is read).
+    if v.shape() == shape && !v.shares_storage(t) {
+        return Ok(v);
+    }
     let expanded = v.view_with(v.layout().expand(shape));
     let s = expanded.read().cast(expanded.layout(), t.dtype())?;
     Ok(Tensor::from_contiguous(s, shape))

@@ -1,0 +1,300 @@
+//! Max pooling over `[N, C, H, W]` planes in one pass, and its gradient: each
+//! output's maximum and where in its plane it came from, then the gradient
+//! added back at those places. ATen's CPU kernels (`cpu_max_pool`) are the
+//! model: the same scan order, `val > max || isnan(val)` (so the last NaN of a
+//! window wins), and gradients added in output order where windows overlap.
+
+use rayon::prelude::*;
+
+use super::elem::{CpuStorage, Element};
+use super::scratch::{Out, filled_vec};
+use super::strided::contiguous;
+use crate::backend::Window;
+use crate::error::{Result, dtype_err};
+use crate::tensor::layout::Layout;
+use crate::with_storage;
+
+/// Planes are shared among threads when there is this much work.
+const PARALLEL: usize = 1 << 15;
+
+/// The input rows or columns that output position `o` reads along one axis,
+/// as ATen walks them: the first in-bounds tap, the end, and the step.
+fn reach(o: usize, size: usize, win: &Window, d: usize) -> (usize, usize, usize) {
+    let (stride, pad, dil) = (win.stride[d], win.pad_before[d], win.dilation[d]);
+    let mut start = (o * stride) as i64 - pad as i64;
+    let end = (start + ((win.kernel[d] - 1) * dil) as i64 + 1).min(size as i64);
+    while start < 0 {
+        start += dil as i64;
+    }
+    (start as usize, end.max(start) as usize, dil)
+}
+
+/// Does `v` replace `max` (ATen's `val > max || isnan(val)`)? `v != v` is NaN
+/// for every element type.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn takes_over<T: PartialOrd>(v: T, max: T) -> bool {
+    (v > max) || v != v
+}
+
+/// One output, scanning its window as ATen does.
+fn pool_one<T: Element + PartialOrd>(
+    src: &[T],
+    w: usize,
+    (y0, y1, dy): (usize, usize, usize),
+    (x0, x1, dx): (usize, usize, usize),
+) -> (T, i64) {
+    let mut best = y0 * w + x0;
+    // An empty window (PyTorch's padding limit rules it out) keeps ATen's -inf.
+    if y0 >= y1 || x0 >= x1 {
+        return (T::from_f64(f64::NEG_INFINITY), best as i64);
+    }
+    let mut max = src[best];
+    for y in (y0..y1).step_by(dy) {
+        for x in (x0..x1).step_by(dx) {
+            let v = src[y * w + x];
+            if takes_over(v, max) {
+                max = v;
+                best = y * w + x;
+            }
+        }
+    }
+    (max, best as i64)
+}
+
+/// The output columns whose whole window lies inside the row: `[lo, hi)`.
+fn inner_columns(win: &Window, w: usize) -> (usize, usize) {
+    let (ow, s, p) = (win.out[1], win.stride[1], win.pad_before[1]);
+    let reach = (win.kernel[1] - 1) * win.dilation[1] + 1;
+    let lo = p.div_ceil(s).min(ow);
+    // ox * s - p + reach <= w
+    let hi = if w + p >= reach {
+        ((w + p - reach) / s + 1).min(ow)
+    } else {
+        0
+    };
+    (lo, hi.max(lo))
+}
+
+/// What max pooling needs of an element type (all of them have it).
+trait Pooled: Element + PartialOrd {}
+impl<T: Element + PartialOrd> Pooled for T {}
+
+/// Columns per step of `tap`.
+const LANES: usize = 16;
+
+/// One tap across the inner columns: column `j` reads `line[j * S]` (`S` is
+/// the stride, a constant) and a new maximum records the tap's `code`. Done
+/// in fixed blocks of `LANES` (bounds checked once per block).
+#[inline(always)]
+fn tap<T: Pooled, const S: usize>(line: &[T], m: &mut [T], at: &mut [u32], code: u32) {
+    let n = m.len().min(at.len());
+    let mut j = 0;
+    while j + LANES <= n {
+        let (Some(seg), Some(mb), Some(ab)) = (
+            line.get(j * S..j * S + (LANES - 1) * S + 1),
+            m[j..].first_chunk_mut::<LANES>(),
+            at[j..].first_chunk_mut::<LANES>(),
+        ) else {
+            break;
+        };
+        let v: [T; LANES] = std::array::from_fn(|k| seg[k * S]);
+        for k in 0..LANES {
+            let take = takes_over(v[k], mb[k]);
+            mb[k] = if take { v[k] } else { mb[k] };
+            ab[k] = if take { code } else { ab[k] };
+        }
+        j += LANES;
+    }
+    tap_strided(
+        &line[(j * S).min(line.len())..],
+        S,
+        &mut m[j..],
+        &mut at[j..],
+        code,
+    );
+}
+
+/// `tap` for a stride known only at run time.
+fn tap_strided<T: Copy + PartialOrd>(line: &[T], s: usize, m: &mut [T], at: &mut [u32], code: u32) {
+    for ((m, at), &v) in m.iter_mut().zip(at).zip(line.iter().step_by(s)) {
+        if takes_over(v, *m) {
+            *m = v;
+            *at = code;
+        }
+    }
+}
+
+/// One plane: every output slot of `vals` and `idx` is written. Columns whose
+/// window lies inside the row are done tap by tap across the whole row (each
+/// output still sees its taps in ATen's order); the few at the padded edges
+/// one at a time.
+fn pool_plane<T: Pooled>(
+    src: &[T],
+    hw: [usize; 2],
+    win: &Window,
+    vals: &mut [Out<T>],
+    idx: &mut [Out<i64>],
+) {
+    let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
+    // Tap codes are u32 positions in the plane; larger planes take the scalar path.
+    let (lo, hi) = if hw[0] * w < u32::MAX as usize {
+        inner_columns(win, w)
+    } else {
+        (ow, ow)
+    };
+    let (sx, px, dx) = (win.stride[1], win.pad_before[1], win.dilation[1]);
+    let mut m = vec![T::default(); hi - lo];
+    let mut at = vec![0u32; hi - lo];
+    for oy in 0..oh {
+        let ys = reach(oy, hw[0], win, 0);
+        let row = oy * ow;
+        for ox in (0..lo).chain(hi..ow) {
+            let (v, i) = pool_one(src, w, ys, reach(ox, w, win, 1));
+            vals[row + ox].write(v);
+            idx[row + ox].write(i);
+        }
+        let (y0, y1, dy) = ys;
+        if lo == hi || y0 >= y1 {
+            // An empty window (ruled out by PyTorch's padding limit) is done
+            // one at a time too: ATen's -inf at the first position.
+            for ox in lo..hi {
+                let (v, i) = pool_one(src, w, ys, reach(ox, w, win, 1));
+                vals[row + ox].write(v);
+                idx[row + ox].write(i);
+            }
+            continue;
+        }
+        // The first tap (y0, kx = 0) starts every maximum.
+        let first = y0 * w + lo * sx - px;
+        for (j, (m, at)) in m.iter_mut().zip(&mut at).enumerate() {
+            *m = src[first + j * sx];
+            *at = (y0 * w) as u32;
+        }
+        for y in (y0..y1).step_by(dy) {
+            for kx in 0..win.kernel[1] {
+                if y == y0 && kx == 0 {
+                    continue;
+                }
+                // Column lo + j reads y*w + (lo + j)*sx + kx*dx - px.
+                let base = y * w + lo * sx + kx * dx - px;
+                let line = &src[base..base + (hi - lo - 1) * sx + 1];
+                let code = (y * w + kx * dx) as u32;
+                match sx {
+                    1 => tap::<T, 1>(line, &mut m, &mut at, code),
+                    2 => tap::<T, 2>(line, &mut m, &mut at, code),
+                    _ => tap_strided(line, sx, &mut m, &mut at, code),
+                }
+            }
+        }
+        for (j, (&v, &code)) in m.iter().zip(&at).enumerate() {
+            vals[row + lo + j].write(v);
+            idx[row + lo + j].write((code as usize + (lo + j) * sx - px) as i64);
+        }
+    }
+}
+
+/// One plane's value and index slots.
+type Slots<'a, T> = (&'a mut [Out<T>], &'a mut [Out<i64>]);
+
+fn pool_typed<T: Pooled>(v: &[T], l: &Layout, win: &Window) -> (Vec<T>, Vec<i64>) {
+    let x = contiguous(v, l);
+    let planes = l.shape[0] * l.shape[1];
+    let hw = [l.shape[2], l.shape[3]];
+    let (plane, per) = (hw[0] * hw[1], win.out[0] * win.out[1]);
+    let mut idx_out = Vec::with_capacity(planes * per);
+    let vals = filled_vec(planes * per, |vals| {
+        let idx = &mut idx_out.spare_capacity_mut()[..planes * per];
+        if per == 0 {
+            return;
+        }
+        let job = |(p, (v, i)): (usize, Slots<T>)| {
+            pool_plane(&x[p * plane..(p + 1) * plane], hw, win, v, i);
+        };
+        if planes * plane >= PARALLEL {
+            vals.par_chunks_mut(per)
+                .zip(idx.par_chunks_mut(per))
+                .enumerate()
+                .for_each(job);
+        } else {
+            vals.chunks_mut(per)
+                .zip(idx.chunks_mut(per))
+                .enumerate()
+                .for_each(job);
+        }
+    });
+    // SAFETY: pool_plane wrote every index slot alongside its value.
+    unsafe { idx_out.set_len(planes * per) };
+    (vals, idx_out)
+}
+
+/// `(values, indices)`: each window's maximum and its flat position in its
+/// H×W plane (int64), for a 4-d `[N, C, H, W]` input.
+pub fn max_pool(s: &CpuStorage, l: &Layout, win: &Window) -> Result<(CpuStorage, CpuStorage)> {
+    Ok(with_storage!(s, v => {
+        let (vals, idx) = pool_typed(v, l, win);
+        (Element::wrap(vals), CpuStorage::I64(idx))
+    }))
+}
+
+/// `grad_input[n, c, idx] += grad[n, c, o]` per plane, in output order.
+fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
+    g: &[T],
+    gl: &Layout,
+    idx: &[i64],
+    il: &Layout,
+    hw: [usize; 2],
+) -> Result<Vec<T>> {
+    let (g, idx) = (contiguous(g, gl), contiguous(idx, il));
+    let planes = gl.shape[0] * gl.shape[1];
+    let per = gl.shape[2] * gl.shape[3];
+    let plane = hw[0] * hw[1];
+    let mut out = vec![T::default(); planes * plane];
+    if plane == 0 || per == 0 {
+        return Ok(out);
+    }
+    // Indices come from max_pool, but a user's own (max_unpool) may be out of range.
+    if idx.iter().any(|&i| i < 0 || i as usize >= plane) {
+        return Err(crate::error::index_err(format!(
+            "a pooling index is outside the {}x{} plane",
+            hw[0], hw[1]
+        )));
+    }
+    let job = |(p, dst): (usize, &mut [T])| {
+        let (g, idx) = (&g[p * per..(p + 1) * per], &idx[p * per..(p + 1) * per]);
+        for (&v, &i) in g.iter().zip(idx) {
+            let d = &mut dst[i as usize];
+            *d = *d + v;
+        }
+    };
+    if out.len() >= PARALLEL {
+        out.par_chunks_mut(plane).enumerate().for_each(job);
+    } else {
+        out.chunks_mut(plane).enumerate().for_each(job);
+    }
+    Ok(out)
+}
+
+/// max_pool's gradient: `[N, C, oh, ow]` gradients added into `[N, C, H, W]`
+/// at the positions `idx` recorded.
+pub fn max_unpool(
+    g: &CpuStorage,
+    gl: &Layout,
+    idx: &CpuStorage,
+    il: &Layout,
+    hw: [usize; 2],
+) -> Result<CpuStorage> {
+    let CpuStorage::I64(idx) = idx else {
+        return Err(dtype_err("pooling indices must be int64"));
+    };
+    match g {
+        CpuStorage::F32(v) => Ok(CpuStorage::F32(unpool_typed(v, gl, idx, il, hw)?)),
+        CpuStorage::F64(v) => Ok(CpuStorage::F64(unpool_typed(v, gl, idx, il, hw)?)),
+        CpuStorage::F16(v) => Ok(CpuStorage::F16(unpool_typed(v, gl, idx, il, hw)?)),
+        CpuStorage::BF16(v) => Ok(CpuStorage::BF16(unpool_typed(v, gl, idx, il, hw)?)),
+        other => Err(dtype_err(format!(
+            "max pooling's gradient is for floating-point tensors, not {}",
+            other.dtype()
+        ))),
+    }
+}
