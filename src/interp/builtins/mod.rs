@@ -63,6 +63,7 @@ mod stats;
 mod teach;
 mod tensor_methods;
 mod testing;
+mod threads;
 mod torch_file;
 
 use std::collections::HashMap;
@@ -131,7 +132,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 49] {
+fn tables() -> [&'static [Builtin]; 50] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -155,6 +156,7 @@ fn tables() -> [&'static [Builtin]; 49] {
         select::ROWS,
         pyrandom::ROWS,
         pytime::ROWS,
+        threads::ROWS,
         pycopy::ROWS,
         pyitertools::ROWS,
         pycombinatorics::ROWS,
