@@ -7,6 +7,7 @@ pub mod error;
 pub mod interp;
 pub mod interrupt;
 pub mod io;
+pub mod memory;
 pub mod mt19937;
 pub mod nn;
 pub mod print;
@@ -16,3 +17,7 @@ pub mod syntax;
 pub mod teach;
 pub mod tensor;
 pub mod warnings;
+
+/// Large freed buffers are reused instead of returned to the system (memory.rs).
+#[global_allocator]
+static ALLOCATOR: memory::CachingAlloc = memory::CachingAlloc;
