@@ -6,10 +6,7 @@ import time
 import torch
 import torch.nn as nn
 
-try:
-    torch.set_num_threads(2)
-except AttributeError:
-    pass  # tsh has no set_num_threads; the runner sets RAYON_NUM_THREADS
+torch.set_num_threads(2)
 
 
 def bench(name, step, budget=1.0, batches=7, warmup=3):

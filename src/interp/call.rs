@@ -1,7 +1,6 @@
 //! Calls: builtins (arguments bound by their rows), methods and user functions
 //! (a new scope, the call depth limit, and the traceback an error carries out).
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::args::Args;
@@ -183,7 +182,7 @@ impl Interp {
         positional: Vec<(Value, Span)>,
         keywords: Vec<(String, Value, Span)>,
         span: Span,
-    ) -> Result<HashMap<Rc<str>, Value>> {
+    ) -> Result<crate::interp::value::Vars> {
         let plain: Vec<&Param> = def.params.iter().filter(|p| p.star == Star::None).collect();
         // Parameters after `*args` (or a bare `*`) are keyword-only.
         let star_at = def.params.iter().position(|p| p.star == Star::One);
@@ -208,7 +207,7 @@ impl Interp {
                 positional.len()
             )));
         }
-        let mut scope: HashMap<Rc<str>, Value> = HashMap::new();
+        let mut scope: crate::interp::value::Vars = Default::default();
         let mut extra = vec![];
         for (i, (v, _)) in positional.into_iter().enumerate() {
             match by_position.get(i) {

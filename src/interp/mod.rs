@@ -23,7 +23,6 @@ pub mod session;
 mod subscript;
 pub mod value;
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::Result;
@@ -107,7 +106,7 @@ impl Output for Buffer {
 }
 
 pub struct Interp {
-    pub globals: HashMap<Rc<str>, Value>,
+    pub globals: crate::interp::value::Vars,
     pub(crate) locals: Vec<Rc<value::Scope>>,
     pub out: Box<dyn Output>,
     pub print_opts: PrintOptions,
@@ -129,7 +128,7 @@ pub struct Interp {
     /// The instance and class of each running method (for `super()`).
     method_ctx: Vec<(Value, Rc<classes::Class>)>,
     /// tsh's nn layers (nn.Linear...), made from nn_prelude.py on first use.
-    nn_classes: Option<HashMap<Rc<str>, Value>>,
+    nn_classes: Option<crate::interp::value::Vars>,
     /// The generator bodies running now, innermost last.
     generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
@@ -142,7 +141,7 @@ pub struct Interp {
 impl Interp {
     pub fn new(out: Box<dyn Output>) -> Interp {
         Interp {
-            globals: HashMap::new(),
+            globals: Default::default(),
             locals: Vec::new(),
             out,
             print_opts: PrintOptions::default(),

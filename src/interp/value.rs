@@ -1,6 +1,7 @@
 //! Runtime values of the language.
 
 use std::cell::RefCell;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use crate::error::{Result, type_err, value_err};
@@ -198,12 +199,42 @@ impl Iter {
     }
 }
 
+/// Variables by name. Hashed with FxHash (rustc's hasher: a multiply and a
+/// rotate per word), not SipHash: names are the program's own, not hostile
+/// input, and a loop's every statement looks names up.
+pub type Vars = std::collections::HashMap<Rc<str>, Value, BuildHasherDefault<FxHasher>>;
+
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf1357aea2e62a9c5;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(26) ^ w).wrapping_mul(K);
+        }
+        let mut tail = 0u64;
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            tail |= (b as u64) << (8 * i);
+        }
+        self.0 = (self.0.rotate_left(26) ^ tail).wrapping_mul(K);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(26) ^ i as u64).wrapping_mul(0xf1357aea2e62a9c5);
+    }
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
 /// One function call's variables, and the scope its function was made in.
 /// (A function stored in the scope it closes over makes a cycle that is never
 /// freed; such functions are small.)
 #[derive(Default)]
 pub struct Scope {
-    pub vars: RefCell<std::collections::HashMap<Rc<str>, Value>>,
+    pub vars: RefCell<crate::interp::value::Vars>,
     pub parent: Option<Rc<Scope>>,
 }
 

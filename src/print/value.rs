@@ -1,7 +1,6 @@
 //! How values print: `print(...)` forms, the REPL echo (a tensor with its footer),
 //! and Python-style reprs inside lists and tuples.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::number::py_float_repr;
@@ -229,7 +228,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
 
 /// The footer under an echoed tensor: shape, dtype, device, and autograd or
 /// sharing notes.
-pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
+pub fn footer(t: &Tensor, globals: &crate::interp::value::Vars) -> String {
     let mut s = format!("{} {} {}", fmt_shape(t.shape()), t.dtype(), t.device());
     if let Some(node) = t.grad_fn() {
         s.push_str(&format!("  grad_fn={}", node.name()));
@@ -245,7 +244,7 @@ pub fn footer(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> String {
 /// The variable a view was taken from: the oldest named tensor on the same
 /// storage that is older than `t` (so `w = v.T` is a view of `v`, not the reverse;
 /// like PyTorch's `_base`, it names the root, not the view in between).
-pub fn view_base(t: &Tensor, globals: &HashMap<Rc<str>, Value>) -> Option<String> {
+pub fn view_base(t: &Tensor, globals: &crate::interp::value::Vars) -> Option<String> {
     if !t.is_view() {
         return None;
     }
@@ -264,7 +263,7 @@ pub fn echo(
     v: &Value,
     opts: &PrintOptions,
     color: bool,
-    globals: &HashMap<Rc<str>, Value>,
+    globals: &crate::interp::value::Vars,
 ) -> String {
     match v {
         Value::Tensor(t) => with_footer(format_tensor(t, opts), footer(t, globals), color),

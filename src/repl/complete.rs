@@ -1,15 +1,13 @@
 //! Tab completion and signature hints, as pure functions of the line, the
 //! cursor and the session's variables (the rustyline helper only adapts them).
 
-use std::collections::HashMap;
-use std::rc::Rc;
 
 use super::commands::COMMANDS;
 use super::lex::{self, Kind};
 use crate::interp::Value;
 use crate::interp::builtins;
 
-pub type Vars = HashMap<Rc<str>, Value>;
+pub type Vars = crate::interp::value::Vars;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Completion {

@@ -855,7 +855,7 @@ impl Interp {
         Ok(self.nn_classes.as_ref().and_then(|m| m.get(name).cloned()))
     }
 
-    fn load_prelude(&mut self) -> Result<std::collections::HashMap<Rc<str>, Value>> {
+    fn load_prelude(&mut self) -> Result<crate::interp::value::Vars> {
         let program = crate::syntax::parse_program(PRELUDE)?;
         // Run at the top level of a scope of its own, even when first asked for
         // inside a running function.
@@ -867,7 +867,7 @@ impl Interp {
         let r = program.iter().try_for_each(|s| self.exec(s).map(|_| ()));
         self.locals = locals;
         self.source = saved;
-        let defined: std::collections::HashMap<Rc<str>, Value> = scope.vars.borrow().clone();
+        let defined: crate::interp::value::Vars = scope.vars.borrow().clone();
         r?;
         for (name, v) in &defined {
             if let Value::Class(c) = v {
