@@ -50,7 +50,7 @@ impl CachingAlloc {
     fn take(size: usize) -> Option<*mut u8> {
         let mut c = CACHE.lock().ok()?;
         let slot = c.blocks.iter().position(|&(a, s)| a != 0 && s == size)?;
-        let (addr, _) = std::mem::replace(&mut c.blocks[slot], (0, 0));
+        let (addr, _) = std::mem::take(&mut c.blocks[slot]);
         c.held -= size;
         Some(addr as *mut u8)
     }
