@@ -1,7 +1,6 @@
 //! Tab completion and signature hints, as pure functions of the line, the
 //! cursor and the session's variables (the rustyline helper only adapts them).
 
-
 use super::commands::COMMANDS;
 use super::lex::{self, Kind};
 use crate::interp::Value;

@@ -51,6 +51,41 @@ impl Layout {
         }
         true
     }
+    /// The same elements in the same order with as few dims as possible: size-1
+    /// dims dropped, neighbours merged where one steps over the other whole
+    /// (an expanded scalar becomes one dim of stride 0). Strided loops then
+    /// run over long inner runs.
+    pub fn coalesced(&self) -> Layout {
+        let mut shape: Vec<usize> = Vec::with_capacity(self.ndim());
+        let mut strides: Vec<usize> = Vec::with_capacity(self.ndim());
+        for (&n, &st) in self.shape.iter().zip(&self.strides) {
+            if n == 1 {
+                continue;
+            }
+            match (shape.last_mut(), strides.last_mut()) {
+                (Some(pn), Some(ps)) if *ps == st * n => {
+                    *pn *= n;
+                    *ps = st;
+                }
+                _ => {
+                    shape.push(n);
+                    strides.push(st);
+                }
+            }
+        }
+        if shape.is_empty() || self.numel() == 0 {
+            return Layout {
+                shape: vec![self.numel()],
+                strides: vec![1],
+                offset: self.offset,
+            };
+        }
+        Layout {
+            shape,
+            strides,
+            offset: self.offset,
+        }
+    }
     /// The storage range this layout may touch is `offset..offset + span`.
     pub fn storage_span(&self) -> usize {
         if self.numel() == 0 {

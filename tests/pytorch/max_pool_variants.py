@@ -17,6 +17,8 @@ for (k, s, p, d, cm) in [(2, 2, 0, 1, False), (3, 2, 1, 1, False), (3, 1, 1, 2, 
 z = torch.tensor([[[[1., float('nan'), 3, float('nan')]]]])
 print(F.max_pool2d(z, (1, 4), return_indices=True))
 print(F.max_pool2d(torch.arange(16).reshape(1, 4, 4), 2))
+nan = float('nan')
+print(F.max_pool2d(torch.tensor([[[[1., nan, 5., 5.], [nan, 0., 5., 5.]]]]), 2, return_indices=True))
 print(F.max_pool2d(torch.tensor([[[[-float('inf')] * 4] * 2]]), 2, return_indices=True))
 t = torch.randn(1, 2, 6, 6).transpose(2, 3)
 print(torch.equal(F.max_pool2d(t, 3, 2, 1), F.max_pool2d(t.contiguous(), 3, 2, 1)))

@@ -142,7 +142,8 @@ fn where_typed<T: Element>(
         let x = block(a, la, start, &mut ba[..n]);
         let y = block(b, lb, start, &mut bb[..n]);
         for i in 0..n {
-            dst[i].write(if c[i] { x[i] } else { y[i] });
+            // An index, not a branch: conditions like relu's mask are random.
+            dst[i].write([y[i], x[i]][c[i] as usize]);
         }
     })
 }

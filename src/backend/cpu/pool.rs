@@ -197,7 +197,15 @@ fn pool_plane<T: Pooled>(
 /// One plane's value and index slots.
 type Slots<'a, T> = (&'a mut [Out<T>], &'a mut [Out<i64>]);
 
-fn pool_typed<T: Pooled>(v: &[T], l: &Layout, win: &Window) -> (Vec<T>, Vec<i64>) {
+/// One plane's kernel: the general one, or a specialised one.
+type PlaneFn<T> = fn(&[T], [usize; 2], &Window, &mut [Out<T>], &mut [Out<i64>]);
+
+fn pool_typed<T: Pooled>(
+    v: &[T],
+    l: &Layout,
+    win: &Window,
+    plane_fn: PlaneFn<T>,
+) -> (Vec<T>, Vec<i64>) {
     let x = contiguous(v, l);
     let planes = l.shape[0] * l.shape[1];
     let hw = [l.shape[2], l.shape[3]];
@@ -209,7 +217,7 @@ fn pool_typed<T: Pooled>(v: &[T], l: &Layout, win: &Window) -> (Vec<T>, Vec<i64>
             return;
         }
         let job = |(p, (v, i)): (usize, Slots<T>)| {
-            pool_plane(&x[p * plane..(p + 1) * plane], hw, win, v, i);
+            plane_fn(&x[p * plane..(p + 1) * plane], hw, win, v, i);
         };
         if planes * plane >= PARALLEL {
             vals.par_chunks_mut(per)
@@ -231,10 +239,71 @@ fn pool_typed<T: Pooled>(v: &[T], l: &Layout, win: &Window) -> (Vec<T>, Vec<i64>
 /// `(values, indices)`: each window's maximum and its flat position in its
 /// H×W plane (int64), for a 4-d `[N, C, H, W]` input.
 pub fn max_pool(s: &CpuStorage, l: &Layout, win: &Window) -> Result<(CpuStorage, CpuStorage)> {
+    if let CpuStorage::F32(v) = s
+        && is_2x2(win, [l.shape[2], l.shape[3]])
+    {
+        let (vals, idx) = pool_typed(v, l, win, pool_2x2_f32);
+        return Ok((CpuStorage::F32(vals), CpuStorage::I64(idx)));
+    }
     Ok(with_storage!(s, v => {
-        let (vals, idx) = pool_typed(v, l, win);
+        let (vals, idx) = pool_typed(v, l, win, pool_plane);
         (Element::wrap(vals), CpuStorage::I64(idx))
     }))
+}
+
+/// `MaxPool2d(2)`, by far the commonest pooling: 2×2 windows side by side,
+/// every one inside the image.
+fn is_2x2(win: &Window, hw: [usize; 2]) -> bool {
+    win.kernel == [2, 2]
+        && win.stride == [2, 2]
+        && win.pad_before == [0, 0]
+        && win.dilation == [1, 1]
+        && 2 * win.out[0] <= hw[0]
+        && 2 * win.out[1] <= hw[1]
+}
+
+crate::multiversion! {
+    /// One float32 plane of 2×2 windows: each window's four taps in ATen's
+    /// order (top-left, top-right, bottom-left, bottom-right), compared and
+    /// selected without branches across a whole output row, which compiles to
+    /// vector code; the winner is kept as a tap number and turned into its
+    /// plane position afterwards.
+    fn pool_2x2_f32(
+        src: &[f32],
+        hw: [usize; 2],
+        win: &Window,
+        vals: &mut [Out<f32>],
+        idx: &mut [Out<i64>],
+    ) {
+        let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
+        let mut m = vec![0f32; ow];
+        let mut tap = vec![0u8; ow];
+        for oy in 0..oh {
+            let top = &src[2 * oy * w..][..2 * ow];
+            let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
+            for (((m, t), p), q) in m
+                .iter_mut()
+                .zip(tap.iter_mut())
+                .zip(top.chunks_exact(2))
+                .zip(bottom.chunks_exact(2))
+            {
+                let (mut v, mut k) = (p[0], 0u8);
+                for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
+                    let take = (x > v) | x.is_nan();
+                    v = if take { x } else { v };
+                    k = if take { n } else { k };
+                }
+                *m = v;
+                *t = k;
+            }
+            let row = oy * ow;
+            for (j, (&v, &k)) in m.iter().zip(&tap).enumerate() {
+                vals[row + j].write(v);
+                let (dy, dx) = ((k >> 1) as usize, (k & 1) as usize);
+                idx[row + j].write(((2 * oy + dy) * w + 2 * j + dx) as i64);
+            }
+        }
+    }
 }
 
 /// `grad_input[n, c, idx] += grad[n, c, o]` per plane, in output order.
