@@ -213,16 +213,17 @@ fn inner_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: imp
 fn outer_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
     let [s0, s1] = l.size;
     let step = l.in_s[0];
+    // The blocks of 4 vectors: every column summed down the rows in
+    // multi_row_sum's order, a strip of columns at a time.
+    let full = s1 / (4 * N) * (4 * N);
     let mut j = 0;
-    while j + 4 * N <= s1 {
-        let base = l.inp + j;
-        let sums = multi_row_sum(s0, |i, k| load::<T, N>(v, base + i * step + k * N));
-        for (k, s) in sums.iter().enumerate() {
-            for (lane, &x) in s.0.iter().enumerate() {
-                store(j + k * N + lane, x);
-            }
+    while j < full {
+        let width = STRIP.min(full - j);
+        let sums = strip_sum(v, l.inp + j, step, s0, width);
+        for (k, &x) in sums.iter().enumerate() {
+            store(j + k, x);
         }
-        j += 4 * N;
+        j += width;
     }
     while j + N <= s1 {
         let base = l.inp + j;
@@ -235,6 +236,79 @@ fn outer_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: imp
     for j in j..s1 {
         let base = l.inp + j;
         store(j, row_sum(s0, |i| v[base + i * step]));
+    }
+}
+
+/// Columns per `strip_sum` call: a 4 KiB row of float32 (each page of the
+/// input is then walked once), 16 KiB of accumulators in all, in L1.
+const STRIP: usize = 1024;
+
+/// `width` columns side by side (column c at `base + c`, rows `step` apart),
+/// each summed down its `size` rows in exactly multi_row_sum's order, level
+/// by level; as plain loops over the strip, which the compiler vectorises.
+fn strip_sum<T: SumFloat>(v: &[T], base: usize, step: usize, size: usize, width: usize) -> Vec<T> {
+    const LEVELS: usize = 4;
+    let power = (ceil_log2(size) / LEVELS).max(4);
+    let block = 1usize << power;
+    let mask = block - 1;
+    let mut acc = vec![vec![T::ZERO; width]; LEVELS];
+    let row = |i: usize| &v[base + i * step..][..width];
+    let mut i = 0;
+    while i + block <= size {
+        // A block is a multiple of 16 rows: four at a time, each column's
+        // additions still one after another in row order.
+        for _ in 0..block / 4 {
+            add_rows(&mut acc[0], [row(i), row(i + 1), row(i + 2), row(i + 3)]);
+            i += 4;
+        }
+        for j in 1..LEVELS {
+            let (lower, upper) = acc.split_at_mut(j);
+            for (a, b) in upper[0].iter_mut().zip(lower[j - 1].iter_mut()) {
+                *a = *a + *b;
+                *b = T::ZERO;
+            }
+            if i & (mask << (j * power)) != 0 {
+                break;
+            }
+        }
+    }
+    for i in i..size {
+        add_rows(&mut acc[0], [row(i)]);
+    }
+    let (first, rest) = acc.split_at_mut(1);
+    for level in rest.iter() {
+        for (a, &b) in first[0].iter_mut().zip(level) {
+            *a = *a + b;
+        }
+    }
+    acc.swap_remove(0)
+}
+
+/// `acc[c] += rows[0][c]; acc[c] += rows[1][c]; ...` for every column.
+fn add_rows<T: SumFloat, const R: usize>(acc: &mut [T], rows: [&[T]; R]) {
+    add_rows_simd(acc, &rows);
+}
+
+crate::multiversion! {
+    /// `add_rows`, compiled for AVX2 and AVX-512 too (eight or sixteen
+    /// columns per instruction; the additions per column are the same).
+    fn add_rows_simd<T: SumFloat>(acc: &mut [T], rows: &[&[T]]) {
+        let n = acc.len();
+        match rows {
+            [a, b, c, d] => {
+                let (a, b, c, d) = (&a[..n], &b[..n], &c[..n], &d[..n]);
+                for k in 0..n {
+                    acc[k] = acc[k] + a[k] + b[k] + c[k] + d[k];
+                }
+            }
+            _ => {
+                for r in rows {
+                    for (x, &y) in acc.iter_mut().zip(&r[..n]) {
+                        *x = *x + y;
+                    }
+                }
+            }
+        }
     }
 }
 
