@@ -235,7 +235,7 @@ mod tests {
     }
 
     fn session() -> Vars {
-        let mut v = Vars::new();
+        let mut v = Vars::default();
         let t = crate::tensor::ops::creation::zeros(&[2, 2], crate::tensor::DType::F32).unwrap();
         v.insert("weights".into(), Value::Tensor(t));
         v.insert("n".into(), Value::Int(3));
