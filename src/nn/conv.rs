@@ -261,23 +261,32 @@ pub fn max_pool2d(
     let shape = [x.shape()[0], x.shape()[1], win.out[0], win.out[1]];
     crate::tensor::core::check_alloc(&shape, x.dtype())?;
     let (values, indices) = x.read().max_pool(x.layout(), &win)?;
-    let indices = Tensor::from_contiguous(indices, &shape);
-    let values = Tensor::from_contiguous(values, &shape);
+    // A 3-d input's result is 3-d too, and its node hangs off the input
+    // itself (PyTorch shows no unsqueeze/squeeze around it).
+    let out_shape = if was3 { &shape[1..] } else { &shape[..] };
+    let indices = Tensor::from_contiguous(indices, out_shape);
+    let values = Tensor::from_contiguous(values, out_shape);
     let saved = Saved::new(&indices);
+    let four: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+    let in_shape: Vec<i64> = input.shape().iter().map(|&d| d as i64).collect();
     let values = record(
         values,
         "MaxPool2DWithIndicesBackward0",
-        &[&x],
+        &[input],
         true,
-        move || rule(move |g| Ok(vec![Some(max_unpool_grad(g, &saved.get()?, &win, [h, w])?)])),
+        move || {
+            rule(move |g| {
+                let idx = saved.get()?;
+                if !was3 {
+                    return Ok(vec![Some(max_unpool_grad(g, &idx, &win, [h, w])?)]);
+                }
+                let (g, idx) = (reshape(g, &four)?, reshape(&idx, &four)?);
+                let gx = max_unpool_grad(&g, &idx, &win, [h, w])?;
+                Ok(vec![Some(reshape(&gx, &in_shape)?)])
+            })
+        },
     );
-    let values = unbatched(values, was3)?;
-    let indices = if return_indices {
-        Some(unbatched(indices, was3)?)
-    } else {
-        None
-    };
-    Ok((values, indices))
+    Ok((values, return_indices.then_some(indices)))
 }
 
 /// max_pool2d's gradient: `g` ([N, C, oh, ow]) added into an [N, C, H, W]
