@@ -2,7 +2,8 @@
 //! gather (reads) or a scatter (writes, optionally accumulating); and nonzero.
 
 use super::elem::{CpuStorage, Element};
-use super::strided::{gather, runs};
+use super::scratch::{Out, filled_vec};
+use super::strided::{contiguous, gather, runs};
 use crate::error::{Result, index_err, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -16,39 +17,39 @@ fn offsets(l: &Layout) -> Vec<usize> {
     out
 }
 
-/// The storage offsets an advanced index selects, in the result's row-major order.
+/// What an advanced index selects, in the result's row-major order: runs of
+/// `run` consecutive storage elements, one starting at each offset of
+/// `starts` (whole rows when the index picks rows, as an embedding does;
+/// single elements otherwise).
+struct Selection {
+    starts: Vec<usize>,
+    run: usize,
+}
+
 fn selected(
     l: &Layout,
     dims: &[usize],
     indices: &[(&CpuStorage, &Layout)],
     insert_at: usize,
-) -> Result<Vec<usize>> {
-    // Each index's values, bounds-checked and made non-negative.
-    let mut values: Vec<Vec<usize>> = Vec::with_capacity(dims.len());
-    for (&d, (s, il)) in dims.iter().zip(indices) {
-        let size = l.shape[d] as i64;
-        let raw: Vec<i64> =
-            with_storage!(s, v => gather(v, il).iter().map(|x| x.to_i64()).collect());
-        let mut ok = Vec::with_capacity(raw.len());
-        for x in raw {
-            if x < -size || x >= size {
-                return Err(index_err(format!(
-                    "index {x} is out of bounds for dimension {d} with size {size}"
-                )));
-            }
-            ok.push((if x < 0 { x + size } else { x }) as usize);
-        }
-        values.push(ok);
-    }
+) -> Result<Selection> {
+    // Each index's values, bounds-checked, made non-negative and turned into
+    // storage steps, summed over the index tensors in one pass each.
     let nb = indices.first().map_or(1, |(_, il)| il.numel());
-    let base: Vec<usize> = (0..nb)
-        .map(|b| {
-            dims.iter()
-                .zip(&values)
-                .map(|(&d, v)| v[b] * l.strides[d])
-                .sum()
-        })
-        .collect();
+    let mut base = vec![0usize; nb];
+    for (&d, (s, il)) in dims.iter().zip(indices) {
+        let (size, stride) = (l.shape[d] as i64, l.strides[d]);
+        with_storage!(s, v => {
+            for (b, x) in base.iter_mut().zip(contiguous(v, il).iter()) {
+                let x = x.to_i64();
+                if x < -size || x >= size {
+                    return Err(index_err(format!(
+                        "index {x} is out of bounds for dimension {d} with size {size}"
+                    )));
+                }
+                *b += (if x < 0 { x + size } else { x }) as usize * stride;
+            }
+        });
+    }
     // The other dims, split where the broadcast index dims go.
     let rest: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
     let sub = |ds: &[usize], offset: usize| Layout {
@@ -58,10 +59,24 @@ fn selected(
     };
     let (before, after) = rest.split_at(insert_at.min(rest.len()));
     let (lb, la) = (sub(before, l.offset), sub(after, 0));
+    if lb.numel() == 1 && la.is_contiguous() {
+        // Leading dims indexed (`a[idx]`, `weight[ids]`): each index picks a
+        // contiguous run (an element, or a row).
+        for b in &mut base {
+            *b += l.offset;
+        }
+        return Ok(Selection {
+            starts: base,
+            run: la.numel(),
+        });
+    }
     let total = lb.numel() * nb * la.numel();
     let mut out = Vec::with_capacity(total);
     if total == 0 {
-        return Ok(out);
+        return Ok(Selection {
+            starts: out,
+            run: 1,
+        });
     }
     let after_offsets = offsets(&la);
     for ob in offsets(&lb) {
@@ -71,7 +86,10 @@ fn selected(
             }
         }
     }
-    Ok(out)
+    Ok(Selection {
+        starts: out,
+        run: 1,
+    })
 }
 
 pub fn index(
@@ -81,8 +99,8 @@ pub fn index(
     indices: &[(&CpuStorage, &Layout)],
     insert_at: usize,
 ) -> Result<CpuStorage> {
-    let offs = selected(l, dims, indices, insert_at)?;
-    Ok(with_storage!(s, v => Element::wrap(offs.iter().map(|&o| v[o]).collect())))
+    let sel = selected(l, dims, indices, insert_at)?;
+    Ok(with_storage!(s, v => Element::wrap(pick(v, &sel))))
 }
 
 pub fn index_put_into(
@@ -99,30 +117,64 @@ pub fn index_put_into(
             "internal: index_put between dtypes reached the backend",
         ));
     }
-    let offs = selected(l, dims, indices, insert_at)?;
+    let sel = selected(l, dims, indices, insert_at)?;
     with_storage!(dst, d => {
         // Unreachable: the dtypes were just compared.
         let s = Element::slice(src.0).expect("same dtype");
-        let values = gather(s, src.1);
-        put(d, &offs, &values, accumulate);
+        let values = contiguous(s, src.1);
+        put(d, &sel, &values, accumulate);
     });
     Ok(())
 }
 
-fn put<T: Element>(dst: &mut [T], offs: &[usize], values: &[T], accumulate: bool) {
-    if accumulate {
-        // Repeated positions add up, as index_put_(accumulate=True) and index_add.
-        let float = T::DTYPE.is_float();
-        for (&o, &x) in offs.iter().zip(values) {
-            dst[o] = if float {
-                T::from_f64(dst[o].to_f64() + x.to_f64())
-            } else {
-                T::from_i64(dst[o].to_i64().wrapping_add(x.to_i64()))
-            };
+/// The selected runs of `v`, one after another; in parallel when long.
+fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
+    use rayon::prelude::*;
+    let run = sel.run;
+    let copy = |dst: &mut [Out<T>], starts: &[usize]| {
+        if run == 1 {
+            for (d, &o) in dst.iter_mut().zip(starts) {
+                d.write(v[o]);
+            }
+        } else {
+            for (d, &o) in dst.chunks_exact_mut(run).zip(starts) {
+                d.write_copy_of_slice(&v[o..o + run]);
+            }
         }
-    } else {
-        for (&o, &x) in offs.iter().zip(values) {
-            dst[o] = x;
+    };
+    let n = sel.starts.len() * run;
+    filled_vec(n, |out| {
+        if run == 0 {
+            return;
+        }
+        // Tasks of about 16K elements.
+        let per = (1usize << 14).div_ceil(run);
+        if n < 1 << 16 {
+            copy(out, &sel.starts);
+        } else {
+            out.par_chunks_mut(per * run)
+                .zip(sel.starts.par_chunks(per))
+                .for_each(|(dst, starts)| copy(dst, starts));
+        }
+    })
+}
+
+fn put<T: Element>(dst: &mut [T], sel: &Selection, values: &[T], accumulate: bool) {
+    let run = sel.run.max(1);
+    let float = T::DTYPE.is_float();
+    for (&o, xs) in sel.starts.iter().zip(values.chunks_exact(run)) {
+        let d = &mut dst[o..o + run];
+        if !accumulate {
+            d.copy_from_slice(xs);
+        } else if float {
+            // Repeated positions add up, as index_put_(accumulate=True) and index_add.
+            for (d, &x) in d.iter_mut().zip(xs) {
+                *d = T::from_f64(d.to_f64() + x.to_f64());
+            }
+        } else {
+            for (d, &x) in d.iter_mut().zip(xs) {
+                *d = T::from_i64(d.to_i64().wrapping_add(x.to_i64()));
+            }
         }
     }
 }
