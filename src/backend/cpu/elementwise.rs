@@ -64,6 +64,14 @@ fn pairwise<T: Element, U: Send>(
     lb: &Layout,
     block: &PairBlock<'_, T, U>,
 ) -> Vec<U> {
+    // A transposed operand is copied in tiles first: read block by block in
+    // the result's order, every element would be a cache and TLB miss.
+    let ta = super::strided::transposed(la).map(|_| super::strided::gather(a, la));
+    let tb = super::strided::transposed(lb).map(|_| super::strided::gather(b, lb));
+    let flat_a = ta.as_ref().map(|_| Layout::contiguous(&la.shape));
+    let flat_b = tb.as_ref().map(|_| Layout::contiguous(&lb.shape));
+    let (a, la) = (ta.as_deref().unwrap_or(a), flat_a.as_ref().unwrap_or(la));
+    let (b, lb) = (tb.as_deref().unwrap_or(b), flat_b.as_ref().unwrap_or(lb));
     let (fa, fb) = (filled(a, la), filled(b, lb));
     fill_blocks(la.numel(), &|start, dst| {
         let (mut ba, mut bb) = (scratch(), scratch());

@@ -143,5 +143,41 @@ pub fn gather<T: Copy + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> {
     if l.is_contiguous() {
         return src[l.offset..l.offset + n].to_vec();
     }
+    if let Some(t) = transposed(l) {
+        return transpose_tiled(src, &t);
+    }
     fill_blocks(n, &|start, dst| copy_runs(src, l, start, dst))
+}
+
+/// A layout that is, once coalesced, a transposed matrix: rows step by 1,
+/// columns by more. Gathered row by row, each element of a row sits in its
+/// own cache line and page; `transpose_tiled` reads it in square tiles.
+pub fn transposed(l: &Layout) -> Option<Layout> {
+    let c = l.coalesced();
+    (c.ndim() == 2 && c.strides[0] == 1 && c.strides[1] > 1 && c.numel() >= 1 << 14).then_some(c)
+}
+
+/// The elements of a transposed-matrix layout `t` (see `transposed`) in row
+/// order, a 32×32 tile at a time (both sides of a tile stay in L1), bands of
+/// rows in parallel.
+fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
+    const TILE: usize = 32;
+    let (rows, cols, step) = (t.shape[0], t.shape[1], t.strides[1]);
+    filled_vec(rows * cols, |out| {
+        out.par_chunks_mut(TILE * cols)
+            .enumerate()
+            .for_each(|(band, dst)| {
+                let r0 = band * TILE;
+                let h = dst.len() / cols;
+                for c0 in (0..cols).step_by(TILE) {
+                    let w = TILE.min(cols - c0);
+                    for c in c0..c0 + w {
+                        let col = &src[t.offset + r0 + c * step..][..h];
+                        for (r, &x) in col.iter().enumerate() {
+                            dst[r * cols + c].write(x);
+                        }
+                    }
+                }
+            })
+    })
 }
