@@ -46,6 +46,12 @@ pub fn fill_blocks<U: Send>(n: usize, f: &(dyn Fn(usize, &mut [Out<U>]) + Sync))
 /// Call `run(offset, stride, count)` for the runs along the innermost dim that
 /// make up elements `[start, start + len)` of `l` in row-major order.
 pub fn runs(l: &Layout, start: usize, len: usize, run: &mut dyn FnMut(usize, usize, usize)) {
+    if l.is_contiguous() {
+        if len > 0 {
+            run(l.offset + start, 1, len);
+        }
+        return;
+    }
     let l = &l.coalesced();
     let nd = l.shape.len();
     if nd == 0 {
