@@ -133,6 +133,10 @@ pub fn is_scalar(l: &Layout) -> bool {
 
 /// The elements of `l` as one contiguous slice: the buffer itself where it can.
 pub fn contiguous<'a, T: Copy + Send + Sync>(src: &'a [T], l: &Layout) -> Cow<'a, [T]> {
+    if l.numel() == 0 {
+        // An empty view may sit at any offset, even past an empty buffer.
+        return Cow::Borrowed(&[]);
+    }
     if l.is_contiguous() {
         Cow::Borrowed(&src[l.offset..l.offset + l.numel()])
     } else {
