@@ -3,7 +3,8 @@
 //! ops, each recorded as PyTorch's single node.
 
 use crate::autograd::composite::composite;
-use crate::autograd::no_grad;
+use crate::autograd::rules::rule;
+use crate::autograd::{Saved, no_grad, record};
 use crate::error::{Result, shape_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
@@ -65,12 +66,59 @@ pub fn layer_norm(
     }
     let dims: Vec<i64> = (x.ndim() - k..x.ndim()).map(|d| d as i64).collect();
     let shape: Vec<i64> = normalized.iter().map(|&d| d as i64).collect();
+    // x̂ and 1/σ keep their own history: the backward rule below is written
+    // in them, so under create_graph it differentiates through them.
+    let (mean, var) = mean_var(x, &dims)?;
+    let rstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
+    let xhat = mul(&sub(x, &mean)?, &rstd)?;
+    // Without weight and bias the affine step hands x̂ back: the result must
+    // be a tensor of its own (the node goes on it, x̂ keeps its history).
+    let y = no_grad(|| affine(&xhat, w, b, &shape))?;
+    let y = if y.same_tensor(&xhat) {
+        xhat.detached()
+    } else {
+        y
+    };
     let ins = inputs(x, w, b);
-    composite("NativeLayerNormBackward0", &ins, |t| {
-        let (mean, var) = mean_var(&t[0], &dims)?;
-        let y = standardise(&t[0], &mean, &var, eps)?;
-        affine(&y, w.map(|_| &t[1]), b.map(|_| &t[ins.len() - 1]), &shape)
-    })
+    let (sx, sr) = (Saved::new(&xhat), Saved::new(&rstd));
+    let (sw, lead) = (w.map(Saved::new), x.ndim() - k);
+    let has_b = b.is_some();
+    Ok(record(
+        y,
+        "NativeLayerNormBackward0",
+        &ins,
+        true,
+        move || {
+            rule(move |g| {
+                let (xhat, rstd) = (sx.get()?, sr.get()?);
+                let gw = match &sw {
+                    Some(w) => mul(g, &reshape(&w.get()?, &shape)?)?,
+                    None => g.clone(),
+                };
+                // dx = (g·w - mean(g·w) - x̂·mean(g·w·x̂)) / σ, over the normalised dims.
+                let c1 = reduce(&gw, ReduceOp::Mean, Some(&dims), true)?;
+                let c2 = reduce(&mul(&gw, &xhat)?, ReduceOp::Mean, Some(&dims), true)?;
+                let dx = mul(&sub(&sub(&gw, &c1)?, &mul(&xhat, &c2)?)?, &rstd)?;
+                let over_batch = |t: &Tensor| -> Result<Tensor> {
+                    let batch: Vec<i64> = (0..lead as i64).collect();
+                    let summed = if batch.is_empty() {
+                        t.clone()
+                    } else {
+                        reduce(t, ReduceOp::Sum, Some(&batch), false)?
+                    };
+                    reshape(&summed, &shape)
+                };
+                let mut grads = vec![Some(dx)];
+                if sw.is_some() {
+                    grads.push(Some(over_batch(&mul(g, &xhat)?)?));
+                }
+                if has_b {
+                    grads.push(Some(over_batch(g)?));
+                }
+                Ok(grads)
+            })
+        },
+    ))
 }
 
 /// The shape that lines a per-channel vector up with dim 1.

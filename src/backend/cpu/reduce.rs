@@ -271,13 +271,8 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         group_offsets(&gr.group)
     };
     let one = |&s: &usize| -> f64 {
-        if contiguous && matches!(op, ReduceOp::Sum | ReduceOp::Mean) {
-            let total = lane_sum(&v[s..s + size]);
-            return if op == ReduceOp::Mean {
-                total / size as f64
-            } else {
-                total
-            };
+        if contiguous && let Some(r) = reduce_in_place(&v[s..s + size], op) {
+            return r;
         }
         let vals: Vec<f64> = if contiguous {
             v[s..s + size].iter().map(|x| x.to_f64()).collect()
@@ -291,6 +286,53 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
     } else {
         starts.iter().map(one).collect()
     }
+}
+
+/// The common reductions of one contiguous group read straight from the
+/// buffer (no f64 copy of the group; the same operations in the same order as
+/// `reduce_f64`, so the same results). None: the others go through the copy.
+fn reduce_in_place<T: Element>(g: &[T], op: ReduceOp) -> Option<f64> {
+    let x = |i: usize| g[i].to_f64();
+    Some(match op {
+        ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
+        ReduceOp::Mean => lane_sum(g) / g.len() as f64,
+        ReduceOp::Max => g
+            .iter()
+            .fold(f64::NEG_INFINITY, |a, v| nan_max(a, v.to_f64())),
+        ReduceOp::Min => g.iter().fold(f64::INFINITY, |a, v| nan_min(a, v.to_f64())),
+        ReduceOp::ArgMax | ReduceOp::ArgMin => {
+            let mut best = 0;
+            for i in 0..g.len() {
+                if x(i).is_nan() {
+                    return Some(i as f64);
+                }
+                let better = if op == ReduceOp::ArgMax {
+                    x(i) > x(best)
+                } else {
+                    x(i) < x(best)
+                };
+                if better {
+                    best = i;
+                }
+            }
+            best as f64
+        }
+        ReduceOp::Var(c) | ReduceOp::Std(c) => {
+            let n = g.len() as f64;
+            let mean = lane_sum(g) / n;
+            let ss: f64 = g
+                .iter()
+                .map(|v| (v.to_f64() - mean) * (v.to_f64() - mean))
+                .sum();
+            let var = ss / (n - c).max(0.0);
+            if matches!(op, ReduceOp::Std(_)) {
+                var.sqrt()
+            } else {
+                var
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// Sum/mean/max/min of groups whose starts are consecutive in memory: for each
