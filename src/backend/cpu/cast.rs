@@ -54,10 +54,10 @@ pub fn cast(s: &CpuStorage, l: &Layout, to: DType) -> CpuStorage {
     // round-to-nearest-even the other, as through f64 but several times faster.
     match (s, to) {
         (CpuStorage::F32(v), DType::BF16) => {
-            return CpuStorage::BF16(cast_with(v, l, |x| bf16::from_f32(x)));
+            return CpuStorage::BF16(cast_with(v, l, bf16::from_f32));
         }
         (CpuStorage::F32(v), DType::F16) => {
-            return CpuStorage::F16(cast_with(v, l, |x| f16::from_f32(x)));
+            return CpuStorage::F16(cast_with(v, l, f16::from_f32));
         }
         (CpuStorage::BF16(v), DType::F32) => {
             return CpuStorage::F32(cast_with(v, l, |x: bf16| x.to_f32()));
