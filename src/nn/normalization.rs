@@ -167,28 +167,72 @@ pub fn batch_norm(
         (false, Some(m), Some(v)) => Some((reshape(m, &cs)?, reshape(v, &cs)?)),
         _ => None,
     };
-    composite("NativeBatchNormBackward0", &ins, |t| {
-        // PyTorch's CPU kernel: statistics and the per-channel alpha = w / sqrt(var + eps),
-        // beta = b - mean * alpha in double, then y = x * alpha + beta in x's dtype
-        // (so its rounding is PyTorch's).
-        let wide = |v: &Tensor| v.to_dtype(crate::tensor::DType::F64);
-        let (mean, var) = match &stats {
-            Some((m, v)) => (wide(m)?, wide(v)?),
-            None => mean_var(&wide(&t[0])?, &dims)?,
-        };
-        let invstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
-        let alpha = match w {
-            Some(_) => mul(&invstd, &wide(&reshape(&t[1], &cs)?)?)?,
-            None => invstd,
+    // PyTorch's CPU kernel: statistics and the per-channel alpha = w / sqrt(var + eps),
+    // beta = b - mean * alpha in double, then y = x * alpha + beta in x's dtype
+    // (so its rounding is PyTorch's). The statistics keep their history, so
+    // the backward rule below, written in them, also differentiates twice.
+    let wide = |v: &Tensor| v.to_dtype(crate::tensor::DType::F64);
+    let (mean, var) = match &stats {
+        Some((m, v)) => (wide(m)?, wide(v)?),
+        None => mean_var(&wide(x)?, &dims)?,
+    };
+    let invstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
+    let dt = x.dtype();
+    let w64 = w.map(|w| wide(&reshape(w, &cs)?)).transpose()?;
+    let y = no_grad(|| -> Result<Tensor> {
+        let alpha = match &w64 {
+            Some(w) => mul(&invstd, w)?,
+            None => invstd.clone(),
         };
         let shift = mul(&mean, &alpha)?;
         let beta = match b {
-            Some(_) => sub(&wide(&reshape(&t[ins.len() - 1], &cs)?)?, &shift)?,
+            Some(b) => sub(&wide(&reshape(b, &cs)?)?, &shift)?,
             None => crate::tensor::ops::arith::neg(&shift)?,
         };
-        let dt = t[0].dtype();
-        add(&mul(&t[0], &alpha.to_dtype(dt)?)?, &beta.to_dtype(dt)?)
-    })
+        add(&mul(x, &alpha.to_dtype(dt)?)?, &beta.to_dtype(dt)?)
+    })?;
+    let (sx, sm, si) = (Saved::new(x), Saved::new(&mean), Saved::new(&invstd));
+    let sw = w.map(Saved::new);
+    let (has_b, batch_stats) = (b.is_some(), stats.is_none());
+    let channels = [x.shape()[1] as i64];
+    Ok(record(
+        y,
+        "NativeBatchNormBackward0",
+        &ins,
+        true,
+        move || {
+            rule(move |g| {
+                let (x, mean, invstd) = (sx.get()?, sm.get()?, si.get()?);
+                let dt = g.dtype();
+                let scale = match &sw {
+                    Some(w) => mul(&invstd, &wide(&reshape(&w.get()?, &cs)?)?)?,
+                    None => invstd.clone(),
+                };
+                let xm = sub(&x, &mean.to_dtype(dt)?)?;
+                let sum_dy = reduce(g, ReduceOp::Sum, Some(&dims), true)?;
+                let dot = reduce(&mul(&xm, g)?, ReduceOp::Sum, Some(&dims), true)?;
+                // Training: the batch's own statistics depend on x as well.
+                let dx = if batch_stats {
+                    let n = num(per_channel as f64);
+                    let k = div(&mul(&wide(&dot)?, &mul(&invstd, &invstd)?)?, &n)?;
+                    let c = div(&wide(&sum_dy)?, &n)?;
+                    let inner = sub(&sub(g, &c.to_dtype(dt)?)?, &mul(&xm, &k.to_dtype(dt)?)?)?;
+                    mul(&inner, &scale.to_dtype(dt)?)?
+                } else {
+                    mul(g, &scale.to_dtype(dt)?)?
+                };
+                let mut grads = vec![Some(dx)];
+                if let Some(w) = &sw {
+                    let dw = mul(&wide(&dot)?, &invstd)?.to_dtype(w.get()?.dtype())?;
+                    grads.push(Some(reshape(&dw, &channels)?));
+                }
+                if has_b {
+                    grads.push(Some(reshape(&sum_dy, &channels)?));
+                }
+                Ok(grads)
+            })
+        },
+    ))
 }
 
 fn update_running(
