@@ -854,9 +854,17 @@ fn second_derivatives() {
         "torch.sqrt(x * x + 1)",
         "x.softmax(dim=-1) * y",
         "x.pow(2).mean(dim=0)",
+        // Its backward rule is written in the saved x-hat and 1/sigma.
+        "F.layer_norm(x, x.shape[1:]) * y",
     ] {
         check(&g(f), &[("x", "a,b", S), ("y", "a,b", P)], "");
     }
+    // So is batch_norm's, in the batch statistics (more than one value per channel).
+    check(
+        &g("F.batch_norm(x, None, None, y[0], None, training=True) * y"),
+        &[("x", "3,b", S), ("y", "3,b", P)],
+        "",
+    );
 }
 
 #[test]
