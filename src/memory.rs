@@ -43,6 +43,39 @@ static CACHE: Mutex<Cache> = Mutex::new(Cache {
 pub struct CachingAlloc;
 
 impl CachingAlloc {
+    /// A block for `layout`: the system's for small ones; for large ones a
+    /// cached block of the class (cleared when `zero`), else a fresh one.
+    ///
+    /// # Safety
+    /// As GlobalAlloc::alloc: `layout` has a non-zero size.
+    unsafe fn get(&self, layout: Layout, zero: bool) -> *mut u8 {
+        let system = |l: Layout| {
+            // SAFETY: a valid, non-zero layout; fresh pages are zero.
+            unsafe {
+                if zero {
+                    System.alloc_zeroed(l)
+                } else {
+                    System.alloc(l)
+                }
+            }
+        };
+        if !Self::cached(&layout) {
+            return system(layout);
+        }
+        let size = class(layout.size());
+        if let Some(p) = Self::take(size) {
+            if zero {
+                // SAFETY: the block has at least layout.size() bytes.
+                unsafe { std::ptr::write_bytes(p, 0, layout.size()) };
+            }
+            return p;
+        }
+        match Layout::from_size_align(size, ALIGN) {
+            Ok(l) => system(l),
+            Err(_) => std::ptr::null_mut(),
+        }
+    }
+
     fn cached(layout: &Layout) -> bool {
         layout.size() >= MIN && layout.align() <= ALIGN
     }
@@ -80,37 +113,13 @@ impl CachingAlloc {
 // system with the layout it was allocated with.
 unsafe impl GlobalAlloc for CachingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if !Self::cached(&layout) {
-            // SAFETY: the caller's layout, passed on.
-            return unsafe { System.alloc(layout) };
-        }
-        let size = class(layout.size());
-        if let Some(p) = Self::take(size) {
-            return p;
-        }
-        match Layout::from_size_align(size, ALIGN) {
-            // SAFETY: a valid, non-zero layout.
-            Ok(l) => unsafe { System.alloc(l) },
-            Err(_) => std::ptr::null_mut(),
-        }
+        // SAFETY: the caller's layout, passed on.
+        unsafe { self.get(layout, false) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if !Self::cached(&layout) {
-            // SAFETY: the caller's layout, passed on.
-            return unsafe { System.alloc_zeroed(layout) };
-        }
-        let size = class(layout.size());
-        if let Some(p) = Self::take(size) {
-            // SAFETY: the block has at least layout.size() bytes.
-            unsafe { std::ptr::write_bytes(p, 0, layout.size()) };
-            return p;
-        }
-        match Layout::from_size_align(size, ALIGN) {
-            // SAFETY: a valid, non-zero layout; fresh pages are zero.
-            Ok(l) => unsafe { System.alloc_zeroed(l) },
-            Err(_) => std::ptr::null_mut(),
-        }
+        // SAFETY: the caller's layout, passed on.
+        unsafe { self.get(layout, true) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {

@@ -258,7 +258,7 @@ fn strip_sum<T: SumFloat>(v: &[T], base: usize, step: usize, size: usize, width:
         // A block is a multiple of 16 rows: four at a time, each column's
         // additions still one after another in row order.
         for _ in 0..block / 4 {
-            add_rows(&mut acc[0], [row(i), row(i + 1), row(i + 2), row(i + 3)]);
+            add_rows(&mut acc[0], &[row(i), row(i + 1), row(i + 2), row(i + 3)]);
             i += 4;
         }
         for j in 1..LEVELS {
@@ -273,7 +273,7 @@ fn strip_sum<T: SumFloat>(v: &[T], base: usize, step: usize, size: usize, width:
         }
     }
     for i in i..size {
-        add_rows(&mut acc[0], [row(i)]);
+        add_rows(&mut acc[0], &[row(i)]);
     }
     let (first, rest) = acc.split_at_mut(1);
     for level in rest.iter() {
@@ -284,15 +284,11 @@ fn strip_sum<T: SumFloat>(v: &[T], base: usize, step: usize, size: usize, width:
     acc.swap_remove(0)
 }
 
-/// `acc[c] += rows[0][c]; acc[c] += rows[1][c]; ...` for every column.
-fn add_rows<T: SumFloat, const R: usize>(acc: &mut [T], rows: [&[T]; R]) {
-    add_rows_simd(acc, &rows);
-}
-
 crate::multiversion! {
-    /// `add_rows`, compiled for AVX2 and AVX-512 too (eight or sixteen
-    /// columns per instruction; the additions per column are the same).
-    fn add_rows_simd<T: SumFloat>(acc: &mut [T], rows: &[&[T]]) {
+    /// `acc[c] += rows[0][c]; acc[c] += rows[1][c]; ...` for every column,
+    /// compiled for AVX2 and AVX-512 too (eight or sixteen columns per
+    /// instruction; the additions per column are the same).
+    fn add_rows<T: SumFloat>(acc: &mut [T], rows: &[&[T]]) {
         let n = acc.len();
         match rows {
             [a, b, c, d] => {

@@ -80,43 +80,9 @@ fn inner_columns(win: &Window, w: usize) -> (usize, usize) {
 trait Pooled: Element + PartialOrd {}
 impl<T: Element + PartialOrd> Pooled for T {}
 
-/// Columns per step of `tap`.
-const LANES: usize = 16;
-
-/// One tap across the inner columns: column `j` reads `line[j * S]` (`S` is
-/// the stride, a constant) and a new maximum records the tap's `code`. Done
-/// in fixed blocks of `LANES` (bounds checked once per block).
-#[inline(always)]
-fn tap<T: Pooled, const S: usize>(line: &[T], m: &mut [T], at: &mut [u32], code: u32) {
-    let n = m.len().min(at.len());
-    let mut j = 0;
-    while j + LANES <= n {
-        let (Some(seg), Some(mb), Some(ab)) = (
-            line.get(j * S..j * S + (LANES - 1) * S + 1),
-            m[j..].first_chunk_mut::<LANES>(),
-            at[j..].first_chunk_mut::<LANES>(),
-        ) else {
-            break;
-        };
-        let v: [T; LANES] = std::array::from_fn(|k| seg[k * S]);
-        for k in 0..LANES {
-            let take = takes_over(v[k], mb[k]);
-            mb[k] = if take { v[k] } else { mb[k] };
-            ab[k] = if take { code } else { ab[k] };
-        }
-        j += LANES;
-    }
-    tap_strided(
-        &line[(j * S).min(line.len())..],
-        S,
-        &mut m[j..],
-        &mut at[j..],
-        code,
-    );
-}
-
-/// `tap` for a stride known only at run time.
-fn tap_strided<T: Copy + PartialOrd>(line: &[T], s: usize, m: &mut [T], at: &mut [u32], code: u32) {
+/// One tap across the inner columns: column `j` reads `line[j * s]`, and a
+/// new maximum records the tap's `code`.
+fn tap<T: Copy + PartialOrd>(line: &[T], s: usize, m: &mut [T], at: &mut [u32], code: u32) {
     for ((m, at), &v) in m.iter_mut().zip(at).zip(line.iter().step_by(s)) {
         if takes_over(v, *m) {
             *m = v;
@@ -180,11 +146,7 @@ fn pool_plane<T: Pooled>(
                 let base = y * w + lo * sx + kx * dx - px;
                 let line = &src[base..base + (hi - lo - 1) * sx + 1];
                 let code = (y * w + kx * dx) as u32;
-                match sx {
-                    1 => tap::<T, 1>(line, &mut m, &mut at, code),
-                    2 => tap::<T, 2>(line, &mut m, &mut at, code),
-                    _ => tap_strided(line, sx, &mut m, &mut at, code),
-                }
+                tap(line, sx, &mut m, &mut at, code);
             }
         }
         for (j, (&v, &code)) in m.iter().zip(&at).enumerate() {

@@ -124,33 +124,37 @@ fn nan_min(a: f64, x: f64) -> f64 {
 }
 
 /// Index of the first best element; a NaN wins at once, as in PyTorch.
-fn arg_best(g: &[f64], better: impl Fn(f64, f64) -> bool) -> usize {
+fn arg_best<T: Element>(g: &[T], better: impl Fn(f64, f64) -> bool) -> usize {
     let mut best = 0;
-    for (i, &x) in g.iter().enumerate() {
+    for (i, x) in g.iter().enumerate() {
+        let x = x.to_f64();
         if x.is_nan() {
             return i;
         }
-        if better(x, g[best]) {
+        if better(x, g[best].to_f64()) {
             best = i;
         }
     }
     best
 }
 
-/// One group of floats (as f64) reduced.
-fn reduce_f64(op: ReduceOp, g: &[f64]) -> f64 {
+/// One group of floats reduced in f64: a slice of the buffer itself, or a
+/// gathered f64 copy (each element converted as it is read, so both give the
+/// same result).
+fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
+    let xs = || g.iter().map(|x| x.to_f64());
     match op {
         ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
-        ReduceOp::Prod => g.iter().product(),
+        ReduceOp::Prod => xs().product(),
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
-        ReduceOp::Max => g.iter().copied().fold(f64::NEG_INFINITY, nan_max),
-        ReduceOp::Min => g.iter().copied().fold(f64::INFINITY, nan_min),
+        ReduceOp::Max => xs().fold(f64::NEG_INFINITY, nan_max),
+        ReduceOp::Min => xs().fold(f64::INFINITY, nan_min),
         ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
             let n = g.len() as f64;
             let mean = lane_sum(g) / n;
-            let ss: f64 = g.iter().map(|x| (x - mean) * (x - mean)).sum();
+            let ss: f64 = xs().map(|x| (x - mean) * (x - mean)).sum();
             let var = ss / (n - c).max(0.0);
             if matches!(op, ReduceOp::Std(_)) {
                 var.sqrt()
@@ -158,31 +162,31 @@ fn reduce_f64(op: ReduceOp, g: &[f64]) -> f64 {
                 var
             }
         }
-        ReduceOp::All => g.iter().all(|&x| x != 0.0) as u8 as f64,
-        ReduceOp::Any => g.iter().any(|&x| x != 0.0) as u8 as f64,
+        ReduceOp::All => xs().all(|x| x != 0.0) as u8 as f64,
+        ReduceOp::Any => xs().any(|x| x != 0.0) as u8 as f64,
         ReduceOp::Norm(p) => {
             if p == f64::INFINITY {
-                g.iter().fold(0.0, |a: f64, x| a.max(x.abs()))
+                xs().fold(0.0, |a: f64, x| a.max(x.abs()))
             } else if p == f64::NEG_INFINITY {
-                g.iter().fold(f64::INFINITY, |a: f64, x| a.min(x.abs()))
+                xs().fold(f64::INFINITY, |a: f64, x| a.min(x.abs()))
             } else if p == 0.0 {
-                g.iter().filter(|&&x| x != 0.0).count() as f64
+                xs().filter(|&x| x != 0.0).count() as f64
             } else if p == 2.0 {
-                plus(g.iter().map(|x| x * x)).sqrt()
+                plus(xs().map(|x| x * x)).sqrt()
             } else if p == 1.0 {
-                plus(g.iter().map(|x| x.abs()))
+                plus(xs().map(|x| x.abs()))
             } else {
-                plus(g.iter().map(|x| x.abs().powf(p))).powf(1.0 / p)
+                plus(xs().map(|x| x.abs().powf(p))).powf(1.0 / p)
             }
         }
         ReduceOp::LogSumExp => {
-            let m = g.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let m = xs().fold(f64::NEG_INFINITY, f64::max);
             if m.is_infinite() {
                 return m;
             }
-            m + g.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
+            m + xs().map(|x| (x - m).exp()).sum::<f64>().ln()
         }
-        ReduceOp::CountNonzero => g.iter().filter(|&&x| x != 0.0).count() as f64,
+        ReduceOp::CountNonzero => xs().filter(|&x| x != 0.0).count() as f64,
     }
 }
 
@@ -221,7 +225,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
     let gr = Groups::new(l, dims);
     let (outputs, size) = (gr.outputs(), gr.size());
     if size == 0 {
-        return vec![reduce_f64(op, &[]); outputs];
+        return vec![reduce_f64::<f64>(op, &[]); outputs];
     }
     let starts = starts(&gr.kept);
     // One big group: pieces on every core, combined.
@@ -237,7 +241,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
                 .par_chunks(PAR_MIN / 2)
                 .map(|c| match piece_op {
                     ReduceOp::Sum => lane_sum(c),
-                    _ => reduce_f64(piece_op, &c.iter().map(|x| x.to_f64()).collect::<Vec<_>>()),
+                    _ => reduce_f64(piece_op, c),
                 })
                 .collect()
         } else {
@@ -271,14 +275,10 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         group_offsets(&gr.group)
     };
     let one = |&s: &usize| -> f64 {
-        if contiguous && let Some(r) = reduce_in_place(&v[s..s + size], op) {
-            return r;
+        if contiguous {
+            return reduce_f64(op, &v[s..s + size]);
         }
-        let vals: Vec<f64> = if contiguous {
-            v[s..s + size].iter().map(|x| x.to_f64()).collect()
-        } else {
-            offs.iter().map(|&o| v[s + o].to_f64()).collect()
-        };
+        let vals: Vec<f64> = offs.iter().map(|&o| v[s + o].to_f64()).collect();
         reduce_f64(op, &vals)
     };
     if outputs * size >= PAR_MIN && outputs > 1 {
@@ -286,53 +286,6 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
     } else {
         starts.iter().map(one).collect()
     }
-}
-
-/// The common reductions of one contiguous group read straight from the
-/// buffer (no f64 copy of the group; the same operations in the same order as
-/// `reduce_f64`, so the same results). None: the others go through the copy.
-fn reduce_in_place<T: Element>(g: &[T], op: ReduceOp) -> Option<f64> {
-    let x = |i: usize| g[i].to_f64();
-    Some(match op {
-        ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
-        ReduceOp::Mean => lane_sum(g) / g.len() as f64,
-        ReduceOp::Max => g
-            .iter()
-            .fold(f64::NEG_INFINITY, |a, v| nan_max(a, v.to_f64())),
-        ReduceOp::Min => g.iter().fold(f64::INFINITY, |a, v| nan_min(a, v.to_f64())),
-        ReduceOp::ArgMax | ReduceOp::ArgMin => {
-            let mut best = 0;
-            for i in 0..g.len() {
-                if x(i).is_nan() {
-                    return Some(i as f64);
-                }
-                let better = if op == ReduceOp::ArgMax {
-                    x(i) > x(best)
-                } else {
-                    x(i) < x(best)
-                };
-                if better {
-                    best = i;
-                }
-            }
-            best as f64
-        }
-        ReduceOp::Var(c) | ReduceOp::Std(c) => {
-            let n = g.len() as f64;
-            let mean = lane_sum(g) / n;
-            let ss: f64 = g
-                .iter()
-                .map(|v| (v.to_f64() - mean) * (v.to_f64() - mean))
-                .sum();
-            let var = ss / (n - c).max(0.0);
-            if matches!(op, ReduceOp::Std(_)) {
-                var.sqrt()
-            } else {
-                var
-            }
-        }
-        _ => return None,
-    })
 }
 
 /// Sum/mean/max/min of groups whose starts are consecutive in memory: for each

@@ -163,6 +163,11 @@ pub fn gather<T: Copy + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> {
 /// columns by more. Gathered row by row, each element of a row sits in its
 /// own cache line and page; `transpose_tiled` reads it in square tiles.
 pub fn transposed(l: &Layout) -> Option<Layout> {
+    // Called for every operand of every element-wise op: decide the common
+    // cases before coalescing allocates.
+    if l.numel() < 1 << 14 || l.is_contiguous() || l.strides.iter().all(|&s| s != 1) {
+        return None;
+    }
     let c = l.coalesced();
     (c.ndim() == 2 && c.strides[0] == 1 && c.strides[1] > 1 && c.numel() >= 1 << 14).then_some(c)
 }
