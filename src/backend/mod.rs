@@ -130,8 +130,9 @@ pub trait BackendStorage: Sized {
     /// The positions of the non-zero elements: int64 `[n, ndim]`.
     fn nonzero(&self, l: &Layout) -> Result<Self>;
     /// Stable sort along `dim` (NaN last ascending, first descending): values and
-    /// int64 indices, each in the shape of `l`.
-    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)>;
+    /// int64 indices of the first `k` of each line (k = the dim's size for a
+    /// whole sort, fewer for topk), in the shape of `l` with that dim `k` long.
+    fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)>;
     /// The sorted distinct elements, the index of each input element among them
     /// (int64, in `l`'s shape), and how often each occurs (int64).
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)>;
@@ -383,13 +384,19 @@ impl Storage {
     pub fn nonzero(&self, l: &Layout) -> Result<Storage> {
         forward!(self, s => s.nonzero(l), c => c.nonzero(l))
     }
-    pub fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Storage, Storage)> {
+    pub fn sort(
+        &self,
+        l: &Layout,
+        dim: usize,
+        descending: bool,
+        k: usize,
+    ) -> Result<(Storage, Storage)> {
         match self {
             Storage::Cpu(s) => s
-                .sort(l, dim, descending)
+                .sort(l, dim, descending, k)
                 .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
             Storage::Cuda(s) => s
-                .sort(l, dim, descending)
+                .sort(l, dim, descending, k)
                 .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
         }
     }

@@ -156,8 +156,8 @@ fn where_typed<T: Element>(
     })
 }
 
-/// clamp and lerp compute in f64 per element (exact for f32 inputs, whose
-/// products and sums f64 holds without rounding before the final one).
+/// clamp or lerp of float operands, in PyTorch's compute type: f64 for
+/// float64, f32 for the rest (float16 and bfloat16 round once at the end).
 fn ternary_float<T: Element>(
     x: &[T],
     lx: &Layout,
@@ -165,7 +165,7 @@ fn ternary_float<T: Element>(
     lb: &Layout,
     c: &[T],
     lc: &Layout,
-    f: fn(f64, f64, f64) -> f64,
+    lerp: bool,
 ) -> Vec<T> {
     fill_blocks(lx.numel(), &|start, dst| {
         let n = dst.len();
@@ -173,10 +173,31 @@ fn ternary_float<T: Element>(
         let p = block(x, lx, start, &mut b0[..n]);
         let q = block(b, lb, start, &mut b1[..n]);
         let r = block(c, lc, start, &mut b2[..n]);
-        for i in 0..n {
-            dst[i].write(T::from_f64(f(p[i].to_f64(), q[i].to_f64(), r[i].to_f64())));
-        }
+        clamp_lerp_block(lerp, p, q, r, dst);
     })
+}
+
+crate::multiversion! {
+    /// Compiled with FMA, which PyTorch's lerp uses (and its bits need).
+    fn clamp_lerp_block<T: Element>(lerp: bool, p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
+        let wide = matches!(T::DTYPE, crate::tensor::DType::F64);
+        let n = dst.len();
+        let (p, q, r) = (&p[..n], &q[..n], &r[..n]);
+        macro_rules! each {
+            ($t:ty, $f:ident) => {
+                for i in 0..n {
+                    let v = $f(p[i].to_f64() as $t, q[i].to_f64() as $t, r[i].to_f64() as $t);
+                    dst[i].write(T::from_f64(v as f64));
+                }
+            };
+        }
+        match (wide, lerp) {
+            (true, true) => each!(f64, lerp_f64),
+            (true, false) => each!(f64, clamp_f64),
+            (false, true) => each!(f32, lerp_f32),
+            (false, false) => each!(f32, clamp_f32),
+        }
+    }
 }
 
 fn clamp_int<T: Element>(
@@ -201,25 +222,33 @@ fn clamp_int<T: Element>(
     })
 }
 
-/// clamp: NaN stays NaN (in x or a bound); a lower bound above the upper gives
-/// the upper.
-fn clamp_f64(x: f64, lo: f64, hi: f64) -> f64 {
-    if x.is_nan() || lo.is_nan() || hi.is_nan() {
-        return f64::NAN;
-    }
-    x.max(lo).min(hi)
-}
+macro_rules! clamp_lerp {
+    ($t:ty, $clamp:ident, $lerp:ident) => {
+        /// clamp: NaN stays NaN (in x or a bound); a lower bound above the upper
+        /// gives the upper.
+        #[inline(always)]
+        fn $clamp(x: $t, lo: $t, hi: $t) -> $t {
+            let y = x.max(lo).min(hi);
+            if x.is_nan() || lo.is_nan() || hi.is_nan() {
+                <$t>::NAN
+            } else {
+                y
+            }
+        }
 
-/// PyTorch's lerp: start + w * (end - start), or end - (end - start) * (1 - w)
-/// when w >= 0.5, for accuracy near the end.
-fn lerp_f64(start: f64, end: f64, w: f64) -> f64 {
-    let diff = end - start;
-    if w.abs() < 0.5 {
-        start + w * diff
-    } else {
-        end - diff * (1.0 - w)
-    }
+        /// PyTorch's lerp: start + w * (end - start), or end - (end - start) * (1 - w)
+        /// when |w| >= 0.5, for accuracy near the end; each a fused multiply-add.
+        #[inline(always)]
+        fn $lerp(start: $t, end: $t, w: $t) -> $t {
+            let diff = end - start;
+            let near = w.mul_add(diff, start);
+            let far = (-diff).mul_add(1.0 - w, end);
+            if w.abs() < 0.5 { near } else { far }
+        }
+    };
 }
+clamp_lerp!(f32, clamp_f32, lerp_f32);
+clamp_lerp!(f64, clamp_f64, lerp_f64);
 
 pub fn ternary(
     a: &CpuStorage,
@@ -246,8 +275,8 @@ pub fn ternary(
             if op == TernaryOp::Clamp && !a.dtype().is_float() {
                 Element::wrap(clamp_int(x, la, lo, b.1, hi, c.1))
             } else {
-                let f = if op == TernaryOp::Clamp { clamp_f64 } else { lerp_f64 };
-                Element::wrap(ternary_float(x, la, lo, b.1, hi, c.1, f))
+                let lerp = op == TernaryOp::Lerp;
+                Element::wrap(ternary_float(x, la, lo, b.1, hi, c.1, lerp))
             }
         }),
     })

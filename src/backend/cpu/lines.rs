@@ -82,28 +82,66 @@ pub(super) fn each_line<U: Send + Sync + Copy + Default>(
     out
 }
 
-fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<f64> {
-    let lines = Lines::new(l, dim);
-    each_line(&lines, l.numel(), |i, line| {
-        let s = lines.in_starts[i];
-        let mut acc = 0.0f64;
-        for k in 0..lines.len {
-            let x = v[s + k * lines.in_stride].to_f64();
-            acc = if k == 0 {
-                x
-            } else {
-                match op {
-                    ScanOp::Sum => acc + x,
-                    ScanOp::Prod => acc * x,
-                    ScanOp::Max if x.is_nan() || acc.is_nan() => f64::NAN,
-                    ScanOp::Max => acc.max(x),
-                    ScanOp::Min if x.is_nan() || acc.is_nan() => f64::NAN,
-                    ScanOp::Min => acc.min(x),
-                }
-            };
-            line.push(acc);
+/// One step of a running float reduction (NaN sticks in max and min).
+#[inline(always)]
+fn step(op: ScanOp, acc: f64, x: f64) -> f64 {
+    match op {
+        ScanOp::Sum => acc + x,
+        ScanOp::Prod => acc * x,
+        ScanOp::Max if x > acc || x.is_nan() => x,
+        ScanOp::Min if x < acc || x.is_nan() => x,
+        ScanOp::Max | ScanOp::Min => acc,
+    }
+}
+
+/// Float scans accumulate in f64 (PyTorch's CPU accumulator for float). The
+/// input is seen as [outer, len, inner] slabs: along the last dim each line
+/// runs in one register; along another, a row of `inner` accumulators steps
+/// down the dim a whole row at a time (vectorised), a slab per task.
+fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<T> {
+    let n = l.numel();
+    let (len, inner) = (l.shape[dim], l.shape[dim + 1..].iter().product::<usize>());
+    if n == 0 {
+        return Vec::new();
+    }
+    let gathered;
+    let src = if l.is_contiguous() {
+        &v[l.offset..l.offset + n]
+    } else {
+        gathered = super::strided::gather(v, l);
+        &gathered[..]
+    };
+    let slab = len * inner;
+    let work = |(o, x): (&mut [T], &[T])| {
+        if inner == 1 {
+            let mut acc = x[0].to_f64();
+            o[0] = x[0];
+            for k in 1..len {
+                acc = step(op, acc, x[k].to_f64());
+                o[k] = T::from_f64(acc);
+            }
+            return;
         }
-    })
+        let mut acc: Vec<f64> = x[..inner].iter().map(|x| x.to_f64()).collect();
+        o[..inner].copy_from_slice(&x[..inner]);
+        for k in 1..len {
+            let row = &x[k * inner..(k + 1) * inner];
+            let orow = &mut o[k * inner..(k + 1) * inner];
+            for ((a, &x), y) in acc.iter_mut().zip(row).zip(orow) {
+                *a = step(op, *a, x.to_f64());
+                *y = T::from_f64(*a);
+            }
+        }
+    };
+    let mut out = vec![T::default(); n];
+    if n >= PAR_MIN && n > slab {
+        out.par_chunks_mut(slab)
+            .zip(src.par_chunks(slab))
+            .for_each(work);
+    } else {
+        out.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
+    }
+    out
 }
 
 fn scan_int<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<i64> {
@@ -131,7 +169,7 @@ fn scan_int<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<i64>
 pub fn scan(s: &CpuStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CpuStorage> {
     let out_dtype = op.output_dtype(s.dtype());
     Ok(if s.dtype().is_float() {
-        CpuStorage::from_f64s(&with_storage!(s, v => scan_float(v, l, op, dim)), out_dtype)
+        with_storage!(s, v => Element::wrap(scan_float(v, l, op, dim)))
     } else {
         CpuStorage::from_i64s(&with_storage!(s, v => scan_int(v, l, op, dim)), out_dtype)
     })

@@ -181,8 +181,8 @@ impl BackendStorage for CpuStorage {
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         Ok(index::nonzero(self, l))
     }
-    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)> {
-        sort::sort(self, l, dim, descending)
+    fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)> {
+        sort::sort(self, l, dim, descending, k)
     }
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
         sort::unique(self, l)

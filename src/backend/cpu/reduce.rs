@@ -107,20 +107,37 @@ fn plus(xs: impl Iterator<Item = f64>) -> f64 {
     xs.fold(0.0, |a, x| a + x)
 }
 
+/// max with NaN winning, as a select: once a lane holds NaN, no comparison
+/// replaces it. Branch-free, so lane loops over it vectorise.
+#[inline(always)]
 fn nan_max(a: f64, x: f64) -> f64 {
-    if x.is_nan() || a.is_nan() {
-        f64::NAN
-    } else {
-        a.max(x)
-    }
+    if x > a || x.is_nan() { x } else { a }
 }
 
+#[inline(always)]
 fn nan_min(a: f64, x: f64) -> f64 {
-    if x.is_nan() || a.is_nan() {
-        f64::NAN
-    } else {
-        a.min(x)
+    if x < a || x.is_nan() { x } else { a }
+}
+
+/// `step` folded over `g` in eight independent lanes (they vectorise: no lane
+/// waits for another), then the lanes joined with `join` and the tail stepped in.
+#[inline(always)]
+fn lane_fold<T: Element>(
+    g: &[T],
+    init: f64,
+    step: impl Fn(f64, f64) -> f64,
+    join: impl Fn(f64, f64) -> f64,
+) -> f64 {
+    let mut lanes = [init; 8];
+    let chunks = g.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] = step(lanes[i], c[i].to_f64());
+        }
     }
+    let acc = lanes.into_iter().fold(init, &join);
+    tail.iter().fold(acc, |a, x| step(a, x.to_f64()))
 }
 
 /// Index of the first best element; a NaN wins at once, as in PyTorch.
@@ -138,23 +155,26 @@ fn arg_best<T: Element>(g: &[T], better: impl Fn(f64, f64) -> bool) -> usize {
     best
 }
 
+crate::multiversion! {
 /// One group of floats reduced in f64: a slice of the buffer itself, or a
 /// gathered f64 copy (each element converted as it is read, so both give the
-/// same result).
+/// same result). Compiled for AVX2 and AVX-512 too: max over f32 lanes is
+/// compute-bound.
 fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
     let xs = || g.iter().map(|x| x.to_f64());
     match op {
         ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
-        ReduceOp::Prod => xs().product(),
+        ReduceOp::Prod => lane_fold(g, 1.0, |a, x| a * x, |a, x| a * x),
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
-        ReduceOp::Max => xs().fold(f64::NEG_INFINITY, nan_max),
-        ReduceOp::Min => xs().fold(f64::INFINITY, nan_min),
+        ReduceOp::Max => lane_fold(g, f64::NEG_INFINITY, nan_max, nan_max),
+        ReduceOp::Min => lane_fold(g, f64::INFINITY, nan_min, nan_min),
         ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
             let n = g.len() as f64;
             let mean = lane_sum(g) / n;
-            let ss: f64 = xs().map(|x| (x - mean) * (x - mean)).sum();
+            let add = |a: f64, x: f64| a + x;
+            let ss = lane_fold(g, 0.0, |a, x| a + (x - mean) * (x - mean), add);
             let var = ss / (n - c).max(0.0);
             if matches!(op, ReduceOp::Std(_)) {
                 var.sqrt()
@@ -172,9 +192,9 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
             } else if p == 0.0 {
                 xs().filter(|&x| x != 0.0).count() as f64
             } else if p == 2.0 {
-                plus(xs().map(|x| x * x)).sqrt()
+                lane_fold(g, 0.0, |a, x| a + x * x, |a, x| a + x).sqrt()
             } else if p == 1.0 {
-                plus(xs().map(|x| x.abs()))
+                lane_fold(g, 0.0, |a, x| a + x.abs(), |a, x| a + x)
             } else {
                 plus(xs().map(|x| x.abs().powf(p))).powf(1.0 / p)
             }
@@ -188,6 +208,7 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
         }
         ReduceOp::CountNonzero => xs().filter(|&x| x != 0.0).count() as f64,
     }
+}
 }
 
 /// One group of integers reduced (wrapping, as PyTorch's int64 arithmetic).
@@ -306,18 +327,7 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
     let work = |(ci, acc): (usize, &mut [f64])| {
         let c0 = base + ci * cols;
         for &o in &offs {
-            let row = &v[c0 + o..c0 + o + acc.len()];
-            match op {
-                ReduceOp::Max => acc
-                    .iter_mut()
-                    .zip(row)
-                    .for_each(|(a, x)| *a = nan_max(*a, x.to_f64())),
-                ReduceOp::Min => acc
-                    .iter_mut()
-                    .zip(row)
-                    .for_each(|(a, x)| *a = nan_min(*a, x.to_f64())),
-                _ => acc.iter_mut().zip(row).for_each(|(a, x)| *a += x.to_f64()),
-            }
+            add_row(op, acc, &v[c0 + o..c0 + o + acc.len()]);
         }
     };
     if outputs * offs.len() >= PAR_MIN {
@@ -330,6 +340,18 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         out.iter_mut().for_each(|x| *x /= n);
     }
     out
+}
+
+crate::multiversion! {
+    /// One row of a group's elements folded into the outputs' accumulators.
+    fn add_row<T: Element>(op: ReduceOp, acc: &mut [f64], row: &[T]) {
+        let row = &row[..acc.len()];
+        match op {
+            ReduceOp::Max => acc.iter_mut().zip(row).for_each(|(a, x)| *a = nan_max(*a, x.to_f64())),
+            ReduceOp::Min => acc.iter_mut().zip(row).for_each(|(a, x)| *a = nan_min(*a, x.to_f64())),
+            _ => acc.iter_mut().zip(row).for_each(|(a, x)| *a += x.to_f64()),
+        }
+    }
 }
 
 fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> Vec<i64> {

@@ -6,10 +6,11 @@ use std::cmp::Ordering;
 
 use super::elem::{CpuStorage, Element};
 use super::lines::Lines;
-use super::strided::gather;
+use super::strided::{PAR_MIN, gather};
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::with_storage;
+use rayon::prelude::*;
 
 /// PyTorch's order: numbers ascending, every NaN after them.
 fn order<T: Element>(x: T, y: T) -> Ordering {
@@ -26,37 +27,118 @@ fn order<T: Element>(x: T, y: T) -> Ordering {
     }
 }
 
-fn sort_typed<T: Element>(v: &[T], l: &Layout, dim: usize, descending: bool) -> (Vec<T>, Vec<i64>) {
-    let n = l.numel();
+/// A key whose unsigned order is PyTorch's order of the elements: numbers
+/// ascending (-0 equal to 0), every NaN after them, all NaNs equal.
+#[inline(always)]
+fn key<T: Element>(x: T) -> u64 {
+    if T::DTYPE.is_float() {
+        let f = x.to_f64();
+        // + 0.0 turns -0 into +0. Negatives flip all bits, positives the sign
+        // bit; both without a branch (signs of random data mispredict).
+        let b = (f + 0.0).to_bits();
+        let k = b ^ (((b as i64) >> 63) as u64 | 1 << 63);
+        if f.is_nan() { u64::MAX } else { k }
+    } else {
+        (x.to_i64() as u64) ^ (1 << 63)
+    }
+}
+
+/// The first `k` positions of one line in sorted order. Keys tie-broken by
+/// position make the order total, so an unstable sort (or a selection of the
+/// first k, for topk) gives exactly the stable sort's order; descending flips
+/// the keys, not the positions, so equal elements keep their order either way.
+#[allow(clippy::too_many_arguments)]
+fn sort_line<T: Element>(
+    v: &[T],
+    start: usize,
+    stride: usize,
+    len: usize,
+    descending: bool,
+    k: usize,
+    keyed: &mut Vec<(u64, u32)>,
+) -> Vec<(u64, u32)> {
+    let keyed_at = |j: usize| {
+        let key = key(v[start + j * stride]);
+        (if descending { !key } else { key }, j as u32)
+    };
+    if k <= 64 && k * 8 <= len {
+        return smallest(k, (0..len).map(keyed_at));
+    }
+    keyed.clear();
+    keyed.extend((0..len).map(keyed_at));
+    if k < len && k > 0 {
+        keyed.select_nth_unstable(k - 1);
+    }
+    let first = &mut keyed[..k];
+    first.sort_unstable();
+    first.to_vec()
+}
+
+/// The `k` smallest keys, sorted, by one pass that keeps them in a sorted
+/// buffer: past the first few, an element rarely beats the k-th and costs one
+/// comparison (topk with a small k).
+fn smallest(k: usize, keys: impl Iterator<Item = (u64, u32)>) -> Vec<(u64, u32)> {
+    let mut best: Vec<(u64, u32)> = Vec::with_capacity(k + 1);
+    for kv in keys {
+        if best.len() == k {
+            if k == 0 || kv >= best[k - 1] {
+                continue;
+            }
+            best.pop();
+        }
+        let at = best.partition_point(|&b| b < kv);
+        best.insert(at, kv);
+    }
+    best
+}
+
+fn sort_typed<T: Element>(
+    v: &[T],
+    l: &Layout,
+    dim: usize,
+    descending: bool,
+    k: usize,
+) -> (Vec<T>, Vec<i64>) {
+    let mut shape = l.shape.clone();
+    shape[dim] = k;
     let lines = Lines::new(l, dim);
+    let out = Lines::new(&Layout::contiguous(&shape), dim);
+    let n = shape.iter().product();
     let mut values = vec![T::default(); n];
     let mut indices = vec![0i64; n];
-    for (i, &s) in lines.in_starts.iter().enumerate() {
-        let line: Vec<T> = (0..lines.len).map(|k| v[s + k * lines.in_stride]).collect();
-        let mut idx: Vec<usize> = (0..lines.len).collect();
-        // A stable sort; descending reverses the comparison, so equal elements
-        // keep their order either way.
-        idx.sort_by(|&a, &b| {
-            let o = order(line[a], line[b]);
-            if descending { o.reverse() } else { o }
-        });
-        let base = lines.out_starts[i];
-        for (k, &j) in idx.iter().enumerate() {
-            values[base + k * lines.out_stride] = line[j];
-            indices[base + k * lines.out_stride] = j as i64;
+    if n == 0 {
+        return (values, indices);
+    }
+    // Each task keys its lines in one reused buffer and keeps only the first k.
+    let one = |keyed: &mut Vec<(u64, u32)>, &s: &usize| {
+        sort_line(v, s, lines.in_stride, lines.len, descending, k, keyed)
+    };
+    let sorted: Vec<Vec<(u64, u32)>> = if lines.len * lines.in_starts.len() >= PAR_MIN {
+        lines.in_starts.par_iter().map_init(Vec::new, one).collect()
+    } else {
+        let mut keyed = Vec::new();
+        lines.in_starts.iter().map(|s| one(&mut keyed, s)).collect()
+    };
+    for ((line, &s), &base) in sorted.iter().zip(&lines.in_starts).zip(&out.out_starts) {
+        for (i, &(_, j)) in line.iter().enumerate() {
+            values[base + i * out.out_stride] = v[s + j as usize * lines.in_stride];
+            indices[base + i * out.out_stride] = j as i64;
         }
     }
     (values, indices)
 }
 
+/// Sort along `dim`, keeping the first `k` of each line (k = its length for a
+/// whole sort; fewer for topk).
 pub fn sort(
     s: &CpuStorage,
     l: &Layout,
     dim: usize,
     descending: bool,
+    k: usize,
 ) -> Result<(CpuStorage, CpuStorage)> {
     Ok(with_storage!(s, v => {
-        let (values, indices) = sort_typed(v, l, dim, descending);
+        let (values, indices) = sort_typed(v, l, dim, descending, k);
         (Element::wrap(values), CpuStorage::I64(indices))
     }))
 }

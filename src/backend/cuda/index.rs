@@ -209,9 +209,10 @@ pub fn sort(
     l: &Layout,
     dim: usize,
     descending: bool,
+    k: usize,
 ) -> Result<(CudaStorage, CudaStorage)> {
     let host = s.to_host(l)?;
-    let (v, i) = host.sort(&Layout::contiguous(&l.shape), dim, descending)?;
+    let (v, i) = host.sort(&Layout::contiguous(&l.shape), dim, descending, k)?;
     let index = s.gpu().index;
     Ok((
         CudaStorage::from_host(v, index)?,

@@ -260,8 +260,8 @@ impl BackendStorage for CudaStorage {
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         index::nonzero(self, l)
     }
-    fn sort(&self, l: &Layout, dim: usize, descending: bool) -> Result<(Self, Self)> {
-        index::sort(self, l, dim, descending)
+    fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)> {
+        index::sort(self, l, dim, descending, k)
     }
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
         index::unique(self, l)

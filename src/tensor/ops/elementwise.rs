@@ -3,10 +3,12 @@
 //! layouts broadcast to the result's shape.
 
 use crate::autograd::rules::elementwise as rules;
+use crate::backend::Storage;
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
+use crate::tensor::layout::Layout;
 use crate::tensor::op::{BinaryOp, BinaryRule, DtypeRule, PredicateOp, TernaryOp, UnaryOp};
 use crate::tensor::promote::{result_type, to_float};
 use crate::tensor::shape::broadcast_shapes;
@@ -171,9 +173,50 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     }
     let la = a.layout().expand(&shape);
     let lb = b.layout().expand(&shape);
-    let out = a.read().binary(&la, &b.read(), &lb, op)?;
+    let out = match power_by_number(op, b0, dtype)? {
+        Some(steps) => power_steps(&a, &la, steps)?,
+        None => a.read().binary(&la, &b.read(), &lb, op)?,
+    };
     let out = Tensor::from_contiguous(out, &shape);
     Ok(rules::record_binary(op, a0, b0, out))
+}
+
+/// How PyTorch raises a float tensor to these Python numbers: by multiplying
+/// (2: x*x, 3: x*x*x, -2: 1/(x*x)) or by rsqrt (-0.5) and reciprocal (-1), not
+/// by pow, which is slower and rounds differently. (0.5 is pow's: PyTorch's
+/// x ** 0.5 differs from sqrt in the last bit.)
+enum PowerSteps {
+    Square,
+    Cube,
+    InverseSquare,
+    Unary(UnaryOp),
+}
+
+fn power_by_number(op: BinaryOp, b: &Tensor, dtype: DType) -> Result<Option<PowerSteps>> {
+    if op != BinaryOp::Pow || !b.is_wrapped_number() || !dtype.is_float() {
+        return Ok(None);
+    }
+    let e = crate::tensor::ops::scalar::item_f64(b)?;
+    Ok(Some(match e {
+        2.0 => PowerSteps::Square,
+        3.0 => PowerSteps::Cube,
+        -2.0 => PowerSteps::InverseSquare,
+        -0.5 => PowerSteps::Unary(UnaryOp::Rsqrt),
+        -1.0 => PowerSteps::Unary(UnaryOp::Reciprocal),
+        _ => return Ok(None),
+    }))
+}
+
+fn power_steps(a: &Tensor, la: &Layout, steps: PowerSteps) -> Result<Storage> {
+    let x = a.read();
+    let square = || x.unary(la, UnaryOp::Square);
+    let flat = Layout::contiguous(&la.shape);
+    match steps {
+        PowerSteps::Square => square(),
+        PowerSteps::Cube => square()?.binary(&flat, &x, la, BinaryOp::Mul),
+        PowerSteps::InverseSquare => square()?.unary(&flat, UnaryOp::Reciprocal),
+        PowerSteps::Unary(op) => x.unary(la, op),
+    }
 }
 
 /// The dtype a unary op computes in, by its row's rule.

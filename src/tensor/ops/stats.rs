@@ -101,7 +101,10 @@ pub fn cumulative_extreme(x: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Te
     if x.ndim() == 0 {
         return Ok((values, zeros_on(&[], DType::I64, x.device())?));
     }
-    let at = cmp(BinaryOp::Eq, x, &values)?;
+    // A NaN holds the extreme from where it appears (NaN equals nothing).
+    let nan = predicate(PredicateOp::IsNan, x)?;
+    let at =
+        crate::tensor::ops::arith::bin(BinaryOp::LogicalOr, &cmp(BinaryOp::Eq, x, &values)?, &nan)?;
     let idx = positions(x.shape()[d], d, x.ndim(), x)?;
     let marked = where_(&at, &idx, &num(-1.0).to_dtype(DType::I64)?)?;
     let indices = scan(&marked, ScanOp::Max, dim)?;
