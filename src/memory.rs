@@ -31,13 +31,16 @@ fn class(size: usize) -> usize {
 }
 
 struct Cache {
-    blocks: [(usize, usize); SLOTS], // (address, class size); address 0 = empty
+    /// (address, class size, when freed); address 0 = empty.
+    blocks: [(usize, usize, u64); SLOTS],
     held: usize,
+    frees: u64,
 }
 
 static CACHE: Mutex<Cache> = Mutex::new(Cache {
-    blocks: [(0, 0); SLOTS],
+    blocks: [(0, 0, 0); SLOTS],
     held: 0,
+    frees: 0,
 });
 
 pub struct CachingAlloc;
@@ -82,8 +85,12 @@ impl CachingAlloc {
 
     fn take(size: usize) -> Option<*mut u8> {
         let mut c = CACHE.lock().ok()?;
-        let slot = c.blocks.iter().position(|&(a, s)| a != 0 && s == size)?;
-        let (addr, _) = std::mem::take(&mut c.blocks[slot]);
+        // The most recently freed block of the class: it is likely still in
+        // cache (a loop's `c = a + b` then writes to hot lines, not cold ones).
+        let (slot, _) = (c.blocks.iter().enumerate())
+            .filter(|(_, b)| b.0 != 0 && b.1 == size)
+            .max_by_key(|(_, b)| b.2)?;
+        let (addr, _, _) = std::mem::take(&mut c.blocks[slot]);
         c.held -= size;
         Some(addr as *mut u8)
     }
@@ -96,9 +103,10 @@ impl CachingAlloc {
         if c.held + size > CAP {
             return false;
         }
-        match c.blocks.iter().position(|&(a, _)| a == 0) {
+        match c.blocks.iter().position(|&(a, _, _)| a == 0) {
             Some(slot) => {
-                c.blocks[slot] = (ptr as usize, size);
+                c.frees += 1;
+                c.blocks[slot] = (ptr as usize, size, c.frees);
                 c.held += size;
                 true
             }

@@ -167,12 +167,14 @@ fn ternary_float<T: Element>(
     lc: &Layout,
     lerp: bool,
 ) -> Vec<T> {
+    // Scalar bounds and weights are filled into a block once.
+    let (fb, fc) = (filled(b, lb), filled(c, lc));
     fill_blocks(lx.numel(), &|start, dst| {
         let n = dst.len();
         let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
         let p = block(x, lx, start, &mut b0[..n]);
-        let q = block(b, lb, start, &mut b1[..n]);
-        let r = block(c, lc, start, &mut b2[..n]);
+        let q = operand(b, lb, fb.as_deref(), start, &mut b1[..n]);
+        let r = operand(c, lc, fc.as_deref(), start, &mut b2[..n]);
         clamp_lerp_block(lerp, p, q, r, dst);
     })
 }

@@ -10,7 +10,7 @@
 /// these steps into. Computed in f64 (exact product, one rounding, then the
 /// f32 rounding) rather than through libm's fmaf, which a loaded library
 /// (the fake CUDA driver) may replace with an unfused one.
-#[inline]
+#[inline(always)]
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     ((a as f64) * (b as f64) + c as f64) as f32
 }
@@ -31,7 +31,7 @@ const LOG_Q1: f32 = -2.12194440e-4;
 const LOG_Q2: f32 = 0.693359375;
 
 /// Natural log as log256_ps computes it (NaN for x <= 0).
-#[inline]
+#[inline(always)]
 pub fn log_ps(x: f32) -> f32 {
     let invalid = x <= 0.0;
     let x = x.max(f32::MIN_POSITIVE);
@@ -69,13 +69,22 @@ const COS_P: [f32; 3] = [
     4.166664568298827E-002,
 ];
 
+/// Truncation to i32 as cvttps2dq does; an `as` cast saturates, which keeps
+/// LLVM from vectorising. Inputs here are non-negative and below 2^22.
+#[inline(always)]
+fn trunc_small(x: f32) -> i32 {
+    // 1.5 * 2^23 added to the truncated value leaves it in the low mantissa bits.
+    ((x.trunc() + 12_582_912.0).to_bits() as i32) - 0x4B40_0000
+}
+
 /// (sin x, cos x) as sincos256_ps computes them.
-#[inline]
+#[inline(always)]
 pub fn sincos_ps(x: f32) -> (f32, f32) {
     let sign_sin = x.to_bits() & 0x8000_0000;
     let mut x = x.abs();
     // The octant, rounded up to even (Cephes' j = (j + 1) & ~1).
-    let mut j = (x * FOPI) as i32;
+    // (x·4/π is below 8 for every angle the sampler passes: 0 <= x < 2π.)
+    let mut j = trunc_small(x * FOPI);
     j = (j + 1) & !1;
     let y = j as f32;
     let swap_sign_sin = ((j & 4) as u32) << 29;

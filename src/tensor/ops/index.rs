@@ -347,13 +347,32 @@ pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
     }
     crate::autograd::inplace::check(t, value)?;
     check_writable(t.layout())?;
-    let src = prepared(value, t.shape(), t)?;
-    {
+    if can_take_buffer(t, value) {
+        // Nothing else sees the value's buffer (a fresh result: `x.add_(y)`,
+        // `x += y`): it becomes t's, in place of a copy. Views of t share the
+        // storage object, so they see the new elements as after a copy.
+        std::mem::swap(&mut *t.write(), &mut *value.write());
+    } else {
+        let src = prepared(value, t.shape(), t)?;
         let s = src.read();
         t.write().copy_into(t.layout(), &s, src.layout())?;
     }
     crate::autograd::inplace::after_write_all(t, value);
     Ok(())
+}
+
+/// Can `value`'s buffer replace t's: the same dtype, device and shape, t laid
+/// over the whole of its buffer, and no other handle on the value's?
+fn can_take_buffer(t: &Tensor, value: &Tensor) -> bool {
+    value.is_sole_owner()
+        && !value.is_wrapped_number()
+        && value.dtype() == t.dtype()
+        && value.device() == t.device()
+        && value.shape() == t.shape()
+        && t.is_contiguous()
+        && t.offset() == 0
+        && t.numel() == t.storage_len()
+        && !t.shares_storage(value)
 }
 
 /// Copy `value` into the region `region` of `t` (no autograd): how cat fills its output.
