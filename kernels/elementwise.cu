@@ -309,9 +309,13 @@ __device__ __forceinline__ void ternary_impl(i64 n, int op, const Strided& la, c
         if (op == T_CLAMP) {
             if (p != p || q != q || r != r) y = f64_nan();
             else { y = p > q ? p : q; y = y < r ? y : r; }
+        } else if (sizeof(T) <= 4) {
+            // lerp as PyTorch: in float below double, each step one fused multiply-add.
+            float s = (float)p, e = (float)q, w = (float)r, diff = e - s;
+            y = fabsf(w) < 0.5f ? fmaf(w, diff, s) : fmaf(-diff, 1.0f - w, e);
         } else {
             double diff = q - p;
-            y = fabs(r) < 0.5 ? p + r * diff : q - diff * (1.0 - r);
+            y = fabs(r) < 0.5 ? fma(r, diff, p) : fma(-diff, 1.0 - r, q);
         }
         out[i] = Ty<T>::from_f64(y);
     }
