@@ -35,6 +35,33 @@ pub trait Element: Copy + Send + Sync + PartialEq + Default + std::fmt::Debug + 
     fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels);
 }
 
+/// ATen's rule for a running maximum, `v > best || isnan(v)`: a NaN takes over
+/// and then stays (nothing compares above it). Without a branch, so loops over
+/// it vectorise. (`v != v` is NaN for every element type.)
+#[inline(always)]
+#[allow(clippy::eq_op)]
+pub fn beats_max<T: PartialOrd>(v: T, best: T) -> bool {
+    (v > best) | (v != v)
+}
+
+/// The same for a running minimum.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+pub fn beats_min<T: PartialOrd>(v: T, best: T) -> bool {
+    (v < best) | (v != v)
+}
+
+/// max and min that propagate NaN, as selects.
+#[inline(always)]
+pub fn nan_max<T: PartialOrd + Copy>(a: T, x: T) -> T {
+    if beats_max(x, a) { x } else { a }
+}
+
+#[inline(always)]
+pub fn nan_min<T: PartialOrd + Copy>(a: T, x: T) -> T {
+    if beats_min(x, a) { x } else { a }
+}
+
 /// Float → integer conversion as PyTorch's casts on x86 (cvttsd2si): truncate
 /// toward zero, and NaN or a value outside the conversion's range gives its
 /// minimum. Types narrower than 64 bits convert through int32 and then wrap, as

@@ -80,16 +80,19 @@ macro_rules! binary_loop {
             }
         }
     };
-}
-crate::multiversion! {
-    /// float32 arithmetic in cache runs at the vector width: compiled for
-    /// AVX2/AVX-512 as well (2-3x over SSE2 on in-cache operands).
-    fn binary_f32<F: BinaryFn>(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
-        for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
-            o.write(F::f32(x, y));
+    // Also compiled for AVX2/AVX-512: float32 arithmetic on in-cache operands
+    // runs 2-3x faster at the full vector width than in SSE2.
+    (wide $name:ident, $t:ty, $out:ty, $f:ident) => {
+        crate::multiversion! {
+            fn $name<F: BinaryFn>(a: &[$t], b: &[$t], d: &mut [Out<$out>]) {
+                for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
+                    o.write(F::$f(x, y));
+                }
+            }
         }
-    }
+    };
 }
+binary_loop!(wide binary_f32, f32, f32, f32);
 binary_loop!(binary_f64, f64, f64, f64);
 binary_loop!(binary_i64, i64, i64, i64);
 binary_loop!(compare_f32, f32, bool, cmp_f32);

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::elem::{CpuStorage, Element};
+use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::strided::PAR_MIN;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
@@ -23,7 +23,14 @@ pub struct Lines {
 
 impl Lines {
     pub fn new(l: &Layout, dim: usize) -> Lines {
-        let out = Layout::contiguous(&l.shape);
+        Lines::with_len(l, dim, l.shape[dim])
+    }
+
+    /// Lines whose output keeps `out_len` elements of each (topk keeps k).
+    pub fn with_len(l: &Layout, dim: usize, out_len: usize) -> Lines {
+        let mut shape = l.shape.clone();
+        shape[dim] = out_len;
+        let out = Layout::contiguous(&shape);
         let starts = |lay: &Layout| -> Vec<usize> {
             let kept = Layout {
                 shape: (0..lay.ndim())
@@ -84,21 +91,39 @@ pub(super) fn each_line<U: Send + Sync + Copy + Default>(
 
 /// One step of a running float reduction (NaN sticks in max and min).
 #[inline(always)]
-fn step(op: ScanOp, acc: f64, x: f64) -> f64 {
+fn step_f64(op: ScanOp, acc: f64, x: f64) -> f64 {
     match op {
         ScanOp::Sum => acc + x,
         ScanOp::Prod => acc * x,
-        ScanOp::Max if x > acc || x.is_nan() => x,
-        ScanOp::Min if x < acc || x.is_nan() => x,
-        ScanOp::Max | ScanOp::Min => acc,
+        ScanOp::Max => nan_max(acc, x),
+        ScanOp::Min => nan_min(acc, x),
     }
 }
 
-/// Float scans accumulate in f64 (PyTorch's CPU accumulator for float). The
-/// input is seen as [outer, len, inner] slabs: along the last dim each line
-/// runs in one register; along another, a row of `inner` accumulators steps
-/// down the dim a whole row at a time (vectorised), a slab per task.
-fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<T> {
+/// One step of a running integer reduction (wrapping, as int64 arithmetic).
+#[inline(always)]
+fn step_i64(op: ScanOp, acc: i64, x: i64) -> i64 {
+    match op {
+        ScanOp::Sum => acc.wrapping_add(x),
+        ScanOp::Prod => acc.wrapping_mul(x),
+        ScanOp::Max => acc.max(x),
+        ScanOp::Min => acc.min(x),
+    }
+}
+
+/// A running reduction along `dim`, accumulating in `A` (f64 for floats,
+/// PyTorch's CPU accumulator for float; i64 for integers). The input is seen
+/// as [outer, len, inner] slabs: along the last dim each line runs in one
+/// register; along another, a row of `inner` accumulators steps down the dim a
+/// whole row at a time (vectorised), a slab per task.
+fn scan_slabs<T: Element, A: Copy, U: Copy + Default + Send + Sync>(
+    v: &[T],
+    l: &Layout,
+    dim: usize,
+    into: impl Fn(T) -> A + Sync,
+    step: impl Fn(A, A) -> A + Sync,
+    out: impl Fn(A) -> U + Sync,
+) -> Vec<U> {
     let n = l.numel();
     let (len, inner) = (l.shape[dim], l.shape[dim + 1..].iter().product::<usize>());
     if n == 0 {
@@ -112,58 +137,54 @@ fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<T>
         &gathered[..]
     };
     let slab = len * inner;
-    let work = |(o, x): (&mut [T], &[T])| {
+    let work = |(o, x): (&mut [U], &[T])| {
         if inner == 1 {
-            let mut acc = x[0].to_f64();
-            o[0] = x[0];
+            let mut acc = into(x[0]);
+            o[0] = out(acc);
             for k in 1..len {
-                acc = step(op, acc, x[k].to_f64());
-                o[k] = T::from_f64(acc);
+                acc = step(acc, into(x[k]));
+                o[k] = out(acc);
             }
             return;
         }
-        let mut acc: Vec<f64> = x[..inner].iter().map(|x| x.to_f64()).collect();
-        o[..inner].copy_from_slice(&x[..inner]);
+        let mut acc: Vec<A> = x[..inner].iter().map(|&x| into(x)).collect();
+        for (y, &a) in o[..inner].iter_mut().zip(&acc) {
+            *y = out(a);
+        }
         for k in 1..len {
             let row = &x[k * inner..(k + 1) * inner];
             let orow = &mut o[k * inner..(k + 1) * inner];
             for ((a, &x), y) in acc.iter_mut().zip(row).zip(orow) {
-                *a = step(op, *a, x.to_f64());
-                *y = T::from_f64(*a);
+                *a = step(*a, into(x));
+                *y = out(*a);
             }
         }
     };
-    let mut out = vec![T::default(); n];
+    let mut result = vec![U::default(); n];
     if n >= PAR_MIN && n > slab {
-        out.par_chunks_mut(slab)
+        result
+            .par_chunks_mut(slab)
             .zip(src.par_chunks(slab))
             .for_each(work);
     } else {
-        out.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
+        result.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
     }
-    out
+    result
+}
+
+fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<T> {
+    scan_slabs(
+        v,
+        l,
+        dim,
+        |x| x.to_f64(),
+        |a, x| step_f64(op, a, x),
+        T::from_f64,
+    )
 }
 
 fn scan_int<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<i64> {
-    let lines = Lines::new(l, dim);
-    each_line(&lines, l.numel(), |i, line| {
-        let s = lines.in_starts[i];
-        let mut acc = 0i64;
-        for k in 0..lines.len {
-            let x = v[s + k * lines.in_stride].to_i64();
-            acc = if k == 0 {
-                x
-            } else {
-                match op {
-                    ScanOp::Sum => acc.wrapping_add(x),
-                    ScanOp::Prod => acc.wrapping_mul(x),
-                    ScanOp::Max => acc.max(x),
-                    ScanOp::Min => acc.min(x),
-                }
-            };
-            line.push(acc);
-        }
-    })
+    scan_slabs(v, l, dim, |x| x.to_i64(), |a, x| step_i64(op, a, x), |a| a)
 }
 
 pub fn scan(s: &CpuStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CpuStorage> {

@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::elem::{CpuStorage, Element};
+use super::elem::{CpuStorage, Element, beats_max};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use crate::backend::Window;
@@ -29,14 +29,6 @@ fn reach(o: usize, size: usize, win: &Window, d: usize) -> (usize, usize, usize)
     (start as usize, end.max(start) as usize, dil)
 }
 
-/// Does `v` replace `max` (ATen's `val > max || isnan(val)`)? `v != v` is NaN
-/// for every element type.
-#[inline(always)]
-#[allow(clippy::eq_op)]
-fn takes_over<T: PartialOrd>(v: T, max: T) -> bool {
-    (v > max) || v != v
-}
-
 /// One output, scanning its window as ATen does.
 fn pool_one<T: Element + PartialOrd>(
     src: &[T],
@@ -53,7 +45,7 @@ fn pool_one<T: Element + PartialOrd>(
     for y in (y0..y1).step_by(dy) {
         for x in (x0..x1).step_by(dx) {
             let v = src[y * w + x];
-            if takes_over(v, max) {
+            if beats_max(v, max) {
                 max = v;
                 best = y * w + x;
             }
@@ -84,7 +76,7 @@ impl<T: Element + PartialOrd> Pooled for T {}
 /// new maximum records the tap's `code`.
 fn tap<T: Copy + PartialOrd>(line: &[T], s: usize, m: &mut [T], at: &mut [u32], code: u32) {
     for ((m, at), &v) in m.iter_mut().zip(at).zip(line.iter().step_by(s)) {
-        if takes_over(v, *m) {
+        if beats_max(v, *m) {
             *m = v;
             *at = code;
         }
@@ -114,21 +106,22 @@ fn pool_plane<T: Pooled>(
     let mut at = vec![0u32; hi - lo];
     for oy in 0..oh {
         let ys = reach(oy, hw[0], win, 0);
+        let (y0, y1, dy) = ys;
         let row = oy * ow;
-        for ox in (0..lo).chain(hi..ow) {
+        // Edge columns one at a time; all of them when the rows are empty
+        // (ruled out by PyTorch's padding limit, but then ATen's -inf).
+        let tapped = lo < hi && y0 < y1;
+        let (left, right) = if tapped {
+            (0..lo, hi..ow)
+        } else {
+            (0..ow, ow..ow)
+        };
+        for ox in left.chain(right) {
             let (v, i) = pool_one(src, w, ys, reach(ox, w, win, 1));
             vals[row + ox].write(v);
             idx[row + ox].write(i);
         }
-        let (y0, y1, dy) = ys;
-        if lo == hi || y0 >= y1 {
-            // An empty window (ruled out by PyTorch's padding limit) is done
-            // one at a time too: ATen's -inf at the first position.
-            for ox in lo..hi {
-                let (v, i) = pool_one(src, w, ys, reach(ox, w, win, 1));
-                vals[row + ox].write(v);
-                idx[row + ox].write(i);
-            }
+        if !tapped {
             continue;
         }
         // The first tap (y0, kx = 0) starts every maximum.
@@ -251,7 +244,7 @@ crate::multiversion! {
             {
                 let (mut v, mut k) = (p[0], 0u8);
                 for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
-                    let take = (x > v) | x.is_nan();
+                    let take = beats_max(x, v);
                     v = if take { x } else { v };
                     k = if take { n } else { k };
                 }

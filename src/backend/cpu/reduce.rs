@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::cascade;
-use super::elem::{CpuStorage, Element};
+use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::strided::{PAR_MIN, runs};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
@@ -105,18 +105,6 @@ fn lane_sum<T: Element>(g: &[T]) -> f64 {
 /// would print `-0.` where PyTorch prints `0.`.
 fn plus(xs: impl Iterator<Item = f64>) -> f64 {
     xs.fold(0.0, |a, x| a + x)
-}
-
-/// max with NaN winning, as a select: once a lane holds NaN, no comparison
-/// replaces it. Branch-free, so lane loops over it vectorise.
-#[inline(always)]
-fn nan_max(a: f64, x: f64) -> f64 {
-    if x > a || x.is_nan() { x } else { a }
-}
-
-#[inline(always)]
-fn nan_min(a: f64, x: f64) -> f64 {
-    if x < a || x.is_nan() { x } else { a }
 }
 
 /// `step` folded over `g` in eight independent lanes (they vectorise: no lane

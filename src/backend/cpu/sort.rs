@@ -2,8 +2,6 @@
 //! values beyond 2^53 keep their order; NaN sorts above every number, as in
 //! PyTorch.
 
-use std::cmp::Ordering;
-
 use super::elem::{CpuStorage, Element};
 use super::lines::Lines;
 use super::strided::{PAR_MIN, gather};
@@ -11,21 +9,6 @@ use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::with_storage;
 use rayon::prelude::*;
-
-/// PyTorch's order: numbers ascending, every NaN after them.
-fn order<T: Element>(x: T, y: T) -> Ordering {
-    if T::DTYPE.is_float() {
-        let (a, b) = (x.to_f64(), y.to_f64());
-        match (a.is_nan(), b.is_nan()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            _ => a.total_cmp(&b),
-        }
-    } else {
-        x.to_i64().cmp(&y.to_i64())
-    }
-}
 
 /// A key whose unsigned order is PyTorch's order of the elements: numbers
 /// ascending (-0 equal to 0), every NaN after them, all NaNs equal.
@@ -99,11 +82,8 @@ fn sort_typed<T: Element>(
     descending: bool,
     k: usize,
 ) -> (Vec<T>, Vec<i64>) {
-    let mut shape = l.shape.clone();
-    shape[dim] = k;
-    let lines = Lines::new(l, dim);
-    let out = Lines::new(&Layout::contiguous(&shape), dim);
-    let n = shape.iter().product();
+    let lines = Lines::with_len(l, dim, k);
+    let n = lines.in_starts.len() * k;
     let mut values = vec![T::default(); n];
     let mut indices = vec![0i64; n];
     if n == 0 {
@@ -119,10 +99,10 @@ fn sort_typed<T: Element>(
         let mut keyed = Vec::new();
         lines.in_starts.iter().map(|s| one(&mut keyed, s)).collect()
     };
-    for ((line, &s), &base) in sorted.iter().zip(&lines.in_starts).zip(&out.out_starts) {
+    for ((line, &s), &base) in sorted.iter().zip(&lines.in_starts).zip(&lines.out_starts) {
         for (i, &(_, j)) in line.iter().enumerate() {
-            values[base + i * out.out_stride] = v[s + j as usize * lines.in_stride];
-            indices[base + i * out.out_stride] = j as i64;
+            values[base + i * lines.out_stride] = v[s + j as usize * lines.in_stride];
+            indices[base + i * lines.out_stride] = j as i64;
         }
     }
     (values, indices)
@@ -146,7 +126,7 @@ pub fn sort(
 fn unique_typed<T: Element>(v: &[T], l: &Layout) -> (Vec<T>, Vec<i64>, Vec<i64>) {
     let flat = gather(v, l);
     let mut idx: Vec<usize> = (0..flat.len()).collect();
-    idx.sort_by(|&a, &b| order(flat[a], flat[b]));
+    idx.sort_by_key(|&a| key(flat[a]));
     let mut uniq: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; flat.len()];
