@@ -6,7 +6,7 @@ use crate::autograd::composite::composite;
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::{BinaryOp, UnaryOp};
-use crate::tensor::ops::arith::{add, bin, cmp, mul, neg, num, scale, sub, un, where_};
+use crate::tensor::ops::arith::{add, bin, cmp, div, mul, neg, num, scale, sub, un, where_};
 
 pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
     if !t.dtype().is_float() {
@@ -52,11 +52,13 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
     })
 }
 
-/// x σ(x).
+/// x σ(x), computed as ATen does, x / (1 + e^-x): one rounding fewer than
+/// x times sigmoid, so the digits are PyTorch's.
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     require_float(x, "silu")?;
     composite("SiluBackward0", &[x], |t| {
-        mul(&t[0], &un(UnaryOp::Sigmoid, &t[0])?)
+        let x = &t[0];
+        div(x, &add(&un(UnaryOp::Exp, &neg(x)?)?, &num(1.0))?)
     })
 }
 

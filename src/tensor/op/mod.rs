@@ -4,6 +4,7 @@
 //! makes builtins and methods of them.
 
 pub mod binary;
+pub mod fastmath;
 pub mod igamma;
 pub mod math;
 pub mod reduce;

@@ -4,7 +4,8 @@
 //! written in tensor ops, and the help line. Everything else (the enum, the
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
-use super::math::{erf, exp_f32, libm, ln_f32, sign_f32, sign_f64, sinc_f32, sinc_f64};
+use super::fastmath::{erf_f32, exp_f32, expm1_f32, ln_f32, log1p_f32, tanh_f32};
+use super::math::{erf, libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use super::special as sp;
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -157,7 +158,7 @@ unary_ops! {
         f32 |x| x.exp2(), f64 |x| x.exp2(), i64 |x| x,
         d Some(|_, y, g| mul(g, &scale(y, std::f64::consts::LN_2)?)), "2 raised to each element.", "exp2(tensor([0., 3.]))";
     Expm1 "expm1" "Expm1Backward0" FloatPromote Output,
-        f32 |x| (x as f64).exp_m1() as f32, f64 |x| x.exp_m1(), i64 |x| x,
+        f32 |x| expm1_f32(x), f64 |x| x.exp_m1(), i64 |x| x,
         d Some(|_, y, g| mul(g, &add(y, &num(1.0))?)), "exp(x) - 1, accurate near 0.", "expm1(tensor([1e-10, 1.]))";
     Log "log" "LogBackward0" FloatPromote Input,
         f32 |x| ln_f32(x), f64 |x| x.ln(), i64 |x| x,
@@ -169,7 +170,7 @@ unary_ops! {
         f32 |x| x.log10(), f64 |x| x.log10(), i64 |x| x,
         d Some(|x, _, g| div(g, &scale(x, std::f64::consts::LN_10)?)), "Base-10 logarithm.", "log10(tensor([1., 100.]))";
     Log1p "log1p" "Log1PBackward0" FloatPromote Input,
-        f32 |x| x.ln_1p(), f64 |x| x.ln_1p(), i64 |x| x,
+        f32 |x| log1p_f32(x), f64 |x| x.ln_1p(), i64 |x| x,
         d Some(|x, _, g| div(g, &add(x, &num(1.0))?)), "log(1 + x), accurate near 0.", "log1p(tensor([1e-10, 1.]))";
     Sqrt "sqrt" "SqrtBackward0" FloatPromote Output,
         f32 |x| x.sqrt(), f64 |x| x.sqrt(), i64 |x| x,
@@ -202,7 +203,7 @@ unary_ops! {
         f32 |x| x.cosh(), f64 |x| x.cosh(), i64 |x| x,
         d Some(|x, _, g| mul(g, &un(UnaryOp::Sinh, x)?)), "Hyperbolic cosine.", "cosh(tensor([0., 1.]))";
     Tanh "tanh" "TanhBackward0" FloatPromote Output,
-        f32 |x| x.tanh(), f64 |x| x.tanh(), i64 |x| x,
+        f32 |x| tanh_f32(x), f64 |x| x.tanh(), i64 |x| x,
         d Some(|_, y, g| mul(g, &sub(&num(1.0), &mul(y, y)?)?)), "Hyperbolic tangent.", "tanh(tensor([-1., 0., 1.]))";
     Sigmoid "sigmoid" "SigmoidBackward0" FloatPromote Output,
         f32 |x| 1.0 / (1.0 + exp_f32(-x)), f64 |x| 1.0 / (1.0 + (-x).exp()), i64 |x| x,
@@ -211,7 +212,7 @@ unary_ops! {
         f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
         d Some(|_, y, g| mul(g, &neg(&mul(y, y)?)?)), "1 / x, element-wise.", "reciprocal(tensor([2., 4.]))";
     Erf "erf" "ErfBackward0" FloatPromote Input,
-        f32 |x| erf(x as f64) as f32, f64 |x| erf(x), i64 |x| x,
+        f32 |x| erf_f32(x), f64 |x| erf(x), i64 |x| x,
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, std::f64::consts::FRAC_2_SQRT_PI)?)),
         "The Gauss error function.", "erf(tensor([0., 1.]))";
     Erfc "erfc" "ErfcBackward0" FloatPromote Input,
