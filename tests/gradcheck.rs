@@ -859,6 +859,12 @@ fn second_derivatives() {
     ] {
         check(&g(f), &[("x", "a,b", S), ("y", "a,b", P)], "");
     }
+    // gather's rule scatters the gradient with a scatter that records its own graph.
+    check(
+        &g("x.gather(1, tensor([[0, 0], [1, 0]])) ** 2 * y"),
+        &[("x", "2,2", S), ("y", "2,2", P)],
+        "",
+    );
     // So is batch_norm's, in the batch statistics (more than one value per channel).
     check(
         &g("F.batch_norm(x, None, None, y[0], None, training=True) * y"),

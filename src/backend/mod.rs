@@ -114,6 +114,11 @@ pub trait BackendStorage: Sized {
         indices: &[(&Self, &Layout)],
         insert_at: usize,
     ) -> Result<Self>;
+    /// torch.gather: for every position of the int64 `index` (layout `il`, of
+    /// `l`'s rank), the element of `l` at that index along `dim` and at the
+    /// same position along every other dim; the result has `il`'s shape.
+    /// Out of range (negative included, as in PyTorch) is an `index` error.
+    fn gather(&self, l: &Layout, dim: usize, index: &Self, il: &Layout) -> Result<Self>;
     /// The converse: write (or add, with `accumulate`) `src`, whose layout has the
     /// shape `index` would give, at those elements of `self` seen through `l`.
     fn index_put_into(
@@ -350,6 +355,17 @@ impl Storage {
                 let idx = cuda_operands(indices)?;
                 s.index(l, dims, &idx, insert_at).map(Storage::Cuda)
             }
+        }
+    }
+    pub fn gather(&self, l: &Layout, dim: usize, index: &Storage, il: &Layout) -> Result<Storage> {
+        match (self, index) {
+            (Storage::Cpu(s), Storage::Cpu(i)) => {
+                BackendStorage::gather(s, l, dim, i, il).map(Storage::Cpu)
+            }
+            (Storage::Cuda(s), Storage::Cuda(i)) => {
+                BackendStorage::gather(s, l, dim, i, il).map(Storage::Cuda)
+            }
+            _ => Err(mixed()),
         }
     }
     #[allow(clippy::too_many_arguments)]

@@ -100,6 +100,20 @@ pub fn record_take_along(
     })
 }
 
+/// gather: the gradient is added back at the gathered positions, by a scatter
+/// that records its own graph (so the second derivative exists, as in PyTorch).
+pub fn record_gather(x: &Tensor, dim: usize, index: &Tensor, out: Tensor) -> Tensor {
+    let shape = x.shape().to_vec();
+    let idx = index.clone();
+    record(out, "GatherBackward0", &[x], false, move || {
+        rule(move |g| {
+            let z = zeros_on(&shape, g.dtype(), g.device())?;
+            let scattered = crate::tensor::ops::select::scatter(&z, dim as i64, &idx, g, true)?;
+            Ok(vec![Some(scattered)])
+        })
+    })
+}
+
 /// cat: each input gets its slice of the gradient.
 pub fn record_cat(inputs: &[Tensor], dim: usize, out: Tensor) -> Tensor {
     let sizes: Vec<usize> = inputs

@@ -3,7 +3,7 @@
 
 use super::elem::{CpuStorage, Element};
 use super::scratch::{Out, filled_vec};
-use super::strided::{contiguous, gather, runs};
+use super::strided::{contiguous, runs};
 use crate::error::{Result, index_err, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -38,17 +38,38 @@ fn selected(
     let mut base = vec![0usize; nb];
     for (&d, (s, il)) in dims.iter().zip(indices) {
         let (size, stride) = (l.shape[d] as i64, l.strides[d]);
-        with_storage!(s, v => {
-            for (b, x) in base.iter_mut().zip(contiguous(v, il).iter()) {
+        // Read through the index's own layout: gather's broadcast aranges are
+        // never materialised. Bounds are checked after the pass (no offset is
+        // used before), so the loop has no branch.
+        let mut bad = None;
+        let mut at = 0;
+        let steps = |x: i64| ((x + size * (x < 0) as i64) as usize).wrapping_mul(stride);
+        with_storage!(s, v => runs(il, 0, nb, &mut |off, step, count| {
+            let base = &mut base[at..at + count];
+            at += count;
+            if step == 0 {
+                // A broadcast index (gather's aranges): one value for the run.
+                let x = v[off].to_i64();
+                if x < -size || x >= size {
+                    bad.get_or_insert(x);
+                }
+                let add = steps(x);
+                base.iter_mut().for_each(|b| *b = b.wrapping_add(add));
+                return;
+            }
+            for (b, x) in base.iter_mut().zip(v[off..].iter().step_by(step)) {
                 let x = x.to_i64();
                 if x < -size || x >= size {
-                    return Err(index_err(format!(
-                        "index {x} is out of bounds for dimension {d} with size {size}"
-                    )));
+                    bad.get_or_insert(x);
                 }
-                *b += (if x < 0 { x + size } else { x }) as usize * stride;
+                *b = b.wrapping_add(steps(x));
             }
-        });
+        }));
+        if let Some(x) = bad {
+            return Err(index_err(format!(
+                "index {x} is out of bounds for dimension {d} with size {size}"
+            )));
+        }
     }
     // The other dims, split where the broadcast index dims go.
     let rest: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
@@ -127,6 +148,93 @@ pub fn index_put_into(
     Ok(())
 }
 
+/// torch.gather in one pass: each row of the index (its last dim) reads its
+/// elements straight from the source, rows in parallel. No offset table is
+/// built (advanced indexing with aranges for the other dims took 10x longer).
+pub fn gather(
+    s: &CpuStorage,
+    l: &Layout,
+    dim: usize,
+    index: &CpuStorage,
+    il: &Layout,
+) -> Result<CpuStorage> {
+    use rayon::prelude::*;
+    let CpuStorage::I64(ix) = index else {
+        return Err(value_err("internal: gather's index must be int64"));
+    };
+    let nd = il.ndim();
+    let n = il.numel();
+    if nd == 0 {
+        return Err(value_err(
+            "internal: gather of a 0-d tensor reached the backend",
+        ));
+    }
+    if n == 0 {
+        return Ok(with_storage!(s, v => Element::wrap(v[..0].to_vec())));
+    }
+    let (size, along) = (l.shape[dim] as i64, l.strides[dim]);
+    if size == 0 {
+        return Err(index_err(format!(
+            "index {} is out of bounds for dimension {dim} with size 0",
+            ix[il.offset]
+        )));
+    }
+    // Where each index position reads, but for its step along `dim`.
+    let mut spot = l.strides.clone();
+    spot[dim] = 0;
+    let rows = |strides: &[usize], offset: usize| {
+        offsets(&Layout {
+            shape: il.shape[..nd - 1].to_vec(),
+            strides: strides[..nd - 1].to_vec(),
+            offset,
+        })
+    };
+    let (src_rows, idx_rows) = (rows(&spot, l.offset), rows(&il.strides, il.offset));
+    let (ss, is, last) = (spot[nd - 1], il.strides[nd - 1], il.shape[nd - 1]);
+    let mut fine = Vec::new();
+    let out = with_storage!(s, v => Element::wrap(filled_vec(n, |out| {
+        // Out-of-range indices read element 0 of the line and are reported.
+        fine = out
+            .par_chunks_mut(last)
+            .zip(src_rows.par_iter().zip(&idx_rows))
+            .map(|(o, (&sr, &ir))| gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along))
+            .collect();
+    })));
+    if let Some(x) = fine.iter().position(|ok| !ok).and_then(|row| {
+        (0..last)
+            .map(|k| ix[idx_rows[row] + k * is])
+            .find(|&x| x < 0 || x >= size)
+    }) {
+        return Err(index_err(format!(
+            "index {x} is out of bounds for dimension {dim} with size {size}"
+        )));
+    }
+    Ok(out)
+}
+
+/// One row of gather: `o[k] = src[k * ss + index[k * is] * along]`; false if
+/// an index was out of range (it read element 0 instead). Everything by value,
+/// so that the loop keeps it in registers.
+fn gather_row<T: Copy>(
+    o: &mut [Out<T>],
+    src: &[T],
+    ss: usize,
+    index: &[i64],
+    is: usize,
+    size: i64,
+    along: usize,
+) -> bool {
+    let mut ok = true;
+    for (k, o) in o.iter_mut().enumerate() {
+        let x = index[k * is];
+        let inside = x >= 0 && x < size;
+        ok &= inside;
+        let x = if inside { x } else { 0 };
+        o.write(src[k * ss + x as usize * along]);
+    }
+    ok
+}
+
 /// The selected runs of `v`, one after another; in parallel when long.
 fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
     use rayon::prelude::*;
@@ -182,8 +290,7 @@ fn put<T: Element>(dst: &mut [T], sel: &Selection, values: &[T], accumulate: boo
 /// The multi-index of every non-zero element, one row each: int64 `[n, ndim]`.
 pub fn nonzero(s: &CpuStorage, l: &Layout) -> CpuStorage {
     let nd = l.ndim();
-    let flags: Vec<bool> =
-        with_storage!(s, v => gather(v, l).iter().map(|x| x.to_f64() != 0.0).collect());
+    let flags: Vec<bool> = with_storage!(s, v => super::strided::gather(v, l).iter().map(|x| x.to_f64() != 0.0).collect());
     let mut out: Vec<i64> = Vec::new();
     let mut idx = vec![0usize; nd];
     for &f in &flags {

@@ -203,6 +203,59 @@ pub fn nonzero(s: &CudaStorage, l: &Layout) -> Result<CudaStorage> {
     Ok(out)
 }
 
+/// torch.gather as advanced indexing on the device: every other dim is
+/// indexed by an arange broadcast along it (each a few bytes to upload).
+pub fn gather(
+    s: &CudaStorage,
+    l: &Layout,
+    dim: usize,
+    index: &CudaStorage,
+    il: &Layout,
+) -> Result<CudaStorage> {
+    // Advanced indexing counts negative indices from the end; gather refuses them.
+    if il.numel() > 0 {
+        let all: Vec<usize> = (0..il.ndim()).collect();
+        let least = index.reduce(il, crate::tensor::op::ReduceOp::Min, &all)?;
+        if let crate::backend::HostBuffer::I64(m) = least.to_host(&Layout::contiguous(&[]))?
+            && let Some(&x) = m.first()
+            && x < 0
+        {
+            return Err(index_err(format!(
+                "index {x} is out of bounds for dimension {dim} with size {}",
+                l.shape[dim]
+            )));
+        }
+    }
+    let nd = il.ndim();
+    let mut aranges = Vec::with_capacity(nd);
+    for d in (0..nd).filter(|&d| d != dim) {
+        let n = il.shape[d] as i64;
+        let a = CudaStorage::from_host(
+            crate::backend::HostBuffer::I64((0..n).collect()),
+            s.gpu().index,
+        )?;
+        let mut strides = vec![0; nd];
+        strides[d] = 1;
+        let lay = Layout {
+            shape: il.shape.clone(),
+            strides,
+            offset: 0,
+        };
+        aranges.push((a, lay));
+    }
+    let mut others = aranges.iter();
+    let mut picks = Vec::with_capacity(nd);
+    for d in 0..nd {
+        if d == dim {
+            picks.push((index, il));
+        } else if let Some((a, lay)) = others.next() {
+            picks.push((a, lay));
+        }
+    }
+    let dims: Vec<usize> = (0..nd).collect();
+    self::index(s, l, &dims, &picks, 0)
+}
+
 /// Through the host: the CPU backend's stable sort, the results sent back.
 pub fn sort(
     s: &CudaStorage,

@@ -243,6 +243,9 @@ impl BackendStorage for CudaStorage {
     ) -> Result<Self> {
         index::index(self, l, dims, indices, insert_at)
     }
+    fn gather(&self, l: &Layout, dim: usize, index: &Self, il: &Layout) -> Result<Self> {
+        index::gather(self, l, dim, index, il)
+    }
     fn index_put_into(
         &mut self,
         l: &Layout,

@@ -394,6 +394,24 @@ pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
 /// `t` except along `dim`), the element at `index` along `dim` and at the same
 /// position along every other dim: how gather and scatter are advanced indexing.
 pub(crate) fn along(t: &Tensor, dim: usize, index: &Tensor) -> Result<Vec<Idx>> {
+    check_along(t, dim, index)?;
+    (0..t.ndim())
+        .map(|d| {
+            if d == dim {
+                return Ok(Idx::Tensor(index.clone()));
+            }
+            let n = index.shape()[d];
+            let r = crate::tensor::ops::creation::arange_on(n, t.device())?;
+            let mut shape = vec![1i64; t.ndim()];
+            shape[d] = n as i64;
+            Ok(Idx::Tensor(crate::tensor::ops::view::reshape(&r, &shape)?))
+        })
+        .collect()
+}
+
+/// An index for gather or scatter along `dim`: t's rank, and no larger than t
+/// along the other dims.
+pub(crate) fn check_along(t: &Tensor, dim: usize, index: &Tensor) -> Result<()> {
     if index.ndim() != t.ndim() {
         return Err(index_err(format!(
             "the index must have as many dims as the input ({}), but it has {}",
@@ -410,18 +428,7 @@ pub(crate) fn along(t: &Tensor, dim: usize, index: &Tensor) -> Result<Vec<Idx>> 
             )));
         }
     }
-    (0..t.ndim())
-        .map(|d| {
-            if d == dim {
-                return Ok(Idx::Tensor(index.clone()));
-            }
-            let n = index.shape()[d];
-            let r = crate::tensor::ops::creation::arange_on(n, t.device())?;
-            let mut shape = vec![1i64; t.ndim()];
-            shape[d] = n as i64;
-            Ok(Idx::Tensor(crate::tensor::ops::view::reshape(&r, &shape)?))
-        })
-        .collect()
+    Ok(())
 }
 
 /// torch.gather: `out[i][j] = t[i][index[i][j]]` along `dim` (and so on).

@@ -13,7 +13,9 @@ use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, ReduceOp};
 use crate::tensor::ops::arith::{cmp, mul, sub, where_};
 use crate::tensor::ops::creation::{arange_on, full, zeros_on};
-use crate::tensor::ops::index::{Idx, along, index, index_put_raw, index_raw, write_region};
+use crate::tensor::ops::index::{
+    Idx, along, check_along, index, index_put_raw, index_raw, write_region,
+};
 use crate::tensor::ops::view::{expand, narrow, reshape};
 use crate::tensor::shape::{broadcast_shapes, fmt_shape, normalize_dim};
 
@@ -56,8 +58,19 @@ pub fn gather(t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     if t.ndim() == 0 {
         return composite("GatherBackward0", &[t], |x| Ok(x[0].clone()));
     }
-    let picks = along(t, d, &index)?;
-    composite("GatherBackward0", &[t], |x| self::index(&x[0], &picks))
+    if t.dtype().is_complex() {
+        let picks = along(t, d, &index)?;
+        return composite("GatherBackward0", &[t], |x| self::index(&x[0], &picks));
+    }
+    check_along(t, d, &index)?;
+    let index = index.to_device(t.device())?;
+    let out = t
+        .read()
+        .gather(t.layout(), d, &index.read(), index.layout())?;
+    let out = Tensor::from_contiguous(out, index.shape());
+    Ok(crate::autograd::rules::shape::record_gather(
+        t, d, &index, out,
+    ))
 }
 
 /// torch.index_select: the slices at `index` (1-d) along dim.
