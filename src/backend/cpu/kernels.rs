@@ -69,8 +69,37 @@ impl UnaryVisitor for MakeUnary {
 }
 
 pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
-    op.visit(MakeUnary)
+    let mut k = op.visit(MakeUnary);
+    // float32 sin and cos vectorise where the block's arguments allow the
+    // simple reduction by π/2 (nearly always); the row's libm call otherwise.
+    match op {
+        UnaryOp::Sin => k.f32 = sin_f32,
+        UnaryOp::Cos => k.f32 = cos_f32,
+        _ => {}
+    }
+    k
 }
+
+macro_rules! sincos_kernel {
+    ($name:ident, $fast:ident, $libm:ident) => {
+        crate::multiversion! {
+            fn $name(s: &[f32], d: &mut [Out<f32>]) {
+                use crate::tensor::op::fastmath::{SINCOS_RANGE, $fast};
+                if s.iter().all(|x| x.abs() < SINCOS_RANGE) {
+                    for (o, &x) in d.iter_mut().zip(s) {
+                        o.write($fast(x));
+                    }
+                } else {
+                    for (o, &x) in d.iter_mut().zip(s) {
+                        o.write(x.$libm());
+                    }
+                }
+            }
+        }
+    };
+}
+sincos_kernel!(sin_f32, sin_f32, sin);
+sincos_kernel!(cos_f32, cos_f32, cos);
 
 macro_rules! binary_loop {
     ($name:ident, $t:ty, $out:ty, $f:ident) => {

@@ -229,6 +229,79 @@ pub fn erf_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { r.copysign(x) }
 }
 
+/// Below this |x| the quadrant count k of x = k·π/2 + r is under 2^20, and
+/// the three-part π/2 below reduces x exactly enough (error ~1e-20).
+pub const SINCOS_RANGE: f32 = 1.0e6;
+
+/// (sin x, cos x) in f64 for |x| < SINCOS_RANGE: x reduced by π/2 (fdlibm's
+/// three-part constant), then the Taylor series on |r| <= π/4 (to r^17 and
+/// r^18: error below 5e-17), picked by quadrant.
+#[inline(always)]
+fn sincos_core(x: f64) -> (f64, f64) {
+    const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_2: f64 = 6.077_100_506_303_966e-11;
+    const PIO2_2T: f64 = 2.022_266_248_795_950_6e-21;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    let t = x * TWO_OVER_PI + ROUND;
+    let k = t - ROUND;
+    let q = t.to_bits() & 3;
+    let r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_2T;
+    let r2 = r * r;
+    // (-1)^n / (2n+1)! for n = 8 down to 1, and / (2n)! for n = 9 down to 1.
+    const S: [f64; 8] = [
+        1.0 / 355_687_428_096_000.0,
+        -1.0 / 1_307_674_368_000.0,
+        1.0 / 6_227_020_800.0,
+        -1.0 / 39_916_800.0,
+        1.0 / 362_880.0,
+        -1.0 / 5_040.0,
+        1.0 / 120.0,
+        -1.0 / 6.0,
+    ];
+    const C: [f64; 9] = [
+        -1.0 / 6_402_373_705_728_000.0,
+        1.0 / 20_922_789_888_000.0,
+        -1.0 / 87_178_291_200.0,
+        1.0 / 479_001_600.0,
+        -1.0 / 3_628_800.0,
+        1.0 / 40_320.0,
+        -1.0 / 720.0,
+        1.0 / 24.0,
+        -0.5,
+    ];
+    let mut ps = S[0];
+    for c in &S[1..] {
+        ps = ps * r2 + c;
+    }
+    let mut pc = C[0];
+    for c in &C[1..] {
+        pc = pc * r2 + c;
+    }
+    let (sin_r, cos_r) = (r + r * r2 * ps, 1.0 + r2 * pc);
+    // Quadrant q: sin x is sin r, cos r, -sin r, -cos r; cos x is cos r,
+    // -sin r, -cos r, sin r.
+    let odd = q & 1 == 1;
+    let (s, c) = if odd { (cos_r, sin_r) } else { (sin_r, cos_r) };
+    let s = if q & 2 == 2 { -s } else { s };
+    let c = if (q + 1) & 2 == 2 { -c } else { c };
+    (s, c)
+}
+
+/// sin of an f32 with |x| < SINCOS_RANGE, rounded once.
+#[inline(always)]
+pub fn sin_f32(x: f32) -> f32 {
+    let y = sincos_core(x as f64).0 as f32;
+    // -0 stays -0.
+    if x == 0.0 { x } else { y }
+}
+
+/// cos of an f32 with |x| < SINCOS_RANGE, rounded once.
+#[inline(always)]
+pub fn cos_f32(x: f32) -> f32 {
+    sincos_core(x as f64).1 as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +367,46 @@ mod tests {
             differ * 10_000 < total,
             "{name}: {differ} of {total} differ"
         );
+    }
+
+    #[test]
+    fn sin_and_cos_are_correctly_rounded_in_range() {
+        // grid() stays below 100 (and the 1e30s are outside the range, where
+        // the kernels call libm, as here).
+        let sin: fn(f32) -> f32 = |x| {
+            if x.abs() < SINCOS_RANGE {
+                sin_f32(x)
+            } else {
+                x.sin()
+            }
+        };
+        let cos: fn(f32) -> f32 = |x| {
+            if x.abs() < SINCOS_RANGE {
+                cos_f32(x)
+            } else {
+                x.cos()
+            }
+        };
+        check("sin", sin, f64::sin);
+        check("cos", cos, f64::cos);
+        for x in [
+            1e3f32,
+            12345.678,
+            -99999.9,
+            999_999.9,
+            3.141_592_7,
+            1.570_796_4,
+        ] {
+            assert!(
+                (sin_f32(x) as f64 - (x as f64).sin()).abs() < 1e-7,
+                "sin({x})"
+            );
+            assert!(
+                (cos_f32(x) as f64 - (x as f64).cos()).abs() < 1e-7,
+                "cos({x})"
+            );
+        }
+        assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
     }
 
     #[test]
