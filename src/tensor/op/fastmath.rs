@@ -394,8 +394,8 @@ mod tests {
             12345.678,
             -99999.9,
             999_999.9,
-            3.141_592_7,
-            1.570_796_4,
+            std::f32::consts::PI,
+            std::f32::consts::FRAC_PI_2,
         ] {
             assert!(
                 (sin_f32(x) as f64 - (x as f64).sin()).abs() < 1e-7,
