@@ -95,22 +95,39 @@ impl CachingAlloc {
         Some(addr as *mut u8)
     }
 
-    /// Keep a freed block; false when the cache is full.
-    fn keep(ptr: *mut u8, size: usize) -> bool {
+    /// Keep a freed block. When the table is full (or the cap reached) the
+    /// least recently freed block makes room: a long session's odd sizes must
+    /// not crowd out the sizes its loop frees and takes again. Returns whether
+    /// the block was kept, and the evicted block, which the caller gives back
+    /// to the system (outside the lock).
+    fn keep(ptr: *mut u8, size: usize) -> (bool, Option<(usize, usize)>) {
         let Ok(mut c) = CACHE.lock() else {
-            return false;
+            return (false, None);
         };
-        if c.held + size > CAP {
-            return false;
+        let mut evicted = None;
+        let full = c.blocks.iter().all(|b| b.0 != 0);
+        if full || c.held + size > CAP {
+            let oldest = (c.blocks.iter().enumerate())
+                .filter(|(_, b)| b.0 != 0)
+                .min_by_key(|(_, b)| b.2)
+                .map(|(slot, _)| slot);
+            if let Some(slot) = oldest {
+                let (addr, bytes, _) = std::mem::take(&mut c.blocks[slot]);
+                c.held -= bytes;
+                evicted = Some((addr, bytes));
+            }
         }
-        match c.blocks.iter().position(|&(a, _, _)| a == 0) {
+        if c.held + size > CAP {
+            return (false, evicted);
+        }
+        match c.blocks.iter().position(|b| b.0 == 0) {
             Some(slot) => {
                 c.frees += 1;
                 c.blocks[slot] = (ptr as usize, size, c.frees);
                 c.held += size;
-                true
+                (true, evicted)
             }
-            None => false,
+            None => (false, evicted),
         }
     }
 }
@@ -136,9 +153,19 @@ unsafe impl GlobalAlloc for CachingAlloc {
             return unsafe { System.dealloc(ptr, layout) };
         }
         let size = class(layout.size());
-        if !Self::keep(ptr, size) {
-            // SAFETY: allocated by System with (size, ALIGN), as `alloc` did.
-            unsafe { System.dealloc(ptr, Layout::from_size_align_unchecked(size, ALIGN)) };
+        let (kept, evicted) = Self::keep(ptr, size);
+        // SAFETY: cached blocks were allocated by System with (class size,
+        // ALIGN), as `get` does.
+        unsafe {
+            if let Some((addr, bytes)) = evicted {
+                System.dealloc(
+                    addr as *mut u8,
+                    Layout::from_size_align_unchecked(bytes, ALIGN),
+                );
+            }
+            if !kept {
+                System.dealloc(ptr, Layout::from_size_align_unchecked(size, ALIGN));
+            }
         }
     }
 
