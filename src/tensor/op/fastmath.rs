@@ -166,64 +166,12 @@ pub fn log1p_f32(x: f32) -> f32 {
 /// f32 result is ±1 (erfc(4) = 1.5e-8 is under half an ulp of 1).
 #[inline(always)]
 pub fn erf_f32(x: f32) -> f32 {
-    const P1: [f64; 5] = [
-        1.857_777_061_846_031_5e-1,
-        3.161_123_743_870_565_5,
-        1.138_641_541_510_501_6e2,
-        3.774_852_376_853_02e2,
-        3.209_377_589_138_469_4e3,
-    ];
-    const Q1: [f64; 4] = [
-        2.360_129_095_234_412_2e1,
-        2.440_246_379_344_441_7e2,
-        1.282_616_526_077_372_3e3,
-        2.844_236_833_439_171e3,
-    ];
-    const P2: [f64; 9] = [
-        2.153_115_354_744_038_3e-8,
-        5.641_884_969_886_701e-1,
-        8.883_149_794_388_377,
-        6.611_919_063_714_163e1,
-        2.986_351_381_974_001e2,
-        8.819_522_212_417_69e2,
-        1.712_047_612_634_070_7e3,
-        2.051_078_377_826_071_6e3,
-        1.230_339_354_797_997_2e3,
-    ];
-    const Q2: [f64; 8] = [
-        1.574_492_611_070_983_5e1,
-        1.176_939_508_913_125e2,
-        5.371_811_018_620_099e2,
-        1.621_389_574_566_690_3e3,
-        3.290_799_235_733_459_7e3,
-        4.362_619_090_143_247e3,
-        3.439_367_674_143_721_6e3,
-        1.230_339_354_803_749_5e3,
-    ];
-    let xd = x as f64;
-    let a = xd.abs().min(4.0);
-    // |x| < 0.5.
+    use super::math::{ERF_P1, ERF_P2, ERF_Q1, ERF_Q2, horner, horner_monic};
+    let a = (x as f64).abs().min(4.0);
     let t = a * a;
-    let mut num = P1[0];
-    for p in &P1[1..] {
-        num = num * t + p;
-    }
-    let mut den = 1.0;
-    for q in &Q1 {
-        den = den * t + q;
-    }
-    let near = a * num / den;
-    // 0.5 <= |x| < 4: 1 - erfc.
-    let mut num = P2[0];
-    for p in &P2[1..] {
-        num = num * a + p;
-    }
-    let mut den = 1.0;
-    for q in &Q2 {
-        den = den * a + q;
-    }
+    let near = a * horner(&ERF_P1, t) / horner_monic(&ERF_Q1, t);
     let (q, scale) = exp_parts(-t);
-    let far = 1.0 - num / den * ((q + 1.0) * scale);
+    let far = 1.0 - horner(&ERF_P2, a) / horner_monic(&ERF_Q2, a) * ((q + 1.0) * scale);
     let r = if a < 0.5 { near } else { far };
     let r = if a >= 4.0 { 1.0 } else { r } as f32;
     if x.is_nan() { x } else { r.copysign(x) }

@@ -5,7 +5,7 @@
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
 use super::fastmath::{erf_f32, exp_f32, expm1_f32, ln_f32, log1p_f32, tanh_f32};
-use super::math::{erf, libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
+use super::math::{libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use super::special as sp;
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -212,7 +212,7 @@ unary_ops! {
         f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
         d Some(|_, y, g| mul(g, &neg(&mul(y, y)?)?)), "1 / x, element-wise.", "reciprocal(tensor([2., 4.]))";
     Erf "erf" "ErfBackward0" FloatPromote Input,
-        f32 |x| erf_f32(x), f64 |x| erf(x), i64 |x| x,
+        f32 |x| erf_f32(x), f64 |x| libm::erf(x), i64 |x| x,
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, std::f64::consts::FRAC_2_SQRT_PI)?)),
         "The Gauss error function.", "erf(tensor([0., 1.]))";
     Erfc "erfc" "ErfcBackward0" FloatPromote Input,
