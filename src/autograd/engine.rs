@@ -230,10 +230,16 @@ fn conform(g: Tensor, meta: &InputMeta) -> Result<Tensor> {
 /// out of place, keeping both graphs, under create_graph).
 fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     // Cast to the leaf's grad_dtype (its own dtype unless set; None: as is).
-    let g = g.to_device(leaf.device())?;
+    // Moved, not re-bound from a borrow: a shadowed `g` would live on and
+    // make every gradient look shared, so each would be copied below.
+    let g = if g.device() == leaf.device() {
+        g
+    } else {
+        g.to_device(leaf.device())?
+    };
     let g = match leaf.grad_dtype() {
-        Some(d) => g.to_dtype(d)?,
-        None => g,
+        Some(d) if d != g.dtype() => g.to_dtype(d)?,
+        _ => g,
     };
     if create_graph {
         let sum = match leaf.grad() {

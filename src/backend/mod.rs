@@ -160,6 +160,27 @@ pub trait BackendStorage: Sized {
         w: &Window,
         hw: [usize; 2],
     ) -> Result<Self>;
+    /// Layer normalisation of each row of a `[rows, n]` float layout: y =
+    /// (x - mean) / sqrt(var + eps) * w + b (var biased; w and b `[n]` layouts
+    /// of x's dtype, when given), with each row's mean and 1 / sqrt(var + eps)
+    /// as contiguous float64 `[rows]`.
+    fn layer_norm(
+        &self,
+        l: &Layout,
+        w: Option<(&Self, &Layout)>,
+        b: Option<(&Self, &Layout)>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)>;
+    /// Its gradient from `self`, the gradient of y (`[rows, n]`), given x and
+    /// the forward's statistics: dx, and the sums over rows of g·x̂ (the
+    /// weight's gradient) and of g (the bias's), `[n]` each, in x's dtype.
+    fn layer_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<(&Self, &Layout)>,
+    ) -> Result<(Self, Self, Self)>;
     /// A contiguous copy in host memory.
     fn to_host(&self, l: &Layout) -> Result<HostBuffer>;
 }
@@ -203,6 +224,30 @@ fn cuda_operands<'a>(
         })
         .collect()
 }
+
+/// An optional operand on the CPU (or the mixed-devices error).
+fn on_cpu<'a>(
+    p: Option<(&'a Storage, &'a Layout)>,
+) -> Result<Option<(&'a cpu::CpuStorage, &'a Layout)>> {
+    p.map(|(s, l)| match s {
+        Storage::Cpu(c) => Ok((c, l)),
+        _ => Err(mixed()),
+    })
+    .transpose()
+}
+
+/// An optional operand on a CUDA device (or the mixed-devices error).
+fn on_cuda<'a>(
+    p: Option<(&'a Storage, &'a Layout)>,
+) -> Result<Option<(&'a cuda::CudaStorage, &'a Layout)>> {
+    p.map(|(s, l)| match s {
+        Storage::Cuda(c) => Ok((c, l)),
+        _ => Err(mixed()),
+    })
+    .transpose()
+}
+
+type Triple = (Storage, Storage, Storage);
 
 fn mixed() -> crate::error::Error {
     device_err("operands on different devices reached the backend")
@@ -456,6 +501,43 @@ impl Storage {
             }
             (Storage::Cuda(g), Storage::Cuda(i)) => {
                 g.max_pool_backward(l, i, il, w, hw).map(Storage::Cuda)
+            }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn layer_norm(
+        &self,
+        l: &Layout,
+        w: Option<(&Storage, &Layout)>,
+        b: Option<(&Storage, &Layout)>,
+        eps: f64,
+    ) -> Result<Triple> {
+        match self {
+            Storage::Cpu(s) => {
+                let (y, m, r) = s.layer_norm(l, on_cpu(w)?, on_cpu(b)?, eps)?;
+                Ok((Storage::Cpu(y), Storage::Cpu(m), Storage::Cpu(r)))
+            }
+            Storage::Cuda(s) => {
+                let (y, m, r) = s.layer_norm(l, on_cuda(w)?, on_cuda(b)?, eps)?;
+                Ok((Storage::Cuda(y), Storage::Cuda(m), Storage::Cuda(r)))
+            }
+        }
+    }
+    pub fn layer_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Storage, &Layout),
+        stats: (&Storage, &Storage),
+        w: Option<(&Storage, &Layout)>,
+    ) -> Result<Triple> {
+        match (self, x.0, stats) {
+            (Storage::Cpu(g), Storage::Cpu(x0), (Storage::Cpu(m), Storage::Cpu(r))) => {
+                let (dx, dw, db) = g.layer_norm_backward(l, (x0, x.1), (m, r), on_cpu(w)?)?;
+                Ok((Storage::Cpu(dx), Storage::Cpu(dw), Storage::Cpu(db)))
+            }
+            (Storage::Cuda(g), Storage::Cuda(x0), (Storage::Cuda(m), Storage::Cuda(r))) => {
+                let (dx, dw, db) = g.layer_norm_backward(l, (x0, x.1), (m, r), on_cuda(w)?)?;
+                Ok((Storage::Cuda(dx), Storage::Cuda(dw), Storage::Cuda(db)))
             }
             _ => Err(mixed()),
         }

@@ -6,6 +6,7 @@ pub mod activation;
 pub mod conv;
 pub mod functional;
 pub mod init;
+mod layer_norm;
 pub mod loss;
 pub mod normalization;
 pub mod optim;

@@ -16,7 +16,9 @@ use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::{narrow, reshape};
 use crate::tensor::shape::fmt_shape;
 
-fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
+pub use super::layer_norm::layer_norm;
+
+pub(super) fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
     let mean = reduce(x, ReduceOp::Mean, Some(dims), true)?;
     let var = reduce(x, ReduceOp::Var(0.0), Some(dims), true)?;
     Ok((mean, var))
@@ -28,7 +30,12 @@ fn standardise(x: &Tensor, mean: &Tensor, var: &Tensor, eps: f64) -> Result<Tens
 }
 
 /// `x * w + b` for the optional affine parameters, shaped by `shape`.
-fn affine(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, shape: &[i64]) -> Result<Tensor> {
+pub(super) fn affine(
+    x: &Tensor,
+    w: Option<&Tensor>,
+    b: Option<&Tensor>,
+    shape: &[i64],
+) -> Result<Tensor> {
     let x = match w {
         Some(w) => mul(x, &reshape(w, shape)?)?,
         None => x.clone(),
@@ -39,86 +46,12 @@ fn affine(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, shape: &[i64]) -> 
     }
 }
 
-fn inputs<'a>(x: &'a Tensor, w: Option<&'a Tensor>, b: Option<&'a Tensor>) -> Vec<&'a Tensor> {
+pub(super) fn inputs<'a>(
+    x: &'a Tensor,
+    w: Option<&'a Tensor>,
+    b: Option<&'a Tensor>,
+) -> Vec<&'a Tensor> {
     std::iter::once(x).chain(w).chain(b).collect()
-}
-
-/// F.layer_norm: each sample normalised over its last `normalized_shape` dims.
-pub fn layer_norm(
-    x: &Tensor,
-    normalized: &[usize],
-    w: Option<&Tensor>,
-    b: Option<&Tensor>,
-    eps: f64,
-) -> Result<Tensor> {
-    let k = normalized.len();
-    if k > x.ndim() || x.shape()[x.ndim() - k..] != *normalized {
-        return Err(shape_err(format!(
-            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
-            fmt_shape(normalized),
-            normalized
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            fmt_shape(x.shape())
-        )));
-    }
-    let dims: Vec<i64> = (x.ndim() - k..x.ndim()).map(|d| d as i64).collect();
-    let shape: Vec<i64> = normalized.iter().map(|&d| d as i64).collect();
-    // x̂ and 1/σ keep their own history: the backward rule below is written
-    // in them, so under create_graph it differentiates through them.
-    let (mean, var) = mean_var(x, &dims)?;
-    let rstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
-    let xhat = mul(&sub(x, &mean)?, &rstd)?;
-    // Without weight and bias the affine step hands x̂ back: the result must
-    // be a tensor of its own (the node goes on it, x̂ keeps its history).
-    let y = no_grad(|| affine(&xhat, w, b, &shape))?;
-    let y = if y.same_tensor(&xhat) {
-        xhat.detached()
-    } else {
-        y
-    };
-    let ins = inputs(x, w, b);
-    let (sx, sr) = (Saved::new(&xhat), Saved::new(&rstd));
-    let (sw, lead) = (w.map(Saved::new), x.ndim() - k);
-    let has_b = b.is_some();
-    Ok(record(
-        y,
-        "NativeLayerNormBackward0",
-        &ins,
-        true,
-        move || {
-            rule(move |g| {
-                let (xhat, rstd) = (sx.get()?, sr.get()?);
-                let gw = match &sw {
-                    Some(w) => mul(g, &reshape(&w.get()?, &shape)?)?,
-                    None => g.clone(),
-                };
-                // dx = (g·w - mean(g·w) - x̂·mean(g·w·x̂)) / σ, over the normalised dims.
-                let c1 = reduce(&gw, ReduceOp::Mean, Some(&dims), true)?;
-                let c2 = reduce(&mul(&gw, &xhat)?, ReduceOp::Mean, Some(&dims), true)?;
-                let dx = mul(&sub(&sub(&gw, &c1)?, &mul(&xhat, &c2)?)?, &rstd)?;
-                let over_batch = |t: &Tensor| -> Result<Tensor> {
-                    let batch: Vec<i64> = (0..lead as i64).collect();
-                    let summed = if batch.is_empty() {
-                        t.clone()
-                    } else {
-                        reduce(t, ReduceOp::Sum, Some(&batch), false)?
-                    };
-                    reshape(&summed, &shape)
-                };
-                let mut grads = vec![Some(dx)];
-                if sw.is_some() {
-                    grads.push(Some(over_batch(&mul(g, &xhat)?)?));
-                }
-                if has_b {
-                    grads.push(Some(over_batch(g)?));
-                }
-                Ok(grads)
-            })
-        },
-    ))
 }
 
 /// The shape that lines a per-channel vector up with dim 1.

@@ -11,6 +11,7 @@ pub mod kernels;
 mod lines;
 mod mathfun;
 mod matmul;
+mod norm;
 mod pool;
 pub mod random;
 mod reduce;
@@ -195,6 +196,24 @@ impl BackendStorage for CpuStorage {
     }
     fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
         window::fold(self, l, w, channels, hw)
+    }
+    fn layer_norm(
+        &self,
+        l: &Layout,
+        w: Option<(&Self, &Layout)>,
+        b: Option<(&Self, &Layout)>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)> {
+        norm::layer_norm(self, l, w, b, eps)
+    }
+    fn layer_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<(&Self, &Layout)>,
+    ) -> Result<(Self, Self, Self)> {
+        norm::layer_norm_backward(self, l, x, stats, w)
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         pool::max_pool(self, l, w)

@@ -110,7 +110,7 @@ fn plus(xs: impl Iterator<Item = f64>) -> f64 {
 /// `step` folded over `g` in eight independent lanes (they vectorise: no lane
 /// waits for another), then the lanes joined with `join` and the tail stepped in.
 #[inline(always)]
-fn lane_fold<T: Element>(
+pub(super) fn lane_fold<T: Element>(
     g: &[T],
     init: f64,
     step: impl Fn(f64, f64) -> f64,

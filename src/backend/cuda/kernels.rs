@@ -25,9 +25,10 @@ pub enum Source {
     Window,
     Random,
     Matmul,
+    Norm,
 }
 
-pub const SOURCES: [Source; 7] = [
+pub const SOURCES: [Source; 8] = [
     Source::Copy,
     Source::Elementwise,
     Source::Reduce,
@@ -35,6 +36,7 @@ pub const SOURCES: [Source; 7] = [
     Source::Window,
     Source::Random,
     Source::Matmul,
+    Source::Norm,
 ];
 
 const PRELUDE: &str = include_str!("../../../kernels/prelude.cuh");
@@ -49,6 +51,7 @@ impl Source {
             Source::Window => "window.cu",
             Source::Random => "random.cu",
             Source::Matmul => "matmul.cu",
+            Source::Norm => "norm.cu",
         }
     }
     fn body(self) -> &'static str {
@@ -60,6 +63,7 @@ impl Source {
             Source::Window => include_str!("../../../kernels/window.cu"),
             Source::Random => include_str!("../../../kernels/random.cu"),
             Source::Matmul => include_str!("../../../kernels/matmul.cu"),
+            Source::Norm => include_str!("../../../kernels/norm.cu"),
         }
     }
     /// The whole text NVRTC compiles: the op codes, the prelude, the file.

@@ -34,6 +34,7 @@ mod elementwise;
 mod index;
 pub mod kernels;
 mod matmul;
+mod norm;
 pub mod random;
 mod reduce;
 
@@ -274,6 +275,24 @@ impl BackendStorage for CudaStorage {
     }
     fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Self> {
         matmul::fold(self, l, w, channels, hw)
+    }
+    fn layer_norm(
+        &self,
+        l: &Layout,
+        w: Option<(&Self, &Layout)>,
+        b: Option<(&Self, &Layout)>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)> {
+        norm::layer_norm(self, l, w, b, eps)
+    }
+    fn layer_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<(&Self, &Layout)>,
+    ) -> Result<(Self, Self, Self)> {
+        norm::layer_norm_backward(self, l, x, stats, w)
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         matmul::max_pool(self, l, w)
