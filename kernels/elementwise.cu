@@ -57,6 +57,14 @@ __device__ double un_f64(int op, double x) {
     case U_COSH: return cosh(x);
     case U_TANH: return tanh(x);
     case U_SIGMOID: return 1.0 / (1.0 + exp(-x));
+    // silu and gelu as src/tensor/op/unary.rs writes them; the products are
+    // rounded on their own (no FMA), as on the CPU.
+    case U_SILU: return x / (1.0 + exp(-x));
+    case U_GELU: return __dmul_rn(x, 0.5) * (erf(__dmul_rn(x, 0.7071067811865476)) + 1.0);
+    case U_GELU_TANH: {
+        double u = __dmul_rn(x + __dmul_rn(__dmul_rn(x, __dmul_rn(x, x)), 0.044715), 0.7978845608028654);
+        return __dmul_rn(x, 0.5) * (tanh(u) + 1.0);
+    }
     case U_RECIPROCAL: return 1.0 / x;
     case U_ERF: return cody_erf(x);
     case U_ERFC: return erfc(x);
@@ -103,6 +111,12 @@ __device__ float un_f32(int op, float x) {
     case U_DEG2_RAD: return x * (float)(3.141592653589793 / 180.0);
     case U_RAD2_DEG: return x * (float)(180.0 / 3.141592653589793);
     case U_SIGMOID: return 1.0f / (1.0f + (float)exp(-(double)x));
+    case U_SILU: return x / (1.0f + (float)exp(-(double)x));
+    case U_GELU: return __fmul_rn(x, 0.5f) * ((float)erf((double)__fmul_rn(x, 0.70710677f)) + 1.0f);
+    case U_GELU_TANH: {
+        float u = __fmul_rn(x + __fmul_rn(__fmul_rn(x, __fmul_rn(x, x)), 0.044715f), (float)0.7978845608028654);
+        return __fmul_rn(x, 0.5f) * ((float)tanh((double)u) + 1.0f);
+    }
     case U_LOGIT: return (float)log((double)(x / (1.0f - x)));
     case U_SINC: {
         if (x == 0.0f) return 1.0f;

@@ -126,3 +126,128 @@ NORM_KERNELS(f16, f16)
 NORM_KERNELS(bf16, bf16)
 NORM_KERNELS(f32, float)
 NORM_KERNELS(f64, double)
+
+// ---- batch normalisation by channel of an [N, C, S] layout ----
+// One thread per channel for the statistics and the gradient's sums (each
+// line of S added in eight lanes, the lines in order), one per element for
+// the output and dx; the arithmetic of cpu/batch_norm.rs (ATen's: the mean,
+// 1/σ, α, β and dx in the dtype's arithmetic, the sums in double).
+
+template <typename T>
+__device__ __forceinline__ double at3(const T* p, const Strided& l, i64 n, i64 c, i64 j) {
+    return Ty<T>::to_f64(p[l.offset + n * l.stride[0] + c * l.stride[1] + j * l.stride[2]]);
+}
+
+// 1/σ: from the batch's variance in double, from a running one in the
+// dtype's arithmetic.
+template <typename T>
+__device__ __forceinline__ double bn_invstd(double var, double eps, int training) {
+    if (training) return opmath<T>(1.0 / sqrt(var + eps));
+    return opmath<T>(1.0 / opmath<T>(sqrt(opmath<T>(var + opmath<T>(eps)))));
+}
+
+template <typename T>
+__device__ void bn_stats_impl(i64 N, i64 C, i64 S, Strided xl, const T* x, double* mean,
+                              double* var) {
+    const double count = (double)(N * S);
+    FOR_EACH(c, C) {
+        double sum = 0.0;
+        for (i64 n = 0; n < N; ++n) sum += lane_sum(S, [&](i64 j) { return at3(x, xl, n, c, j); });
+        double m = opmath<T>(sum / count);
+        double sq = 0.0;
+        for (i64 n = 0; n < N; ++n)
+            sq += lane_sum(S, [&](i64 j) {
+                double d = opmath<T>(at3(x, xl, n, c, j) - m);
+                return opmath<T>(__dmul_rn(d, d));
+            });
+        mean[c] = m;
+        var[c] = sq / count;
+    }
+}
+
+template <typename T>
+__device__ void bn_apply_impl(i64 N, i64 C, i64 S, double eps, int training, Strided xl,
+                              const T* x, const double* mean, const double* var, int has_w,
+                              const double* w, int has_b, const double* b, T* y) {
+    FOR_EACH(o, N * C * S) {
+        i64 j = o % S, c = (o / S) % C, n = o / (S * C);
+        double is = bn_invstd<T>(var[c], eps, training);
+        double alpha = opmath<T>(__dmul_rn(is, has_w ? w[c] : 1.0));
+        double beta = opmath<T>((has_b ? b[c] : 0.0) - opmath<T>(__dmul_rn(mean[c], alpha)));
+        double v = opmath<T>(__dmul_rn(at3(x, xl, n, c, j), alpha));
+        y[o] = Ty<T>::from_f64(opmath<T>(v + beta));
+    }
+}
+
+template <typename T>
+__device__ void bn_grad_sums_impl(i64 N, i64 C, i64 S, double eps, int training, Strided gl,
+                                  const T* g, Strided xl, const T* x, const double* mean,
+                                  const double* var, double* sum_g, double* dot, double* dw) {
+    FOR_EACH(c, C) {
+        double a = 0.0, d = 0.0, m = opmath<T>(mean[c]);
+        for (i64 n = 0; n < N; ++n) {
+            a += lane_sum(S, [&](i64 j) { return at3(g, gl, n, c, j); });
+            d += lane_sum(S, [&](i64 j) {
+                double xm = opmath<T>(at3(x, xl, n, c, j) - m);
+                return opmath<T>(__dmul_rn(xm, at3(g, gl, n, c, j)));
+            });
+        }
+        sum_g[c] = a;
+        dot[c] = d;
+        dw[c] = __dmul_rn(d, bn_invstd<T>(var[c], eps, training));
+    }
+}
+
+template <typename T>
+__device__ void bn_grad_impl(i64 N, i64 C, i64 S, double eps, int training, Strided gl,
+                             const T* g, Strided xl, const T* x, const double* mean,
+                             const double* var, int has_w, const double* w, const double* sum_g,
+                             const double* dot, T* dx) {
+    const double count = (double)(N * S);
+    FOR_EACH(o, N * C * S) {
+        i64 j = o % S, c = (o / S) % C, n = o / (S * C);
+        double is = bn_invstd<T>(var[c], eps, training);
+        double wv = opmath<T>(has_w ? w[c] : 1.0);
+        double gv = at3(g, gl, n, c, j);
+        double v;
+        if (training) {
+            double k = opmath<T>(opmath<T>(__dmul_rn(opmath<T>(__dmul_rn(opmath<T>(dot[c]), is)), is)) / count);
+            double gbar = opmath<T>(sum_g[c] / count), m = opmath<T>(mean[c]);
+            double xk = opmath<T>(__dmul_rn(opmath<T>(at3(x, xl, n, c, j) - m), k));
+            v = opmath<T>(__dmul_rn(opmath<T>(opmath<T>(gv - gbar) - xk), is));
+        } else {
+            v = opmath<T>(__dmul_rn(gv, is));
+        }
+        dx[o] = Ty<T>::from_f64(opmath<T>(__dmul_rn(v, wv)));
+    }
+}
+
+#define BATCH_NORM_KERNELS(SUF, T)                                                                    \
+    extern "C" __global__ void bn_stats_##SUF(i64 N, i64 C, i64 S, Strided xl, const T* x,            \
+                                              double* mean, double* var) {                            \
+        bn_stats_impl<T>(N, C, S, xl, x, mean, var);                                                  \
+    }                                                                                                 \
+    extern "C" __global__ void bn_apply_##SUF(i64 N, i64 C, i64 S, double eps, int training,          \
+                                              Strided xl, const T* x, const double* mean,             \
+                                              const double* var, int has_w, const double* w,          \
+                                              int has_b, const double* b, T* y) {                     \
+        bn_apply_impl<T>(N, C, S, eps, training, xl, x, mean, var, has_w, w, has_b, b, y);            \
+    }                                                                                                 \
+    extern "C" __global__ void bn_grad_sums_##SUF(i64 N, i64 C, i64 S, double eps, int training,      \
+                                                  Strided gl, const T* g, Strided xl, const T* x,     \
+                                                  const double* mean, const double* var,              \
+                                                  double* sum_g, double* dot, double* dw) {           \
+        bn_grad_sums_impl<T>(N, C, S, eps, training, gl, g, xl, x, mean, var, sum_g, dot, dw);        \
+    }                                                                                                 \
+    extern "C" __global__ void bn_grad_##SUF(i64 N, i64 C, i64 S, double eps, int training,           \
+                                             Strided gl, const T* g, Strided xl, const T* x,          \
+                                             const double* mean, const double* var, int has_w,        \
+                                             const double* w, const double* sum_g,                    \
+                                             const double* dot, T* dx) {                              \
+        bn_grad_impl<T>(N, C, S, eps, training, gl, g, xl, x, mean, var, has_w, w, sum_g, dot, dx);   \
+    }
+
+BATCH_NORM_KERNELS(f16, f16)
+BATCH_NORM_KERNELS(bf16, bf16)
+BATCH_NORM_KERNELS(f32, float)
+BATCH_NORM_KERNELS(f64, double)

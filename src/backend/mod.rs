@@ -181,6 +181,31 @@ pub trait BackendStorage: Sized {
         stats: (&Self, &Self),
         w: Option<(&Self, &Layout)>,
     ) -> Result<(Self, Self, Self)>;
+    /// Batch normalisation of an `[N, C, S]` float layout by channel: with
+    /// `stats` None, each channel's mean and biased variance over N and S
+    /// (float64 `[C]`, returned), else the given ones (returned as given);
+    /// then y = x·α + β, α = w / sqrt(var + eps) and β = b - mean·α computed
+    /// in float64 (w and b float64 `[C]` when given), applied in x's dtype.
+    fn batch_norm(
+        &self,
+        l: &Layout,
+        stats: Option<(&Self, &Self)>,
+        w: Option<&Self>,
+        b: Option<&Self>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)>;
+    /// Its gradient from `self` (g, `[N, C, S]`), given x, the mean and
+    /// variance `batch_norm` returned, w (float64 `[C]`), eps, and whether the
+    /// statistics were the batch's (then dx flows through them too): dx, and
+    /// the bias's and weight's gradients Σ g and Σ (x - mean)·g / σ (float64 `[C]`).
+    fn batch_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<&Self>,
+        eps_training: (f64, bool),
+    ) -> Result<(Self, Self, Self)>;
     /// A contiguous copy in host memory.
     fn to_host(&self, l: &Layout) -> Result<HostBuffer>;
 }
@@ -539,6 +564,78 @@ impl Storage {
                 let (dx, dw, db) = g.layer_norm_backward(l, (x0, x.1), (m, r), on_cuda(w)?)?;
                 Ok((Storage::Cuda(dx), Storage::Cuda(dw), Storage::Cuda(db)))
             }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn batch_norm(
+        &self,
+        l: &Layout,
+        stats: Option<(&Storage, &Storage)>,
+        w: Option<&Storage>,
+        b: Option<&Storage>,
+        eps: f64,
+    ) -> Result<Triple> {
+        match self {
+            Storage::Cpu(s) => {
+                let st = match stats {
+                    Some((m, v)) => Some((m.cpu()?, v.cpu()?)),
+                    None => None,
+                };
+                let (w, b) = (
+                    w.map(Storage::cpu).transpose()?,
+                    b.map(Storage::cpu).transpose()?,
+                );
+                let (y, m, v) = s.batch_norm(l, st, w, b, eps)?;
+                Ok((Storage::Cpu(y), Storage::Cpu(m), Storage::Cpu(v)))
+            }
+            Storage::Cuda(s) => {
+                let st = match stats {
+                    Some((m, v)) => Some((m.gpu()?, v.gpu()?)),
+                    None => None,
+                };
+                let (w, b) = (
+                    w.map(Storage::gpu).transpose()?,
+                    b.map(Storage::gpu).transpose()?,
+                );
+                let (y, m, v) = s.batch_norm(l, st, w, b, eps)?;
+                Ok((Storage::Cuda(y), Storage::Cuda(m), Storage::Cuda(v)))
+            }
+        }
+    }
+    pub fn batch_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Storage, &Layout),
+        (mean, var): (&Storage, &Storage),
+        w: Option<&Storage>,
+        eps_training: (f64, bool),
+    ) -> Result<Triple> {
+        match self {
+            Storage::Cpu(g) => {
+                let (x0, st) = (x.0.cpu()?, (mean.cpu()?, var.cpu()?));
+                let w = w.map(Storage::cpu).transpose()?;
+                let (dx, a, b) = g.batch_norm_backward(l, (x0, x.1), st, w, eps_training)?;
+                Ok((Storage::Cpu(dx), Storage::Cpu(a), Storage::Cpu(b)))
+            }
+            Storage::Cuda(g) => {
+                let (x0, st) = (x.0.gpu()?, (mean.gpu()?, var.gpu()?));
+                let w = w.map(Storage::gpu).transpose()?;
+                let (dx, a, b) = g.batch_norm_backward(l, (x0, x.1), st, w, eps_training)?;
+                Ok((Storage::Cuda(dx), Storage::Cuda(a), Storage::Cuda(b)))
+            }
+        }
+    }
+    /// The CPU buffer, or the mixed-devices error.
+    fn cpu(&self) -> Result<&cpu::CpuStorage> {
+        match self {
+            Storage::Cpu(c) => Ok(c),
+            _ => Err(mixed()),
+        }
+    }
+    /// The CUDA buffer, or the mixed-devices error.
+    fn gpu(&self) -> Result<&cuda::CudaStorage> {
+        match self {
+            Storage::Cuda(c) => Ok(c),
             _ => Err(mixed()),
         }
     }

@@ -6,7 +6,7 @@ use crate::autograd::composite::composite;
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::{BinaryOp, UnaryOp};
-use crate::tensor::ops::arith::{add, bin, cmp, div, mul, neg, num, scale, sub, un, where_};
+use crate::tensor::ops::arith::{bin, cmp, neg, num, scale, sub, un, where_};
 
 pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
     if !t.dtype().is_float() {
@@ -28,38 +28,22 @@ pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     })
 }
 
-const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
-
-/// x Φ(x), or its tanh approximation.
+/// x Φ(x), or its tanh approximation: one element-wise op each.
 pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
     require_float(x, "gelu")?;
-    if !matches!(approximate, "none" | "tanh") {
-        return Err(value_err(format!(
+    match approximate {
+        "none" => un(UnaryOp::Gelu, x),
+        "tanh" => un(UnaryOp::GeluTanh, x),
+        _ => Err(value_err(format!(
             "gelu's approximate must be 'none' or 'tanh', not '{approximate}'"
-        )));
+        ))),
     }
-    let tanh = approximate == "tanh";
-    composite("GeluBackward0", &[x], |t| {
-        let x = &t[0];
-        let inner = if tanh {
-            let cube = mul(x, &mul(x, x)?)?;
-            let u = scale(&add(x, &scale(&cube, 0.044715)?)?, SQRT_2_OVER_PI)?;
-            un(UnaryOp::Tanh, &u)?
-        } else {
-            un(UnaryOp::Erf, &scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?
-        };
-        mul(&scale(x, 0.5)?, &add(&inner, &num(1.0))?)
-    })
 }
 
-/// x σ(x), computed as ATen does, x / (1 + e^-x): one rounding fewer than
-/// x times sigmoid, so the digits are PyTorch's.
+/// x σ(x), as ATen computes it: x / (1 + e^-x).
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     require_float(x, "silu")?;
-    composite("SiluBackward0", &[x], |t| {
-        let x = &t[0];
-        div(x, &add(&un(UnaryOp::Exp, &neg(x)?)?, &num(1.0))?)
-    })
+    un(UnaryOp::Silu, x)
 }
 
 /// log(1 + exp(β x)) / β, and x itself where β x exceeds the threshold.

@@ -6,7 +6,7 @@
 
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, needs_grad, no_grad, record, relabel};
-use crate::error::{Result, dtype_err, shape_err};
+use crate::error::{Result, shape_err};
 use crate::tensor::op::{ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, mul, num, sub, un};
 use crate::tensor::ops::reduce::reduce;
@@ -14,7 +14,7 @@ use crate::tensor::ops::view::reshape;
 use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
 
-use super::normalization::{affine, inputs, mean_var};
+use super::normalization::{affine, check_mixed, inputs, mean_var};
 
 /// What every path shares: the normalised dims, the parameters' shape, and the
 /// rows × n view the backend works on.
@@ -59,9 +59,10 @@ impl Geometry {
         no_grad(|| reshape(t, &[self.rows as i64, self.n as i64]))
     }
 
-    /// A parameter seen as `[n]`.
-    fn flat(&self, t: &Tensor) -> Result<Tensor> {
-        no_grad(|| reshape(t, &[self.n as i64]))
+    /// A parameter seen as `[n]`, in x's dtype (a half-precision input's
+    /// float32 parameters are rounded to it, as ATen's mixed-type kernel reads them).
+    fn flat(&self, t: &Tensor, dtype: DType) -> Result<Tensor> {
+        no_grad(|| reshape(&t.to_dtype(dtype)?, &[self.n as i64]))
     }
 }
 
@@ -74,17 +75,17 @@ pub fn layer_norm(
 ) -> Result<Tensor> {
     let geo = Geometry::new(x, normalized)?;
     check_mixed(x, w.into_iter().chain(b))?;
-    // The backend takes parameters of x's dtype, device and normalised shape;
-    // anything else goes through tensor ops, which promote or refuse as PyTorch.
+    // The backend takes float parameters on x's device, of its normalised
+    // shape; anything else goes through tensor ops, which refuse as PyTorch.
     let fits =
-        |p: &Tensor| p.dtype() == x.dtype() && p.device() == x.device() && p.shape() == normalized;
+        |p: &Tensor| p.dtype().is_float() && p.device() == x.device() && p.shape() == normalized;
     if !x.dtype().is_float() || !w.into_iter().chain(b).all(fits) {
         return composite(x, &geo, w, b, eps);
     }
     let x2 = geo.rows(x)?;
     let (w2, b2) = (
-        w.map(|t| geo.flat(t)).transpose()?,
-        b.map(|t| geo.flat(t)).transpose()?,
+        w.map(|t| geo.flat(t, x.dtype())).transpose()?,
+        b.map(|t| geo.flat(t, x.dtype())).transpose()?,
     );
     let (y, mean, rstd) = {
         let (wr, br) = (w2.as_ref().map(|t| t.read()), b2.as_ref().map(|t| t.read()));
@@ -119,7 +120,7 @@ pub fn layer_norm(
                         .collect());
                 }
                 let (g2, x2) = (geo.rows(&g.to_dtype(x.dtype())?)?, geo.rows(&x)?);
-                let w2 = w.as_ref().map(|t| geo.flat(t)).transpose()?;
+                let w2 = w.as_ref().map(|t| geo.flat(t, x.dtype())).transpose()?;
                 let (dx, dw, db) = {
                     let wr = w2.as_ref().map(|t| t.read());
                     let wl = wr.as_deref().zip(w2.as_ref().map(|t| t.layout()));
@@ -147,22 +148,6 @@ pub fn layer_norm(
 
 /// The node a differentiable backward's gradients carry, as in PyTorch.
 const TWICE: &str = "NativeLayerNormBackwardBackward0";
-
-/// A float32 or float64 input takes parameters of its own dtype only (ATen's
-/// check; the half types may take float32 ones, its "mixed type").
-fn check_mixed<'a>(x: &Tensor, params: impl Iterator<Item = &'a Tensor>) -> Result<()> {
-    let (dt, mut params) = (x.dtype(), params);
-    if !matches!(dt, DType::F32 | DType::F64) {
-        return Ok(());
-    }
-    match params.find(|p| p.dtype().is_float() && p.dtype() != dt) {
-        Some(_) => Err(dtype_err(format!(
-            "mixed dtype (CPU): expect parameter to have scalar type of {}",
-            if dt == DType::F32 { "Float" } else { "Double" }
-        ))),
-        None => Ok(()),
-    }
-}
 
 /// x̂ = (x - mean) / sqrt(var + eps) and 1 / sqrt(var + eps), over the
 /// normalised dims, in tensor ops (with history where x has one).

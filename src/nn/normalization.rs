@@ -3,19 +3,18 @@
 //! ops, each recorded as PyTorch's single node.
 
 use crate::autograd::composite::composite;
-use crate::autograd::rules::rule;
-use crate::autograd::{Saved, no_grad, record};
-use crate::error::{Result, shape_err, value_err};
-use crate::tensor::Tensor;
+use crate::error::{Result, dtype_err, shape_err, value_err};
 use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un, where_};
 use crate::tensor::ops::creation::full;
-use crate::tensor::ops::index::{Idx, index, write_all};
+use crate::tensor::ops::index::{Idx, index};
 use crate::tensor::ops::join::cat;
 use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::{narrow, reshape};
 use crate::tensor::shape::fmt_shape;
+use crate::tensor::{DType, Tensor};
 
+pub use super::batch_norm::batch_norm;
 pub use super::layer_norm::layer_norm;
 
 pub(super) fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
@@ -46,6 +45,33 @@ pub(super) fn affine(
     }
 }
 
+/// ATen's CPU check of a normalisation's parameters: a float32 input takes
+/// float32 ones, a float64 input float64 ones, and a half-precision input its
+/// own dtype or float32 (ATen's "mixed type").
+pub(super) fn check_mixed<'a>(
+    x: &Tensor,
+    params: impl IntoIterator<Item = &'a Tensor>,
+) -> Result<()> {
+    let dt = x.dtype();
+    for p in params {
+        let pd = p.dtype();
+        if !dt.is_float() || !pd.is_float() || pd == dt {
+            continue;
+        }
+        if dt == DType::F64 {
+            return Err(dtype_err(
+                "mixed dtype (CPU): all inputs must share same datatype.",
+            ));
+        }
+        if pd != DType::F32 || dt == DType::F32 {
+            return Err(dtype_err(
+                "mixed dtype (CPU): expect parameter to have scalar type of Float",
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn inputs<'a>(
     x: &'a Tensor,
     w: Option<&'a Tensor>,
@@ -59,142 +85,6 @@ fn channel_shape(x: &Tensor) -> Vec<i64> {
     let mut s = vec![1i64; x.ndim()];
     s[1] = x.shape()[1] as i64;
     s
-}
-
-/// F.batch_norm: per channel (dim 1) over the batch and every other dim; in
-/// training the batch's statistics are used and the running ones updated
-/// in place (the variance unbiased), in evaluation the running ones.
-#[allow(clippy::too_many_arguments)]
-pub fn batch_norm(
-    x: &Tensor,
-    running_mean: Option<&Tensor>,
-    running_var: Option<&Tensor>,
-    w: Option<&Tensor>,
-    b: Option<&Tensor>,
-    training: bool,
-    momentum: f64,
-    eps: f64,
-) -> Result<Tensor> {
-    if x.ndim() < 2 {
-        return Err(value_err(format!(
-            "Expected 2D or higher input to batch_norm (got {}D input)",
-            x.ndim()
-        )));
-    }
-    let cs = channel_shape(x);
-    let dims: Vec<i64> = (0..x.ndim() as i64).filter(|&d| d != 1).collect();
-    let per_channel = x.numel() / x.shape()[1].max(1);
-    if training && per_channel <= 1 {
-        return Err(value_err(format!(
-            "Expected more than 1 value per channel when training, got input size {}",
-            fmt_shape(x.shape())
-                .replace('[', "torch.Size([")
-                .replace(']', "])")
-        )));
-    }
-    if training {
-        no_grad(|| update_running(x, &dims, running_mean, running_var, momentum, per_channel))?;
-    }
-    let ins = inputs(x, w, b);
-    let stats = match (training, running_mean, running_var) {
-        (false, Some(m), Some(v)) => Some((reshape(m, &cs)?, reshape(v, &cs)?)),
-        _ => None,
-    };
-    // PyTorch's CPU kernel: statistics and the per-channel alpha = w / sqrt(var + eps),
-    // beta = b - mean * alpha in double, then y = x * alpha + beta in x's dtype
-    // (so its rounding is PyTorch's). The statistics keep their history, so
-    // the backward rule below, written in them, also differentiates twice.
-    let wide = |v: &Tensor| v.to_dtype(crate::tensor::DType::F64);
-    let (mean, var) = match &stats {
-        Some((m, v)) => (wide(m)?, wide(v)?),
-        None => mean_var(&wide(x)?, &dims)?,
-    };
-    let invstd = un(UnaryOp::Rsqrt, &add(&var, &num(eps))?)?;
-    let dt = x.dtype();
-    let w64 = w.map(|w| wide(&reshape(w, &cs)?)).transpose()?;
-    let y = no_grad(|| -> Result<Tensor> {
-        let alpha = match &w64 {
-            Some(w) => mul(&invstd, w)?,
-            None => invstd.clone(),
-        };
-        let shift = mul(&mean, &alpha)?;
-        let beta = match b {
-            Some(b) => sub(&wide(&reshape(b, &cs)?)?, &shift)?,
-            None => crate::tensor::ops::arith::neg(&shift)?,
-        };
-        add(&mul(x, &alpha.to_dtype(dt)?)?, &beta.to_dtype(dt)?)
-    })?;
-    let (sx, sm, si) = (Saved::new(x), Saved::new(&mean), Saved::new(&invstd));
-    let sw = w.map(Saved::new);
-    let (has_b, batch_stats) = (b.is_some(), stats.is_none());
-    let channels = [x.shape()[1] as i64];
-    Ok(record(
-        y,
-        "NativeBatchNormBackward0",
-        &ins,
-        true,
-        move || {
-            rule(move |g| {
-                let (x, mean, invstd) = (sx.get()?, sm.get()?, si.get()?);
-                let dt = g.dtype();
-                let scale = match &sw {
-                    Some(w) => mul(&invstd, &wide(&reshape(&w.get()?, &cs)?)?)?,
-                    None => invstd.clone(),
-                };
-                let xm = sub(&x, &mean.to_dtype(dt)?)?;
-                let sum_dy = reduce(g, ReduceOp::Sum, Some(&dims), true)?;
-                let dot = reduce(&mul(&xm, g)?, ReduceOp::Sum, Some(&dims), true)?;
-                // Training: the batch's own statistics depend on x as well.
-                let dx = if batch_stats {
-                    let n = num(per_channel as f64);
-                    let k = div(&mul(&wide(&dot)?, &mul(&invstd, &invstd)?)?, &n)?;
-                    let c = div(&wide(&sum_dy)?, &n)?;
-                    let inner = sub(&sub(g, &c.to_dtype(dt)?)?, &mul(&xm, &k.to_dtype(dt)?)?)?;
-                    mul(&inner, &scale.to_dtype(dt)?)?
-                } else {
-                    mul(g, &scale.to_dtype(dt)?)?
-                };
-                let mut grads = vec![Some(dx)];
-                if let Some(w) = &sw {
-                    let dw = mul(&wide(&dot)?, &invstd)?.to_dtype(w.get()?.dtype())?;
-                    grads.push(Some(reshape(&dw, &channels)?));
-                }
-                if has_b {
-                    grads.push(Some(reshape(&sum_dy, &channels)?));
-                }
-                Ok(grads)
-            })
-        },
-    ))
-}
-
-fn update_running(
-    x: &Tensor,
-    dims: &[i64],
-    mean: Option<&Tensor>,
-    var: Option<&Tensor>,
-    momentum: f64,
-    n: usize,
-) -> Result<()> {
-    let blend = |run: &Tensor, stat: &Tensor| -> Result<()> {
-        let stat = stat.to_dtype(run.dtype())?;
-        let new = add(
-            &mul(run, &num(1.0 - momentum))?,
-            &mul(&stat, &num(momentum))?,
-        )?;
-        write_all(run, &new)
-    };
-    if let Some(m) = mean {
-        blend(m, &reduce(x, ReduceOp::Mean, Some(dims), false)?)?;
-    }
-    if let Some(v) = var {
-        let unbiased = reduce(x, ReduceOp::Var(0.0), Some(dims), false)?;
-        blend(
-            v,
-            &mul(&unbiased, &num(n as f64 / (n as f64 - 1.0).max(1.0)))?,
-        )?;
-    }
-    Ok(())
 }
 
 /// F.group_norm: the channels split into groups, each sample's group normalised.

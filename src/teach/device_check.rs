@@ -81,8 +81,14 @@ fn programs() -> Vec<(String, String)> {
         let mut body = String::new();
         for row in UNARY_ROWS {
             for v in ["x", "xt", "xs", "xb", "xe", "x0"] {
+                // silu and gelu live in nn.functional only.
+                let module = if ["silu", "gelu"].contains(&row.name) {
+                    "torch.nn.functional"
+                } else {
+                    "torch"
+                };
                 body.push_str(&format!(
-                    "try:\n    print(torch.{}({v}))\nexcept Exception as e:\n    print(type(e))\n",
+                    "try:\n    print({module}.{}({v}))\nexcept Exception as e:\n    print(type(e))\n",
                     row.name
                 ));
             }

@@ -10,7 +10,8 @@ torch.manual_seed(0)
 
 
 def r(t, k=4):
-    return [round(v, k) for v in t.flatten().tolist()]
+    # + 0.0: a rounded -0.0 prints as 0.0 (its sign is noise)
+    return [round(v, k) + 0.0 for v in t.flatten().tolist()]
 
 
 x = torch.randn(3, 4, 5, requires_grad=True)

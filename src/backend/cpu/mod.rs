@@ -2,6 +2,7 @@
 //! for large loops and `gemm` for matrix products. It knows nothing of the
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
+mod batch_norm;
 mod cascade;
 mod cast;
 mod elem;
@@ -214,6 +215,26 @@ impl BackendStorage for CpuStorage {
         w: Option<(&Self, &Layout)>,
     ) -> Result<(Self, Self, Self)> {
         norm::layer_norm_backward(self, l, x, stats, w)
+    }
+    fn batch_norm(
+        &self,
+        l: &Layout,
+        stats: Option<(&Self, &Self)>,
+        w: Option<&Self>,
+        b: Option<&Self>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)> {
+        batch_norm::batch_norm(self, l, stats, w, b, eps)
+    }
+    fn batch_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<&Self>,
+        eps_training: (f64, bool),
+    ) -> Result<(Self, Self, Self)> {
+        batch_norm::batch_norm_backward(self, l, x, stats, w, eps_training)
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         pool::max_pool(self, l, w)

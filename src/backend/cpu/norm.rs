@@ -17,40 +17,46 @@ use crate::tensor::DType;
 use crate::tensor::layout::Layout;
 use crate::with_storage;
 
-/// The rows of a 2-d layout: borrowed where a row's elements are adjacent,
-/// copied into a scratch row where they are not (a transposed or broadcast
-/// operand, such as the expanded gradient of a `.sum()`), never copied whole.
+/// `n` elements from `start` at `stride`: borrowed where they are adjacent,
+/// copied into `buf` where they are not (a transposed or broadcast operand,
+/// such as the expanded gradient of a `.sum()`), so no operand is ever copied
+/// whole.
+pub(super) fn line<'b, T: Copy>(
+    src: &'b [T],
+    start: usize,
+    stride: usize,
+    n: usize,
+    buf: &'b mut Vec<T>,
+) -> &'b [T] {
+    if n == 0 {
+        return &[];
+    }
+    if stride == 1 || n == 1 {
+        return &src[start..start + n];
+    }
+    buf.clear();
+    if stride == 0 {
+        buf.resize(n, src[start]);
+    } else {
+        buf.extend((0..n).map(|j| src[start + j * stride]));
+    }
+    buf
+}
+
+/// The rows of a 2-d layout, each through `line`.
 struct Rows<'a, T> {
     src: &'a [T],
-    offset: usize,
-    row_stride: usize,
-    col_stride: usize,
-    n: usize,
+    l: &'a Layout,
 }
 
 impl<'a, T: Copy> Rows<'a, T> {
-    fn new(src: &'a [T], l: &Layout) -> Rows<'a, T> {
-        Rows {
-            src,
-            offset: l.offset,
-            row_stride: l.strides[0],
-            col_stride: l.strides[1],
-            n: l.shape[1],
-        }
+    fn new(src: &'a [T], l: &'a Layout) -> Rows<'a, T> {
+        Rows { src, l }
     }
 
     fn row<'b>(&'b self, r: usize, buf: &'b mut Vec<T>) -> &'b [T] {
-        let start = self.offset + r * self.row_stride;
-        if self.col_stride == 1 || self.n == 1 {
-            return &self.src[start..start + self.n];
-        }
-        buf.clear();
-        if self.col_stride == 0 {
-            buf.resize(self.n, self.src[start]);
-        } else {
-            buf.extend((0..self.n).map(|j| self.src[start + j * self.col_stride]));
-        }
-        buf
+        let start = self.l.offset + r * self.l.strides[0];
+        line(self.src, start, self.l.strides[1], self.l.shape[1], buf)
     }
 }
 
@@ -96,7 +102,7 @@ crate::multiversion! {
 /// `v` rounded as the dtype's arithmetic rounds it: float32 for float32 and
 /// the half types (ATen computes those in float), float64 for float64.
 #[inline(always)]
-fn opmath<T: Element>(v: f64) -> f64 {
+pub(super) fn opmath<T: Element>(v: f64) -> f64 {
     if T::DTYPE == DType::F64 {
         v
     } else {

@@ -294,6 +294,26 @@ impl BackendStorage for CudaStorage {
     ) -> Result<(Self, Self, Self)> {
         norm::layer_norm_backward(self, l, x, stats, w)
     }
+    fn batch_norm(
+        &self,
+        l: &Layout,
+        stats: Option<(&Self, &Self)>,
+        w: Option<&Self>,
+        b: Option<&Self>,
+        eps: f64,
+    ) -> Result<(Self, Self, Self)> {
+        norm::batch_norm(self, l, stats, w, b, eps)
+    }
+    fn batch_norm_backward(
+        &self,
+        l: &Layout,
+        x: (&Self, &Layout),
+        stats: (&Self, &Self),
+        w: Option<&Self>,
+        eps_training: (f64, bool),
+    ) -> Result<(Self, Self, Self)> {
+        norm::batch_norm_backward(self, l, x, stats, w, eps_training)
+    }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         matmul::max_pool(self, l, w)
     }

@@ -1,9 +1,10 @@
-//! Layer normalisation on the device (kernels/norm.cu).
+//! Layer and batch normalisation on the device (kernels/norm.cu).
 
 use cudarc::driver::PushKernelArg;
 
 use super::CudaStorage;
 use super::kernels::{Source, Strided, suffix};
+use crate::backend::BackendStorage;
 use crate::error::{Result, dtype_err};
 use crate::tensor::DType;
 use crate::tensor::layout::Layout;
@@ -89,4 +90,89 @@ pub fn layer_norm_backward(
     launch!(gpu, Source::Norm, &format!("layer_norm_params_grad_{sfx}"), n;
         r64, n64, gs, gp, xs, xp, mp, rp, dwp, dbp)?;
     Ok((dx, dw, db))
+}
+
+/// A float64 per-channel operand, or the error for another dtype.
+fn f64s(s: &CudaStorage) -> Result<&CudaStorage> {
+    match s.dtype {
+        DType::F64 => Ok(s),
+        _ => Err(dtype_err("batch_norm: per-channel values must be float64")),
+    }
+}
+
+/// An optional float64 per-channel operand: present or not, and an address
+/// (`other`'s where it is absent: never read then).
+fn optional(p: Option<&CudaStorage>, other: &CudaStorage) -> Result<(i32, u64)> {
+    match p {
+        Some(s) => Ok((1, f64s(s)?.ptr())),
+        None => Ok((0, other.ptr())),
+    }
+}
+
+pub fn batch_norm(
+    x: &CudaStorage,
+    l: &Layout,
+    stats: Option<(&CudaStorage, &CudaStorage)>,
+    w: Option<&CudaStorage>,
+    b: Option<&CudaStorage>,
+    eps: f64,
+) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
+    let (nb, c, s) = (l.shape[0], l.shape[1], l.shape[2]);
+    let gpu = x.gpu();
+    let (n64, c64, s64, xl, xp) = (nb as i64, c as i64, s as i64, Strided::exact(l)?, x.ptr());
+    let (mean, var) = match stats {
+        Some((m, v)) => {
+            let per = Layout::contiguous(&[c]);
+            (
+                f64s(m)?.cast(&per, DType::F64)?,
+                f64s(v)?.cast(&per, DType::F64)?,
+            )
+        }
+        None => {
+            let (m, v) = (
+                CudaStorage::empty(gpu, c, DType::F64)?,
+                CudaStorage::empty(gpu, c, DType::F64)?,
+            );
+            let (mp, vp) = (m.ptr(), v.ptr());
+            let name = format!("bn_stats_{}", suffix(x.dtype));
+            launch!(gpu, Source::Norm, &name, c; n64, c64, s64, xl, xp, mp, vp)?;
+            (m, v)
+        }
+    };
+    let y = CudaStorage::empty(gpu, nb * c * s, x.dtype)?;
+    let ((hw, wp), (hb, bp)) = (optional(w, &mean)?, optional(b, &mean)?);
+    let (mp, vp, yp, tr) = (mean.ptr(), var.ptr(), y.ptr(), stats.is_none() as i32);
+    let name = format!("bn_apply_{}", suffix(x.dtype));
+    launch!(gpu, Source::Norm, &name, nb * c * s;
+        n64, c64, s64, eps, tr, xl, xp, mp, vp, hw, wp, hb, bp, yp)?;
+    Ok((y, mean, var))
+}
+
+pub fn batch_norm_backward(
+    g: &CudaStorage,
+    gl: &Layout,
+    (x, xl): (&CudaStorage, &Layout),
+    (mean, var): (&CudaStorage, &CudaStorage),
+    w: Option<&CudaStorage>,
+    (eps, training): (f64, bool),
+) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
+    if x.dtype != g.dtype {
+        return Err(dtype_err("batch_norm: mixed dtypes"));
+    }
+    let (mean, var) = (f64s(mean)?, f64s(var)?);
+    let (nb, c, s) = (gl.shape[0], gl.shape[1], gl.shape[2]);
+    let gpu = g.gpu();
+    let (n64, c64, s64, tr) = (nb as i64, c as i64, s as i64, training as i32);
+    let (gs, xs, gp, xp) = (Strided::exact(gl)?, Strided::exact(xl)?, g.ptr(), x.ptr());
+    let per = || CudaStorage::empty(gpu, c, DType::F64);
+    let (sum_g, dot, dw) = (per()?, per()?, per()?);
+    let (mp, vp, sp, dp, wgp) = (mean.ptr(), var.ptr(), sum_g.ptr(), dot.ptr(), dw.ptr());
+    let sfx = suffix(g.dtype);
+    launch!(gpu, Source::Norm, &format!("bn_grad_sums_{sfx}"), c;
+        n64, c64, s64, eps, tr, gs, gp, xs, xp, mp, vp, sp, dp, wgp)?;
+    let dx = CudaStorage::empty(gpu, nb * c * s, g.dtype)?;
+    let ((hw, wp), dxp) = (optional(w, mean)?, dx.ptr());
+    launch!(gpu, Source::Norm, &format!("bn_grad_{sfx}"), nb * c * s;
+        n64, c64, s64, eps, tr, gs, gp, xs, xp, mp, vp, hw, wp, sp, dp, dxp)?;
+    Ok((dx, sum_g, dw))
 }

@@ -26,6 +26,9 @@ const BY_HAND: &[&str] = &[
     "pow",
     "round",
     "logit",
+    // nn.functional's (nn.rs): PyTorch has no torch.silu or torch.gelu.
+    "silu",
+    "gelu",
 ];
 
 pub(super) fn leak(s: String) -> &'static str {

@@ -109,6 +109,47 @@ macro_rules! unary_ops {
     };
 }
 
+/// √(2/π), the tanh approximation's scale.
+pub const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+
+/// silu'(x) = σ(x) (1 + x (1 - σ(x))).
+fn silu_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let s = un(UnaryOp::Sigmoid, x)?;
+    let inner = add(&num(1.0), &mul(x, &sub(&num(1.0), &s)?)?)?;
+    mul(g, &mul(&s, &inner)?)
+}
+
+/// gelu'(x) = Φ(x) + x φ(x).
+fn gelu_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let cdf = scale(
+        &add(
+            &un(UnaryOp::Erf, &scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
+            &num(1.0),
+        )?,
+        0.5,
+    )?;
+    let pdf = scale(
+        &un(UnaryOp::Exp, &scale(&mul(x, x)?, -0.5)?)?,
+        0.398_942_280_401_432_7,
+    )?;
+    mul(g, &add(&cdf, &mul(x, &pdf)?)?)
+}
+
+/// The tanh approximation's derivative: with u = √(2/π) (x + 0.044715 x³) and
+/// t = tanh(u), ½ (1 + t) + ½ x (1 - t²) u'.
+fn gelu_tanh_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let x2 = mul(x, x)?;
+    let u = scale(&add(x, &scale(&mul(x, &x2)?, 0.044715)?)?, SQRT_2_OVER_PI)?;
+    let t = un(UnaryOp::Tanh, &u)?;
+    let du = scale(
+        &add(&num(1.0), &scale(&x2, 3.0 * 0.044715)?)?,
+        SQRT_2_OVER_PI,
+    )?;
+    let left = scale(&add(&num(1.0), &t)?, 0.5)?;
+    let right = mul(&scale(x, 0.5)?, &mul(&sub(&num(1.0), &mul(&t, &t)?)?, &du)?)?;
+    mul(g, &add(&left, &right)?)
+}
+
 /// The derivative of a step function: zero wherever it is defined.
 fn zero(_: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
     crate::tensor::ops::arith::zeros_like(g)
@@ -208,6 +249,22 @@ unary_ops! {
     Sigmoid "sigmoid" "SigmoidBackward0" FloatPromote Output,
         f32 |x| 1.0 / (1.0 + exp_f32(-x)), f64 |x| 1.0 / (1.0 + (-x).exp()), i64 |x| x,
         d Some(|_, y, g| mul(g, &mul(y, &sub(&num(1.0), y)?)?)), "1 / (1 + exp(-x)).", "sigmoid(tensor([-1., 0., 1.]))";
+    // F.silu and F.gelu: one pass each (composites of five element-wise ops
+    // before). No torch.silu or torch.gelu exists, so their builtins are the
+    // nn.functional ones (interp/builtins/ops.rs BY_HAND); the f32 formulas are
+    // the operations ATen performs, in its order, for its digits.
+    Silu "silu" "SiluBackward0" FloatOnly Input,
+        f32 |x| x / (1.0 + exp_f32(-x)), f64 |x| x / (1.0 + (-x).exp()), i64 |x| x,
+        d Some(silu_grad), "x * sigmoid(x), as x / (1 + exp(-x)).", "F.silu(tensor([-1., 0., 1.]))";
+    Gelu "gelu" "GeluBackward0" FloatOnly Input,
+        f32 |x| x * 0.5 * (erf_f32(x * std::f32::consts::FRAC_1_SQRT_2) + 1.0),
+        f64 |x| x * 0.5 * (libm::erf(x * std::f64::consts::FRAC_1_SQRT_2) + 1.0), i64 |x| x,
+        d Some(gelu_grad), "x Φ(x) (F.gelu).", "F.gelu(tensor([-1., 0., 1.]))";
+    GeluTanh "gelu" "GeluBackward0" FloatOnly Input,
+        f32 |x| x * 0.5 * (tanh_f32((x + x * (x * x) * 0.044715) * SQRT_2_OVER_PI as f32) + 1.0),
+        f64 |x| x * 0.5 * (((x + x * (x * x) * 0.044715) * SQRT_2_OVER_PI).tanh() + 1.0), i64 |x| x,
+        d Some(gelu_tanh_grad), "x Φ(x) by its tanh approximation (F.gelu(x, approximate='tanh')).",
+        "F.gelu(tensor([-1., 0., 1.]), approximate='tanh')";
     Reciprocal "reciprocal" "ReciprocalBackward0" FloatPromote Output,
         f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
         d Some(|_, y, g| mul(g, &neg(&mul(y, y)?)?)), "1 / x, element-wise.", "reciprocal(tensor([2., 4.]))";
