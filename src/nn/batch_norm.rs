@@ -193,9 +193,9 @@ pub fn batch_norm(
     ))
 }
 
-/// The running statistics blended with the batch's, `running·(1 - momentum)
-/// + stat·momentum` in the running statistics' own dtype (PyTorch's digits),
-/// the variance unbiased.
+/// The running statistics blended with the batch's, as
+/// `running·(1 - momentum) + stat·momentum` in the running statistics' own
+/// dtype (PyTorch's digits), the variance unbiased.
 fn update_running(
     geo: &Geometry,
     running_mean: Option<&Tensor>,
