@@ -250,26 +250,18 @@ fn cuda_operands<'a>(
         .collect()
 }
 
-/// An optional operand on the CPU (or the mixed-devices error).
+/// An optional operand with its layout, on the CPU (or the mixed-devices error).
 fn on_cpu<'a>(
     p: Option<(&'a Storage, &'a Layout)>,
 ) -> Result<Option<(&'a cpu::CpuStorage, &'a Layout)>> {
-    p.map(|(s, l)| match s {
-        Storage::Cpu(c) => Ok((c, l)),
-        _ => Err(mixed()),
-    })
-    .transpose()
+    p.map(|(s, l)| Ok((s.cpu()?, l))).transpose()
 }
 
-/// An optional operand on a CUDA device (or the mixed-devices error).
+/// An optional operand with its layout, on a CUDA device.
 fn on_cuda<'a>(
     p: Option<(&'a Storage, &'a Layout)>,
 ) -> Result<Option<(&'a cuda::CudaStorage, &'a Layout)>> {
-    p.map(|(s, l)| match s {
-        Storage::Cuda(c) => Ok((c, l)),
-        _ => Err(mixed()),
-    })
-    .transpose()
+    p.map(|(s, l)| Ok((s.gpu()?, l))).transpose()
 }
 
 type Triple = (Storage, Storage, Storage);
@@ -555,16 +547,18 @@ impl Storage {
         stats: (&Storage, &Storage),
         w: Option<(&Storage, &Layout)>,
     ) -> Result<Triple> {
-        match (self, x.0, stats) {
-            (Storage::Cpu(g), Storage::Cpu(x0), (Storage::Cpu(m), Storage::Cpu(r))) => {
-                let (dx, dw, db) = g.layer_norm_backward(l, (x0, x.1), (m, r), on_cpu(w)?)?;
+        let (m, r) = stats;
+        match self {
+            Storage::Cpu(g) => {
+                let st = (m.cpu()?, r.cpu()?);
+                let (dx, dw, db) = g.layer_norm_backward(l, (x.0.cpu()?, x.1), st, on_cpu(w)?)?;
                 Ok((Storage::Cpu(dx), Storage::Cpu(dw), Storage::Cpu(db)))
             }
-            (Storage::Cuda(g), Storage::Cuda(x0), (Storage::Cuda(m), Storage::Cuda(r))) => {
-                let (dx, dw, db) = g.layer_norm_backward(l, (x0, x.1), (m, r), on_cuda(w)?)?;
+            Storage::Cuda(g) => {
+                let st = (m.gpu()?, r.gpu()?);
+                let (dx, dw, db) = g.layer_norm_backward(l, (x.0.gpu()?, x.1), st, on_cuda(w)?)?;
                 Ok((Storage::Cuda(dx), Storage::Cuda(dw), Storage::Cuda(db)))
             }
-            _ => Err(mixed()),
         }
     }
     pub fn batch_norm(

@@ -6,7 +6,7 @@
 //! dtype); a backward under create_graph runs the same formula in tensor ops.
 
 use crate::autograd::rules::rule;
-use crate::autograd::{Saved, needs_grad, no_grad, record, relabel};
+use crate::autograd::{Saved, no_grad, record};
 use crate::error::{Result, value_err};
 use crate::tensor::op::{ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, div, mul, neg, num, sub, un};
@@ -16,7 +16,7 @@ use crate::tensor::ops::view::reshape;
 use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
 
-use super::normalization::{check_mixed, inputs, mean_var};
+use super::normalization::{backward_recorded, check_mixed, inputs, mean_var, named_twice};
 
 /// What every path shares: the per-channel shape `[1, C, 1, ...]`, the
 /// reduced dims, how many values each channel has, and the `[N, C, S]` view.
@@ -151,7 +151,7 @@ pub fn batch_norm(
             rule(move |g| {
                 let x = sx.get()?;
                 let w = sw.as_ref().map(Saved::get).transpose()?;
-                if needs_grad(&[g, &x]) || w.as_ref().is_some_and(|w| needs_grad(&[w])) {
+                if backward_recorded(g, &x, w.as_ref()) {
                     // Differentiable: the statistics again, with their history.
                     let (m, is) = if batch_stats {
                         let (m, v) = mean_var(&wide(&x)?, &geo.dims)?;
@@ -161,11 +161,7 @@ pub fn batch_norm(
                         (reshape(&mean, &geo.cs)?, reshape(&is, &geo.cs)?)
                     };
                     let out = grads(g, &x, (&m, &is), w.as_ref(), &geo, has_b, batch_stats)?;
-                    let twice = "NativeBatchNormBackwardBackward0";
-                    return Ok(out
-                        .into_iter()
-                        .map(|t| t.map(|t| relabel(t, twice)))
-                        .collect());
+                    return Ok(named_twice(out, "NativeBatchNormBackwardBackward0"));
                 }
                 let (g3, x3) = (geo.planes(&g.to_dtype(x.dtype())?)?, geo.planes(&x)?);
                 let w64 = w.as_ref().map(|t| geo.channel64(t)).transpose()?;

@@ -5,7 +5,7 @@
 //! tensor ops instead, so that it records its own graph.
 
 use crate::autograd::rules::rule;
-use crate::autograd::{Saved, needs_grad, no_grad, record, relabel};
+use crate::autograd::{Saved, no_grad, record};
 use crate::error::{Result, shape_err};
 use crate::tensor::op::{ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, mul, num, sub, un};
@@ -14,7 +14,7 @@ use crate::tensor::ops::view::reshape;
 use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
 
-use super::normalization::{affine, check_mixed, inputs, mean_var};
+use super::normalization::{affine, backward_recorded, check_mixed, inputs, mean_var, named_twice};
 
 /// What every path shares: the normalised dims, the parameters' shape, and the
 /// rows × n view the backend works on.
@@ -111,13 +111,10 @@ pub fn layer_norm(
             rule(move |g| {
                 let x = sx.get()?;
                 let w = sw.as_ref().map(Saved::get).transpose()?;
-                if needs_grad(&[g, &x]) || w.as_ref().is_some_and(|w| needs_grad(&[w])) {
+                if backward_recorded(g, &x, w.as_ref()) {
                     let (xhat, rstd) = standardised(&x, &geo, eps)?;
                     let out = grads(g, &xhat, &rstd, w.as_ref(), &geo, has_b)?;
-                    return Ok(out
-                        .into_iter()
-                        .map(|t| t.map(|t| relabel(t, TWICE)))
-                        .collect());
+                    return Ok(named_twice(out, "NativeLayerNormBackwardBackward0"));
                 }
                 let (g2, x2) = (geo.rows(&g.to_dtype(x.dtype())?)?, geo.rows(&x)?);
                 let w2 = w.as_ref().map(|t| geo.flat(t, x.dtype())).transpose()?;
@@ -145,9 +142,6 @@ pub fn layer_norm(
         },
     ))
 }
-
-/// The node a differentiable backward's gradients carry, as in PyTorch.
-const TWICE: &str = "NativeLayerNormBackwardBackward0";
 
 /// x̂ = (x - mean) / sqrt(var + eps) and 1 / sqrt(var + eps), over the
 /// normalised dims, in tensor ops (with history where x has one).

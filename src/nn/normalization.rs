@@ -72,6 +72,19 @@ pub(super) fn check_mixed<'a>(
     Ok(())
 }
 
+/// Must a normalisation's backward itself be differentiable (create_graph,
+/// with g, x or the weight requiring grad)? Then it runs in tensor ops.
+pub(super) fn backward_recorded(g: &Tensor, x: &Tensor, w: Option<&Tensor>) -> bool {
+    crate::autograd::needs_grad(&[g, x]) || w.is_some_and(|w| crate::autograd::needs_grad(&[w]))
+}
+
+/// Gradients made in tensor ops under create_graph, their nodes named as
+/// PyTorch names a double backward (NativeLayerNormBackwardBackward0).
+pub(super) fn named_twice(grads: Vec<Option<Tensor>>, name: &'static str) -> Vec<Option<Tensor>> {
+    let relabel = |t| crate::autograd::relabel(t, name);
+    grads.into_iter().map(|t| t.map(relabel)).collect()
+}
+
 pub(super) fn inputs<'a>(
     x: &'a Tensor,
     w: Option<&'a Tensor>,
