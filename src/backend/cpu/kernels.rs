@@ -7,6 +7,7 @@
 
 use std::mem::MaybeUninit as Out;
 
+use crate::tensor::op::unary::f;
 use crate::tensor::op::{
     BinaryFn, BinaryOp, BinaryVisitor, PredicateOp, UnaryFn, UnaryOp, UnaryVisitor,
 };
@@ -75,10 +76,39 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
     match op {
         UnaryOp::Sin => k.f32 = sin_f32,
         UnaryOp::Cos => k.f32 = cos_f32,
+        UnaryOp::Sigmoid => k.f32 = sigmoid_vec::<f::Sigmoid>,
+        UnaryOp::Silu => k.f32 = silu_vec::<f::Silu>,
         _ => {}
     }
     k
 }
+
+/// ATen's vectorized_loop: whole runs of 32 elements (two AVX-512 vectors)
+/// through the vector function, the rest through the scalar one (the op
+/// row's, with the correctly rounded exp that glibc's nearly always is). So
+/// float32 sigmoid and silu agree with PyTorch's bit for bit, SLEEF's 1-ulp
+/// exp included, on long tensors and short ones alike. (torch.exp, torch.log
+/// and F.gelu run MKL's and oneDNN's own code on long tensors, which nothing
+/// here reproduces; their rows stay correctly rounded.)
+macro_rules! vector_kernel {
+    ($name:ident, $vector:ident) => {
+        crate::multiversion! {
+            fn $name<F: UnaryFn>(s: &[f32], d: &mut [Out<f32>]) {
+                use super::mathfun::$vector;
+                let whole = s.len() / 32 * 32;
+                let (d_vec, d_rest) = d.split_at_mut(whole);
+                for (o, &x) in d_vec.iter_mut().zip(&s[..whole]) {
+                    o.write($vector(x));
+                }
+                for (o, &x) in d_rest.iter_mut().zip(&s[whole..]) {
+                    o.write(F::f32(x));
+                }
+            }
+        }
+    };
+}
+vector_kernel!(sigmoid_vec, sigmoid_aten);
+vector_kernel!(silu_vec, silu_aten);
 
 macro_rules! sincos_kernel {
     ($name:ident, $fast:ident, $libm:ident) => {
@@ -167,5 +197,32 @@ pub fn predicate_kernels(op: PredicateOp) -> PredicateKernels {
         IsNegInf |x| x.is_infinite() && x < 0.0;
         IsFinite |x| x.is_finite();
         LogicalNot |x| x == 0.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whole runs of 32 take the vector form and the rest the row's scalar
+    /// formula, whatever the block's length, as ATen's loop does.
+    #[test]
+    fn vector_kernels_split_as_aten() {
+        let sig = unary_kernels(UnaryOp::Sigmoid).f32;
+        for n in [0, 1, 31, 32, 33, 64, 100] {
+            let x: Vec<f32> = (0..n).map(|i| (i as f32 - 50.0) * 0.173).collect();
+            let mut out = vec![Out::uninit(); n];
+            sig(&x, &mut out);
+            for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
+                // SAFETY: the kernel wrote every element.
+                let got = unsafe { o.assume_init() };
+                let want = if i < n / 32 * 32 {
+                    super::super::mathfun::sigmoid_aten(v)
+                } else {
+                    <f::Sigmoid as UnaryFn>::f32(v)
+                };
+                assert_eq!(got.to_bits(), want.to_bits(), "n={n} i={i}");
+            }
+        }
     }
 }

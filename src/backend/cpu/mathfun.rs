@@ -191,24 +191,17 @@ fn div_f2f2(n: F2, d: F2) -> F2 {
 /// with m in [0.75, 1.5), ln m from atanh((m-1)/(m+1)) in float-float.
 #[inline(always)]
 pub fn log_sleef(d: f32) -> f32 {
-    if d.is_nan() || d < 0.0 {
-        return f32::NAN;
-    }
-    if d == 0.0 {
-        return f32::NEG_INFINITY;
-    }
-    if d == f32::INFINITY {
-        return d;
-    }
-    // getexp/getmant: exact for subnormals too (computed in f64).
-    let e = ((d as f64) * (1.0 / 0.75)).log2().floor();
-    let e = if ((d as f64) / 2f64.powf(e)) < 0.75 {
-        e - 1.0
-    } else {
-        e
-    };
-    let m = ((d as f64) / 2f64.powf(e)) as f32;
-    let e = e as f32;
+    // AVX-512's getexp/getmant without the instructions: for a normal d =
+    // 2^E s with s in [1, 2), m = s and e = E, or s/2 and E + 1 where s >= 1.5
+    // (getexp of d·(1/0.75) agrees: the product rounds below 2 for every s
+    // under 1.5). Subnormals are scaled into the normal range first. Bit
+    // operations and selects only, so that loops over log_sleef vectorise.
+    let sub = d < f32::MIN_POSITIVE;
+    let bits = if sub { d * 33_554_432.0 } else { d }.to_bits();
+    let high = (bits >> 22) & 1;
+    let biased = ((bits >> 23) & 0xff) as i32 + high as i32;
+    let e = (biased - if sub { 152 } else { 127 }) as f32;
+    let m = f32::from_bits((bits & 0x007f_ffff) | ((127 - high) << 23));
     let mut s = mul_f2f(
         F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-09),
         e,
@@ -220,5 +213,77 @@ pub fn log_sleef(d: f32) -> f32 {
     t = fused(t, x2, 0.666_669_488_0);
     s = add_f2f2(s, F2(x.0 * 2.0, x.1 * 2.0));
     s = add_f2f(s, (x2 * x.0) * t);
-    s.0 + s.1
+    let y = s.0 + s.1;
+    let y = if d == f32::INFINITY { d } else { y };
+    let y = if d == 0.0 { f32::NEG_INFINITY } else { y };
+    if d.is_nan() || d < 0.0 { f32::NAN } else { y }
+}
+
+/// The vector forms of ATen's float32 activation kernels, in its order of
+/// operations. Its loops run these on whole vectors and its scalar formulas
+/// (the op rows of tensor/op/unary.rs) on the leftover elements.
+#[inline(always)]
+pub fn sigmoid_aten(x: f32) -> f32 {
+    1.0 / (exp_sleef(0.0 - x) + 1.0)
+}
+
+#[inline(always)]
+pub fn silu_aten(x: f32) -> f32 {
+    x / (1.0 + exp_sleef(-x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ulps(a: f32, b: f32) -> i64 {
+        (a.to_bits() as i64 - b.to_bits() as i64).abs()
+    }
+
+    /// SLEEF's exp and log are within one ulp of the exact result over every
+    /// binade (subnormals included), with IEEE's special values.
+    #[test]
+    fn sleef_exp_and_log_within_one_ulp() {
+        let mut x = 1e-44f32;
+        while x < 3e38 {
+            assert!(ulps(log_sleef(x), (x as f64).ln() as f32) <= 1, "log({x})");
+            if x < 88.0 {
+                for v in [x, -x] {
+                    assert!(ulps(exp_sleef(v), (v as f64).exp() as f32) <= 1, "exp({v})");
+                }
+            }
+            // At least one step of the f32 grid (subnormals scale in place).
+            x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
+        }
+        assert_eq!(log_sleef(0.0), f32::NEG_INFINITY);
+        assert_eq!(log_sleef(f32::INFINITY), f32::INFINITY);
+        assert!(log_sleef(-1.0).is_nan() && log_sleef(f32::NAN).is_nan());
+        assert_eq!(log_sleef(1.0), 0.0);
+        assert_eq!(exp_sleef(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp_sleef(f32::INFINITY), f32::INFINITY);
+        assert!(exp_sleef(f32::NAN).is_nan());
+    }
+
+    /// The activation forms keep one ulp of SLEEF's exp and one rounding of
+    /// their own: within 3 ulp of the exact value, and exact at the ends.
+    #[test]
+    fn sigmoid_and_silu_forms() {
+        let mut x = -30.0f32;
+        while x < 30.0 {
+            let e = (-(x as f64)).exp();
+            assert!(
+                ulps(sigmoid_aten(x), (1.0 / (1.0 + e)) as f32) <= 3,
+                "sigmoid({x})"
+            );
+            assert!(
+                ulps(silu_aten(x), (x as f64 / (1.0 + e)) as f32) <= 3,
+                "silu({x})"
+            );
+            x += 0.0173;
+        }
+        assert_eq!(sigmoid_aten(-200.0), 0.0);
+        assert_eq!(sigmoid_aten(200.0), 1.0);
+        assert_eq!(silu_aten(200.0), 200.0);
+        assert!(sigmoid_aten(f32::NAN).is_nan());
+    }
 }

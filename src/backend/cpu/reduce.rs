@@ -13,6 +13,7 @@ use super::strided::{PAR_MIN, runs};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
 use crate::tensor::op::ReduceOp;
+use crate::tensor::op::fastmath::exp_lse_term;
 use crate::with_storage;
 
 /// The groups of a reduction: where each output's group starts, and the shape
@@ -188,11 +189,12 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
             }
         }
         ReduceOp::LogSumExp => {
-            let m = xs().fold(f64::NEG_INFINITY, f64::max);
+            let m = lane_fold(g, f64::NEG_INFINITY, nan_max, nan_max);
             if m.is_infinite() {
                 return m;
             }
-            m + xs().map(|x| (x - m).exp()).sum::<f64>().ln()
+            let add = |a: f64, x: f64| a + x;
+            m + lane_fold(g, 0.0, |a, x| a + exp_lse_term(x - m), add).ln()
         }
         ReduceOp::CountNonzero => xs().filter(|&x| x != 0.0).count() as f64,
     }

@@ -45,6 +45,17 @@ fn exp_parts(x: f64) -> (f64, f64) {
     (q, scale)
 }
 
+/// e^x in f64 for the terms of a log-sum-exp (x <= 0), accurate to a few
+/// parts in 1e16 and without a library call, so that loops over it vectorise.
+/// Below -708 it gives e^-708 (3e-308), nothing beside the largest term, 1;
+/// NaN stays NaN.
+#[inline(always)]
+pub fn exp_lse_term(x: f64) -> f64 {
+    let xc = if x < -708.0 { -708.0 } else { x };
+    let (q, scale) = exp_parts(xc);
+    (q + 1.0) * scale
+}
+
 /// e^x - 1 in f64, accurate relative to the result also near 0 (no
 /// cancellation: q carries e^r - 1 itself). x within [-745, 709].
 #[inline(always)]

@@ -246,15 +246,19 @@ unary_ops! {
     Tanh "tanh" "TanhBackward0" FloatPromote Output,
         f32 |x| tanh_f32(x), f64 |x| x.tanh(), i64 |x| x,
         d Some(|_, y, g| mul(g, &sub(&num(1.0), &mul(y, y)?)?)), "Hyperbolic tangent.", "tanh(tensor([-1., 0., 1.]))";
+    // float32 sigmoid and silu: the CPU kernels run whole runs of 32 through
+    // SLEEF's exp as ATen does (backend/cpu/kernels.rs vector_kernel) and the
+    // rest through these, with the C library's expf (0.502 ulp, not always
+    // correctly rounded), as ATen's scalar loop calls std::exp.
     Sigmoid "sigmoid" "SigmoidBackward0" FloatPromote Output,
-        f32 |x| 1.0 / (1.0 + exp_f32(-x)), f64 |x| 1.0 / (1.0 + (-x).exp()), i64 |x| x,
+        f32 |x| 1.0 / (1.0 + (-x).exp()), f64 |x| 1.0 / (1.0 + (-x).exp()), i64 |x| x,
         d Some(|_, y, g| mul(g, &mul(y, &sub(&num(1.0), y)?)?)), "1 / (1 + exp(-x)).", "sigmoid(tensor([-1., 0., 1.]))";
     // F.silu and F.gelu: one pass each (composites of five element-wise ops
     // before). No torch.silu or torch.gelu exists, so their builtins are the
     // nn.functional ones (interp/builtins/ops.rs BY_HAND); the f32 formulas are
     // the operations ATen performs, in its order, for its digits.
     Silu "silu" "SiluBackward0" FloatOnly Input,
-        f32 |x| x / (1.0 + exp_f32(-x)), f64 |x| x / (1.0 + (-x).exp()), i64 |x| x,
+        f32 |x| x / (1.0 + (-x).exp()), f64 |x| x / (1.0 + (-x).exp()), i64 |x| x,
         d Some(silu_grad), "x * sigmoid(x), as x / (1 + exp(-x)).", "F.silu(tensor([-1., 0., 1.]))";
     Gelu "gelu" "GeluBackward0" FloatOnly Input,
         f32 |x| x * 0.5 * (erf_f32(x * std::f32::consts::FRAC_1_SQRT_2) + 1.0),
