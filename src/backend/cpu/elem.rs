@@ -24,6 +24,12 @@ pub trait Element: Copy + Send + Sync + PartialEq + Default + std::fmt::Debug + 
     fn wrap(v: Vec<Self>) -> CpuStorage;
     fn slice(s: &CpuStorage) -> Option<&[Self]>;
     fn slice_mut(s: &mut CpuStorage) -> Option<&mut [Self]>;
+    /// The slice as float32s, where this is float32 (kernels that compute in
+    /// the element's own type, as exact ones such as max may).
+    #[inline(always)]
+    fn as_f32s(_: &[Self]) -> Option<&[f32]> {
+        None
+    }
 
     /// `dst = op(src)` for one block, in this type's compute type.
     fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels);
@@ -70,17 +76,23 @@ pub fn nan_min<T: PartialOrd + Copy>(a: T, x: T) -> T {
 fn float_to_int(v: f64, width: usize) -> i64 {
     const I64_END: f64 = 9_223_372_036_854_775_808.0;
     const I32_END: f64 = 2_147_483_648.0;
-    if width == 8 {
-        if v.is_nan() || !(-I64_END..I64_END).contains(&v) {
-            i64::MIN
-        } else {
-            v as i64
-        }
-    } else if v.is_nan() || !(-I32_END..I32_END).contains(&v) {
-        i32::MIN as i64
+    // Selects, and the unchecked conversion of a value known to be in range
+    // (an `as` cast saturates, which keeps the loops from vectorising).
+    let (end, fail) = if width == 8 {
+        (I64_END, i64::MIN)
     } else {
-        v as i32 as i64
-    }
+        (I32_END, i32::MIN as i64)
+    };
+    let fits = v >= -end && v < end;
+    let t = if fits { v } else { 0.0 };
+    let i = if width == 8 {
+        // SAFETY: t is finite and inside i64's range.
+        unsafe { t.to_int_unchecked::<i64>() }
+    } else {
+        // SAFETY: t is finite and inside i32's range.
+        unsafe { t.to_int_unchecked::<i32>() as i64 }
+    };
+    if fits { i } else { fail }
 }
 
 macro_rules! storage_access {
@@ -240,6 +252,10 @@ impl Element for f32 {
         v as f32
     }
     storage_access!(F32);
+    #[inline(always)]
+    fn as_f32s(s: &[Self]) -> Option<&[f32]> {
+        Some(s)
+    }
     fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
         (k.f32)(src, dst)
     }

@@ -117,11 +117,69 @@ pub(super) fn lane_fold<T: Element>(
     step: impl Fn(f64, f64) -> f64,
     join: impl Fn(f64, f64) -> f64,
 ) -> f64 {
-    let mut lanes = [init; 8];
-    let chunks = g.chunks_exact(8);
+    lanes_fold::<T, 8>(g, init, step, join)
+}
+
+/// The running maximum or minimum (exact, so the lanes' order is free): 32
+/// lanes, four vectors whose compare-and-select chains overlap (eight lanes
+/// waited on one chain, 4x slower).
+#[inline(always)]
+fn lane_best<T: Element>(g: &[T], max: bool) -> f64 {
+    if let Some(f) = T::as_f32s(g) {
+        return best_f32(f, max) as f64;
+    }
+    if max {
+        lanes_fold::<T, 32>(g, f64::NEG_INFINITY, nan_max, nan_max)
+    } else {
+        lanes_fold::<T, 32>(g, f64::INFINITY, nan_min, nan_min)
+    }
+}
+
+/// The maximum or minimum of float32s in their own type (no conversion: 16
+/// lanes per vector), 64 lanes whose chains overlap, joined pairwise.
+#[inline(always)]
+fn best_f32(g: &[f32], max: bool) -> f32 {
+    const W: usize = 64;
+    let pick = |a: f32, x: f32| if max { nan_max(a, x) } else { nan_min(a, x) };
+    let init = if max {
+        f32::NEG_INFINITY
+    } else {
+        f32::INFINITY
+    };
+    let mut lanes = [init; W];
+    let chunks = g.chunks_exact(W);
     let tail = chunks.remainder();
     for c in chunks {
-        for i in 0..8 {
+        for i in 0..W {
+            lanes[i] = pick(lanes[i], c[i]);
+        }
+    }
+    // The tail into the lanes too (one short vector pass, not a serial chain).
+    for (l, &x) in lanes.iter_mut().zip(tail) {
+        *l = pick(*l, x);
+    }
+    let mut w = W;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            lanes[i] = pick(lanes[i], lanes[i + w]);
+        }
+    }
+    lanes[0]
+}
+
+#[inline(always)]
+fn lanes_fold<T: Element, const W: usize>(
+    g: &[T],
+    init: f64,
+    step: impl Fn(f64, f64) -> f64,
+    join: impl Fn(f64, f64) -> f64,
+) -> f64 {
+    let mut lanes = [init; W];
+    let chunks = g.chunks_exact(W);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for i in 0..W {
             lanes[i] = step(lanes[i], c[i].to_f64());
         }
     }
@@ -155,8 +213,8 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
         ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
         ReduceOp::Prod => lane_fold(g, 1.0, |a, x| a * x, |a, x| a * x),
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
-        ReduceOp::Max => lane_fold(g, f64::NEG_INFINITY, nan_max, nan_max),
-        ReduceOp::Min => lane_fold(g, f64::INFINITY, nan_min, nan_min),
+        ReduceOp::Max => lane_best(g, true),
+        ReduceOp::Min => lane_best(g, false),
         ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
         ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
@@ -189,7 +247,7 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
             }
         }
         ReduceOp::LogSumExp => {
-            let m = lane_fold(g, f64::NEG_INFINITY, nan_max, nan_max);
+            let m = lane_best(g, true);
             if m.is_infinite() {
                 return m;
             }
@@ -276,8 +334,13 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         }];
     }
     // Groups side by side: accumulate rows into blocks of outputs.
-    if splittable(op) && gr.kept_contiguous() && outputs > 1 && !gr.group_contiguous() {
-        return reduce_rows(v, &gr, &starts, op);
+    if gr.kept_contiguous() && outputs > 1 && !gr.group_contiguous() {
+        if splittable(op) {
+            return reduce_rows(v, &gr, &starts, op);
+        }
+        if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
+            return arg_rows(v, &gr, &starts, op == ReduceOp::ArgMax);
+        }
     }
     let contiguous = gr.group_contiguous();
     let offs = if contiguous {
@@ -330,6 +393,51 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         out.iter_mut().for_each(|x| *x /= n);
     }
     out
+}
+
+/// argmax/argmin of groups side by side (`x.argmax(0)`, `x.min(0)`): each
+/// row of the groups' elements, in order, updates a row of best values and
+/// their positions, as arg_best does one group (a NaN wins and stays, ties
+/// keep the first).
+fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: bool) -> Vec<f64> {
+    let base = starts[0];
+    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
+    let offs = group_offsets(&gr.group);
+    let outputs = starts.len();
+    let mut out = vec![0.0; outputs];
+    let work = |(ci, pos): (usize, &mut [f64])| {
+        let c0 = base + ci * cols;
+        let mut best: Vec<f64> = v[c0..c0 + pos.len()].iter().map(|x| x.to_f64()).collect();
+        for (k, &o) in offs.iter().enumerate().skip(1) {
+            arg_row(
+                max,
+                k as f64,
+                &mut best,
+                pos,
+                &v[c0 + o..c0 + o + pos.len()],
+            );
+        }
+    };
+    if outputs * offs.len() >= PAR_MIN {
+        out.par_chunks_mut(cols).enumerate().for_each(work);
+    } else {
+        out.chunks_mut(cols).enumerate().for_each(work);
+    }
+    out
+}
+
+crate::multiversion! {
+    /// Row `k` of the groups' elements against the best so far.
+    fn arg_row<T: Element>(max: bool, k: f64, best: &mut [f64], pos: &mut [f64], row: &[T]) {
+        let row = &row[..best.len()];
+        for ((b, p), x) in best.iter_mut().zip(pos.iter_mut()).zip(row) {
+            let x = x.to_f64();
+            let better = if max { x > *b } else { x < *b };
+            let take = !b.is_nan() && (better || x.is_nan());
+            *b = if take { x } else { *b };
+            *p = if take { k } else { *p };
+        }
+    }
 }
 
 crate::multiversion! {
