@@ -42,9 +42,11 @@ trait Acc: Copy {
 }
 
 impl<T: SumFloat> Acc for T {
+    #[inline(always)]
     fn zero() -> T {
         T::ZERO
     }
+    #[inline(always)]
     fn plus(self, o: T) -> T {
         self + o
     }
@@ -55,9 +57,11 @@ impl<T: SumFloat> Acc for T {
 struct Vector<T, const N: usize>([T; N]);
 
 impl<T: SumFloat, const N: usize> Acc for Vector<T, N> {
+    #[inline(always)]
     fn zero() -> Self {
         Vector([T::ZERO; N])
     }
+    #[inline(always)]
     fn plus(mut self, o: Self) -> Self {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             *a = *a + b;
@@ -66,6 +70,7 @@ impl<T: SumFloat, const N: usize> Acc for Vector<T, N> {
     }
 }
 
+#[inline(always)]
 fn load<T: SumFloat, const N: usize>(v: &[T], at: usize) -> Vector<T, N> {
     let mut out = [T::ZERO; N];
     out.copy_from_slice(&v[at..at + N]);
@@ -83,6 +88,7 @@ fn ceil_log2(x: usize) -> usize {
 
 /// ATen's `multi_row_sum`: four columns summed down `size` rows at once, in
 /// four levels; level j is flushed into j+1 every 2^(power·j) rows.
+#[inline(always)]
 fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] {
     const LEVELS: usize = 4;
     let power = (ceil_log2(size) / LEVELS).max(4);
@@ -123,6 +129,7 @@ fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] 
 
 /// ATen's `row_sum`: one row read as rows of four, the leftovers added to the
 /// first column, then the four columns added together.
+#[inline(always)]
 fn row_sum<A: Acc>(size: usize, at: impl Fn(usize) -> A) -> A {
     let quads = size / 4;
     let mut p = multi_row_sum(quads, |i, k| at(i * 4 + k));
@@ -140,6 +147,7 @@ struct Out<T>(*mut T, usize);
 unsafe impl<T> Sync for Out<T> {}
 
 impl<T: SumFloat> Out<T> {
+    #[inline(always)]
     fn add(&self, i: usize, x: T) {
         assert!(i < self.1);
         // SAFETY: in bounds (checked), and no other task writes index i.
@@ -157,7 +165,31 @@ struct Loop2d {
     size: [usize; 2],
 }
 
-fn loop2d<T: SumFloat, const N: usize>(v: &[T], o: &Out<T>, mut l: Loop2d) {
+fn loop2d<T: SumFloat, const N: usize>(v: &[T], o: &Out<T>, l: Loop2d) {
+    match N {
+        8 => loop2d_8(v, o, l),
+        _ => loop2d_4(v, o, l),
+    }
+}
+
+// Compiled for AVX2 and AVX-512 too (simd.rs): the sums only add, in the
+// order written, so every version rounds alike, and the wider registers hold
+// the cascade's levels that SSE2 spilled to the stack (sum(1) ran 2.7x
+// behind PyTorch).
+crate::multiversion! {
+    fn loop2d_8<T: SumFloat>(v: &[T], o: &Out<T>, l: Loop2d) {
+        loop2d_any::<T, 8>(v, o, l)
+    }
+}
+
+crate::multiversion! {
+    fn loop2d_4<T: SumFloat>(v: &[T], o: &Out<T>, l: Loop2d) {
+        loop2d_any::<T, 4>(v, o, l)
+    }
+}
+
+#[inline(always)]
+fn loop2d_any<T: SumFloat, const N: usize>(v: &[T], o: &Out<T>, mut l: Loop2d) {
     if l.out_s[0] != 0 && l.out_s[1] == 0 {
         l.in_s.swap(0, 1);
         l.out_s.swap(0, 1);
@@ -191,6 +223,7 @@ fn loop2d<T: SumFloat, const N: usize>(v: &[T], o: &Out<T>, mut l: Loop2d) {
 
 /// ATen's `vectorized_inner_sum`: each row summed as vectors, its tail as
 /// scalars, then the lanes added to the tail's sum one by one.
+#[inline(always)]
 fn inner_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
     let [s0, s1] = l.size;
     let vectors = s0 / N;
@@ -210,6 +243,7 @@ fn inner_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: imp
 
 /// ATen's `vectorized_outer_sum`: columns side by side in memory, summed down
 /// the rows 4 vectors at a time, then one vector, then one column at a time.
+#[inline(always)]
 fn outer_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
     let [s0, s1] = l.size;
     let step = l.in_s[0];
@@ -309,6 +343,7 @@ crate::multiversion! {
 }
 
 /// ATen's `scalar_outer_sum`: four columns at a time, then one at a time.
+#[inline(always)]
 fn outer_scalar<T: SumFloat>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
     let [s0, s1] = l.size;
     let [a, b] = l.in_s;

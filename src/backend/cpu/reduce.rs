@@ -377,8 +377,22 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         _ => 0.0,
     };
     let mut out = vec![init; outputs];
+    let f32s = T::as_f32s(v).filter(|_| matches!(op, ReduceOp::Max | ReduceOp::Min));
     let work = |(ci, acc): (usize, &mut [f64])| {
         let c0 = base + ci * cols;
+        if let Some(f) = f32s {
+            // float32 max/min in their own type: twice the lanes, no converts.
+            let mut best = vec![init as f32; acc.len()];
+            for &o in &offs {
+                best_row_f32(
+                    op == ReduceOp::Max,
+                    &mut best,
+                    &f[c0 + o..c0 + o + acc.len()],
+                );
+            }
+            acc.iter_mut().zip(best).for_each(|(a, b)| *a = b as f64);
+            return;
+        }
         for &o in &offs {
             add_row(op, acc, &v[c0 + o..c0 + o + acc.len()]);
         }
@@ -393,6 +407,18 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         out.iter_mut().for_each(|x| *x /= n);
     }
     out
+}
+
+crate::multiversion! {
+    /// One row of float32s folded into the running maxima (or minima).
+    fn best_row_f32(max: bool, best: &mut [f32], row: &[f32]) {
+        let row = &row[..best.len()];
+        if max {
+            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_max(*a, x));
+        } else {
+            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_min(*a, x));
+        }
+    }
 }
 
 /// argmax/argmin of groups side by side (`x.argmax(0)`, `x.min(0)`): each
