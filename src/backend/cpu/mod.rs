@@ -7,6 +7,7 @@ mod cascade;
 mod cast;
 mod elem;
 mod elementwise;
+mod extrema;
 mod index;
 pub mod kernels;
 mod lines;

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::cascade;
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
+use super::extrema::{arg_rows, best_row_f32, lane_best};
 use super::strided::{PAR_MIN, runs};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
@@ -18,11 +19,11 @@ use crate::with_storage;
 
 /// The groups of a reduction: where each output's group starts, and the shape
 /// and strides of a group.
-struct Groups {
+pub(super) struct Groups {
     /// One layout over the kept dims: its offsets are the groups' starts.
     kept: Layout,
     /// One group, relative to its start.
-    group: Layout,
+    pub(super) group: Layout,
 }
 
 impl Groups {
@@ -75,7 +76,7 @@ fn dense(l: &Layout) -> bool {
 }
 
 /// The memory offsets of a group's elements, relative to its start.
-fn group_offsets(g: &Layout) -> Vec<usize> {
+pub(super) fn group_offsets(g: &Layout) -> Vec<usize> {
     let mut out = Vec::with_capacity(g.numel());
     runs(g, 0, g.numel(), &mut |off, stride, count| {
         out.extend((0..count).map(|k| off + k * stride));
@@ -120,56 +121,8 @@ pub(super) fn lane_fold<T: Element>(
     lanes_fold::<T, 8>(g, init, step, join)
 }
 
-/// The running maximum or minimum (exact, so the lanes' order is free): 32
-/// lanes, four vectors whose compare-and-select chains overlap (eight lanes
-/// waited on one chain, 4x slower).
 #[inline(always)]
-fn lane_best<T: Element>(g: &[T], max: bool) -> f64 {
-    if let Some(f) = T::as_f32s(g) {
-        return best_f32(f, max) as f64;
-    }
-    if max {
-        lanes_fold::<T, 32>(g, f64::NEG_INFINITY, nan_max, nan_max)
-    } else {
-        lanes_fold::<T, 32>(g, f64::INFINITY, nan_min, nan_min)
-    }
-}
-
-/// The maximum or minimum of float32s in their own type (no conversion: 16
-/// lanes per vector), 64 lanes whose chains overlap, joined pairwise.
-#[inline(always)]
-fn best_f32(g: &[f32], max: bool) -> f32 {
-    const W: usize = 64;
-    let pick = |a: f32, x: f32| if max { nan_max(a, x) } else { nan_min(a, x) };
-    let init = if max {
-        f32::NEG_INFINITY
-    } else {
-        f32::INFINITY
-    };
-    let mut lanes = [init; W];
-    let chunks = g.chunks_exact(W);
-    let tail = chunks.remainder();
-    for c in chunks {
-        for i in 0..W {
-            lanes[i] = pick(lanes[i], c[i]);
-        }
-    }
-    // The tail into the lanes too (one short vector pass, not a serial chain).
-    for (l, &x) in lanes.iter_mut().zip(tail) {
-        *l = pick(*l, x);
-    }
-    let mut w = W;
-    while w > 1 {
-        w /= 2;
-        for i in 0..w {
-            lanes[i] = pick(lanes[i], lanes[i + w]);
-        }
-    }
-    lanes[0]
-}
-
-#[inline(always)]
-fn lanes_fold<T: Element, const W: usize>(
+pub(super) fn lanes_fold<T: Element, const W: usize>(
     g: &[T],
     init: f64,
     step: impl Fn(f64, f64) -> f64,
@@ -407,63 +360,6 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         out.iter_mut().for_each(|x| *x /= n);
     }
     out
-}
-
-crate::multiversion! {
-    /// One row of float32s folded into the running maxima (or minima).
-    fn best_row_f32(max: bool, best: &mut [f32], row: &[f32]) {
-        let row = &row[..best.len()];
-        if max {
-            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_max(*a, x));
-        } else {
-            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_min(*a, x));
-        }
-    }
-}
-
-/// argmax/argmin of groups side by side (`x.argmax(0)`, `x.min(0)`): each
-/// row of the groups' elements, in order, updates a row of best values and
-/// their positions, as arg_best does one group (a NaN wins and stays, ties
-/// keep the first).
-fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: bool) -> Vec<f64> {
-    let base = starts[0];
-    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
-    let offs = group_offsets(&gr.group);
-    let outputs = starts.len();
-    let mut out = vec![0.0; outputs];
-    let work = |(ci, pos): (usize, &mut [f64])| {
-        let c0 = base + ci * cols;
-        let mut best: Vec<f64> = v[c0..c0 + pos.len()].iter().map(|x| x.to_f64()).collect();
-        for (k, &o) in offs.iter().enumerate().skip(1) {
-            arg_row(
-                max,
-                k as f64,
-                &mut best,
-                pos,
-                &v[c0 + o..c0 + o + pos.len()],
-            );
-        }
-    };
-    if outputs * offs.len() >= PAR_MIN {
-        out.par_chunks_mut(cols).enumerate().for_each(work);
-    } else {
-        out.chunks_mut(cols).enumerate().for_each(work);
-    }
-    out
-}
-
-crate::multiversion! {
-    /// Row `k` of the groups' elements against the best so far.
-    fn arg_row<T: Element>(max: bool, k: f64, best: &mut [f64], pos: &mut [f64], row: &[T]) {
-        let row = &row[..best.len()];
-        for ((b, p), x) in best.iter_mut().zip(pos.iter_mut()).zip(row) {
-            let x = x.to_f64();
-            let better = if max { x > *b } else { x < *b };
-            let take = !b.is_nan() && (better || x.is_nan());
-            *b = if take { x } else { *b };
-            *p = if take { k } else { *p };
-        }
-    }
 }
 
 crate::multiversion! {
