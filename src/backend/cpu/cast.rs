@@ -32,11 +32,7 @@ crate::multiversion! {
 }
 
 fn cast_typed<T: Element, U: Element>(v: &[T], l: &Layout) -> Vec<U> {
-    fill_blocks(l.numel(), &|start, dst| {
-        let mut buf = scratch();
-        let s = block(v, l, start, &mut buf[..dst.len()]);
-        convert_block::<T, U>(s, dst);
-    })
+    cast_with(v, l, convert_block::<T, U>)
 }
 
 /// float32 → bfloat16, rounding to nearest even (NaN stays a quiet NaN with
@@ -56,16 +52,15 @@ crate::multiversion! {
     }
 }
 
-/// `cast_typed` with a direct conversion (no trip through f64).
+/// The elements of `l`, contiguous, converted a block at a time by `convert`.
 fn cast_with<T: Copy + Send + Sync, U: Send>(
     v: &[T],
     l: &Layout,
-    f: impl Fn(T) -> U + Copy + Sync,
+    convert: impl Fn(&[T], &mut [Out<U>]) + Sync,
 ) -> Vec<U> {
     fill_blocks(l.numel(), &|start, dst| {
         let mut buf = scratch();
-        let s = block(v, l, start, &mut buf[..dst.len()]);
-        convert_into(s, dst, f);
+        convert(block(v, l, start, &mut buf[..dst.len()]), dst);
     })
 }
 
@@ -79,19 +74,16 @@ pub fn cast(s: &CpuStorage, l: &Layout, to: DType) -> CpuStorage {
     // round-to-nearest-even the other, as through f64 but several times faster.
     match (s, to) {
         (CpuStorage::F32(v), DType::BF16) => {
-            return CpuStorage::BF16(fill_blocks(l.numel(), &|start, dst| {
-                let mut buf = scratch();
-                bf16_block(block(v, l, start, &mut buf[..dst.len()]), dst);
-            }));
+            return CpuStorage::BF16(cast_with(v, l, bf16_block));
         }
         (CpuStorage::F32(v), DType::F16) => {
-            return CpuStorage::F16(cast_with(v, l, f16::from_f32));
+            return CpuStorage::F16(cast_with(v, l, |s, d| convert_into(s, d, f16::from_f32)));
         }
         (CpuStorage::BF16(v), DType::F32) => {
-            return CpuStorage::F32(cast_with(v, l, |x: bf16| x.to_f32()));
+            return CpuStorage::F32(cast_with(v, l, |s, d| convert_into(s, d, bf16::to_f32)));
         }
         (CpuStorage::F16(v), DType::F32) => {
-            return CpuStorage::F32(cast_with(v, l, |x: f16| x.to_f32()));
+            return CpuStorage::F32(cast_with(v, l, |s, d| convert_into(s, d, f16::to_f32)));
         }
         _ => {}
     }

@@ -1,11 +1,8 @@
 //! Maxima, minima and their positions: exact, so computed in the element's own
 //! type where it is float32 and in any order of lanes (reduce.rs has the sums).
 
-use rayon::prelude::*;
-
 use super::elem::{Element, nan_max, nan_min};
-use super::reduce::{Groups, group_offsets, lanes_fold};
-use super::strided::PAR_MIN;
+use super::reduce::{Groups, by_column_blocks, group_offsets, lanes_fold};
 
 /// The running maximum or minimum (exact, so the lanes' order is free):
 /// float32 in its own type, other types in 32 f64 lanes, four vectors whose
@@ -72,29 +69,15 @@ crate::multiversion! {
 /// their positions, as arg_best does one group (a NaN wins and stays, ties
 /// keep the first).
 pub(super) fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: bool) -> Vec<f64> {
-    let base = starts[0];
-    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
     let offs = group_offsets(&gr.group);
-    let outputs = starts.len();
-    let mut out = vec![0.0; outputs];
-    let work = |(ci, pos): (usize, &mut [f64])| {
-        let c0 = base + ci * cols;
+    let mut out = vec![0.0; starts.len()];
+    by_column_blocks(starts, offs.len(), &mut out, |c0, pos| {
         let mut best: Vec<f64> = v[c0..c0 + pos.len()].iter().map(|x| x.to_f64()).collect();
         for (k, &o) in offs.iter().enumerate().skip(1) {
-            arg_row(
-                max,
-                k as f64,
-                &mut best,
-                pos,
-                &v[c0 + o..c0 + o + pos.len()],
-            );
+            let row = &v[c0 + o..c0 + o + pos.len()];
+            arg_row(max, k as f64, &mut best, pos, row);
         }
-    };
-    if outputs * offs.len() >= PAR_MIN {
-        out.par_chunks_mut(cols).enumerate().for_each(work);
-    } else {
-        out.chunks_mut(cols).enumerate().for_each(work);
-    }
+    });
     out
 }
 

@@ -84,8 +84,8 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
 }
 
 /// ATen's vectorized_loop: whole runs of 32 elements (two AVX-512 vectors)
-/// through the vector function, the rest through the scalar one (the op
-/// row's, with the correctly rounded exp that glibc's nearly always is). So
+/// through the vector function, the rest through the op row's scalar one
+/// (which calls the C library's expf, as ATen's scalar loop does). So
 /// float32 sigmoid and silu agree with PyTorch's bit for bit, SLEEF's 1-ulp
 /// exp included, on long tensors and short ones alike. (torch.exp, torch.log
 /// and F.gelu run MKL's and oneDNN's own code on long tensors, which nothing

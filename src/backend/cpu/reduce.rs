@@ -319,20 +319,15 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
 /// element of a group, add a whole row of outputs at once (vectorised), a block
 /// of outputs per task.
 fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp) -> Vec<f64> {
-    let base = starts[0];
-    // Blocks of outputs small enough that every core gets a few.
-    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
     let offs = group_offsets(&gr.group);
-    let outputs = starts.len();
     let init = match op {
         ReduceOp::Max => f64::NEG_INFINITY,
         ReduceOp::Min => f64::INFINITY,
         _ => 0.0,
     };
-    let mut out = vec![init; outputs];
+    let mut out = vec![init; starts.len()];
     let f32s = T::as_f32s(v).filter(|_| matches!(op, ReduceOp::Max | ReduceOp::Min));
-    let work = |(ci, acc): (usize, &mut [f64])| {
-        let c0 = base + ci * cols;
+    by_column_blocks(starts, offs.len(), &mut out, |c0, acc| {
         if let Some(f) = f32s {
             // float32 max/min in their own type: twice the lanes, no converts.
             let mut best = vec![init as f32; acc.len()];
@@ -349,17 +344,31 @@ fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp)
         for &o in &offs {
             add_row(op, acc, &v[c0 + o..c0 + o + acc.len()]);
         }
-    };
-    if outputs * offs.len() >= PAR_MIN {
-        out.par_chunks_mut(cols).enumerate().for_each(work);
-    } else {
-        out.chunks_mut(cols).enumerate().for_each(work);
-    }
+    });
     if op == ReduceOp::Mean {
         let n = offs.len() as f64;
         out.iter_mut().for_each(|x| *x /= n);
     }
     out
+}
+
+/// Groups side by side (their starts consecutive in memory, `rows` elements
+/// each): the outputs cut into blocks small enough that every core gets a
+/// few, and `work(start, block)` run on each, `start` being where the block's
+/// first group starts.
+pub(super) fn by_column_blocks(
+    starts: &[usize],
+    rows: usize,
+    out: &mut [f64],
+    work: impl Fn(usize, &mut [f64]) + Sync,
+) {
+    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
+    let run = |(ci, block): (usize, &mut [f64])| work(starts[0] + ci * cols, block);
+    if starts.len() * rows >= PAR_MIN {
+        out.par_chunks_mut(cols).enumerate().for_each(run);
+    } else {
+        out.chunks_mut(cols).enumerate().for_each(run);
+    }
 }
 
 crate::multiversion! {
