@@ -616,8 +616,10 @@ fn bad_messages_are_dropped_and_the_kernel_goes_on() {
                 json!({"code": "\u{0}é(", "user_expressions": {"a": "1 +", "b": 7}}),
             ),
         ] {
-            let id = c.shell_request(kind, content).await;
-            let reply = c.shell_reply(&id).await;
+            // Each answered in turn, and its idle awaited: the failing execute
+            // aborts whatever arrives before its idle (as ipykernel), which a
+            // request sent on its reply alone could race into.
+            let (reply, _) = c.ask(kind, content).await;
             assert!(
                 reply.content["status"].is_string(),
                 "{kind}: {}",
