@@ -16,6 +16,7 @@ pub mod script;
 pub mod syntax;
 pub mod teach;
 pub mod tensor;
+pub mod threads;
 pub mod warnings;
 
 /// Large freed buffers are reused instead of returned to the system (memory.rs).

@@ -349,3 +349,39 @@ fn piped_python_blocks_keep_their_blank_lines() {
     let out = child.wait_with_output().expect("tsh exits");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n0\n1\ndone\n");
 }
+
+/// The kernel threads include the interpreter's own (src/threads.rs): with
+/// one thread no loop leaves it, with more each loop is shared. Every op
+/// whose work is split gives the same digits whatever the count, and
+/// `set_num_threads` before any work sets the count the script sees.
+#[test]
+fn one_two_or_three_kernel_threads_give_the_same_results() {
+    let body = "import torch
+torch.set_num_threads(int(__import_count__))
+print(torch.get_num_threads())
+torch.manual_seed(0)
+a = torch.randn(700, 600)
+print((a * 2 + 1).sum(dim=0)[:3].tolist(), a.amax(1)[:3].tolist(), a.argmax(0)[:3].tolist())
+print(a.softmax(-1)[5, :3].tolist(), a.log_softmax(0)[:2, 7].tolist())
+print((a @ a.T)[3, :3].tolist(), a.T.contiguous()[1, :3].tolist())
+print(a[torch.arange(0, 700, 3)].sum().item(), a.sort(1).values[2, :3].tolist())
+x = torch.randn(8, 4, 32, 32)
+print(torch.nn.functional.max_pool2d(x, 2).sum().item(), torch.nn.functional.layer_norm(x, (32,)).std().item())
+";
+    let outputs: Vec<String> = ["1", "2", "3"]
+        .iter()
+        .map(|n| {
+            let path = script(
+                &format!("threads{n}.py"),
+                &body.replace("__import_count__", n),
+            );
+            let (code, out, err) = tsh(&[&path]);
+            assert_eq!(code, 0, "{n} threads: {err}");
+            let (count, rest) = out.split_once('\n').expect("a count line");
+            assert_eq!(count, *n);
+            rest.to_string()
+        })
+        .collect();
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+}

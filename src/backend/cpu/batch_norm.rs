@@ -10,7 +10,7 @@ use super::elem::{CpuStorage, Element};
 use super::norm::{line, opmath};
 use super::reduce::lane_fold;
 use super::scratch::{Out, filled_vec};
-use super::strided::PAR_MIN;
+use super::strided::parallel;
 use crate::error::{Result, dtype_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -190,7 +190,7 @@ fn forward<T: Element>(
 ) -> Result<(CpuStorage, CpuStorage, CpuStorage)> {
     let p = Planes { l };
     let (nb, c, s) = p.sizes();
-    let big = nb * c * s >= PAR_MIN;
+    let big = parallel(nb * c * s);
     let (mean, var) = match stats {
         Some((m, v)) => (m.to_vec(), v.to_vec()),
         None => {
@@ -248,7 +248,7 @@ fn backward<T: Element>(
     let x = T::slice(x).ok_or_else(|| dtype_err("batch_norm: mixed dtypes"))?;
     let (pg, px) = (Planes { l: gl }, Planes { l: xl });
     let (nb, c, s) = pg.sizes();
-    let big = nb * c * s >= PAR_MIN;
+    let big = parallel(nb * c * s);
     let r = opmath::<T>;
     let sums = per_channel(c, big, |ch| {
         let (mut gb, mut xb) = (Vec::new(), Vec::new());

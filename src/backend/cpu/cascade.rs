@@ -564,7 +564,7 @@ fn sum_with<T: SumFloat, const N: usize>(v: &[T], l: &Layout, dims: &[usize]) ->
     if numel == 0 {
         return out;
     }
-    let threads = rayon::current_num_threads();
+    let threads = crate::threads::count();
     if numel < GRAIN || threads == 1 {
         let o = Out(out.as_mut_ptr(), out.len());
         plan.walk::<T, N>(v, &o, 0, numel);

@@ -3,7 +3,7 @@
 
 use super::elem::{CpuStorage, Element};
 use super::scratch::{Out, filled_vec};
-use super::strided::{contiguous, runs};
+use super::strided::{PAR_MIN, contiguous, runs};
 use crate::error::{Result, index_err, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -194,9 +194,12 @@ pub fn gather(
     let mut fine = Vec::new();
     let out = with_storage!(s, v => Element::wrap(filled_vec(n, |out| {
         // Out-of-range indices read element 0 of the line and are reported.
+        // Lines are split among threads only in PAR_MIN-element pieces.
+        crate::threads::ensure();
         fine = out
             .par_chunks_mut(last)
             .zip(src_rows.par_iter().zip(&idx_rows))
+            .with_min_len(PAR_MIN / last.max(1))
             .map(|(o, (&sr, &ir))| gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along))
             .collect();
     })));
@@ -257,7 +260,7 @@ fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
         }
         // Tasks of about 16K elements.
         let per = (1usize << 14).div_ceil(run);
-        if n < 1 << 16 {
+        if n < 1 << 16 || crate::threads::count() == 1 {
             copy(out, &sel.starts);
         } else {
             out.par_chunks_mut(per * run)

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
-use super::strided::PAR_MIN;
+use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::ScanOp;
@@ -75,7 +75,7 @@ pub(super) fn each_line<U: Send + Sync + Copy + Default>(
         f(i, &mut line);
         line
     };
-    let results: Vec<Vec<U>> = if n >= PAR_MIN && count > 1 {
+    let results: Vec<Vec<U>> = if count > 1 && parallel(n) {
         (0..count).into_par_iter().map(compute).collect()
     } else {
         (0..count).map(compute).collect()
@@ -161,7 +161,7 @@ fn scan_slabs<T: Element, A: Copy, U: Copy + Default + Send + Sync>(
         }
     };
     let mut result = vec![U::default(); n];
-    if n >= PAR_MIN && n > slab {
+    if n > slab && parallel(n) {
         result
             .par_chunks_mut(slab)
             .zip(src.par_chunks(slab))

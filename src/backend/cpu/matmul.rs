@@ -51,7 +51,7 @@ impl Spec {
         }
     }
     fn parallelism(&self) -> Parallelism {
-        if self.m * self.n * self.k >= 1 << 23 {
+        if self.m * self.n * self.k >= 1 << 23 && crate::threads::many() {
             Parallelism::Rayon(0)
         } else {
             Parallelism::None
@@ -78,7 +78,8 @@ fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec
             return;
         }
         let side_by_side = batches > 1
-            && batches >= rayon::current_num_threads()
+            && crate::threads::many()
+            && batches >= crate::threads::count()
             && batches * m * n * k >= 1 << 18;
         if side_by_side {
             out.par_chunks_mut(m * n)

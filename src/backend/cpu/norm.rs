@@ -80,9 +80,11 @@ fn param<'a, T: Element>(
 /// the work is small.
 fn rows_per_task(rows: usize, n: usize) -> usize {
     if rows * n < PAR_MIN {
+        // One task: rayon runs it on this thread, a member of the pool.
+        crate::threads::ensure();
         return rows.max(1);
     }
-    rows.div_ceil(4 * rayon::current_num_threads()).max(1)
+    rows.div_ceil(4 * crate::threads::count()).max(1)
 }
 
 crate::multiversion! {

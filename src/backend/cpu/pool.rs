@@ -174,7 +174,7 @@ fn pool_typed<T: Pooled>(
         let job = |(p, (v, i)): (usize, Slots<T>)| {
             plane_fn(&x[p * plane..(p + 1) * plane], hw, win, v, i);
         };
-        if planes * plane >= PARALLEL {
+        if planes * plane >= PARALLEL && crate::threads::many() {
             vals.par_chunks_mut(per)
                 .zip(idx.par_chunks_mut(per))
                 .enumerate()
@@ -291,7 +291,7 @@ fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
             *d = *d + v;
         }
     };
-    if out.len() >= PARALLEL {
+    if out.len() >= PARALLEL && crate::threads::many() {
         out.par_chunks_mut(plane).enumerate().for_each(job);
     } else {
         out.chunks_mut(plane).enumerate().for_each(job);

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::cascade;
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::extrema::{arg_rows, best_row_f32, lane_best};
-use super::strided::{PAR_MIN, runs};
+use super::strided::{PAR_MIN, parallel, runs};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
 use crate::tensor::op::ReduceOp;
@@ -258,6 +258,8 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         } else {
             op
         };
+        // Pieces of a fixed size, on one thread or many: the same bits.
+        crate::threads::ensure();
         let partial: Vec<f64> = if gr.group_contiguous() {
             v[base..base + size]
                 .par_chunks(PAR_MIN / 2)
@@ -308,7 +310,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         let vals: Vec<f64> = offs.iter().map(|&o| v[s + o].to_f64()).collect();
         reduce_f64(op, &vals)
     };
-    if outputs * size >= PAR_MIN && outputs > 1 {
+    if outputs > 1 && parallel(outputs * size) {
         starts.par_iter().map(one).collect()
     } else {
         starts.iter().map(one).collect()
@@ -362,9 +364,9 @@ pub(super) fn by_column_blocks(
     out: &mut [f64],
     work: impl Fn(usize, &mut [f64]) + Sync,
 ) {
-    let cols = (starts.len() / (rayon::current_num_threads() * 4)).clamp(64, 2048);
+    let cols = (starts.len() / (crate::threads::count() * 4)).clamp(64, 2048);
     let run = |(ci, block): (usize, &mut [f64])| work(starts[0] + ci * cols, block);
-    if starts.len() * rows >= PAR_MIN {
+    if parallel(starts.len() * rows) {
         out.par_chunks_mut(cols).enumerate().for_each(run);
     } else {
         out.chunks_mut(cols).enumerate().for_each(run);
@@ -395,7 +397,7 @@ fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> 
         let vals: Vec<i64> = offs.iter().map(|&o| v[s + o].to_i64()).collect();
         reduce_i64(op, &vals)
     };
-    if outputs * size >= PAR_MIN && outputs > 1 {
+    if outputs > 1 && parallel(outputs * size) {
         starts.par_iter().map(one).collect()
     } else {
         starts.iter().map(one).collect()

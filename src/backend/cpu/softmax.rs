@@ -17,7 +17,7 @@ use super::elem::{CpuStorage, Element};
 use super::lines::{Lines, each_line};
 use super::mathfun::{exp_sleef, log_sleef};
 use super::scratch::{Out, convert_into, filled_vec};
-use super::strided::PAR_MIN;
+use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 
@@ -193,7 +193,7 @@ fn rows_f32(v: &[f32], l: &Layout, len: usize, log: bool) -> Vec<f32> {
     let x = &v[l.offset..l.offset + n];
     filled_vec(n, |out| {
         let work = |(src, dst): (&[f32], &mut [Out<f32>])| last_dim_f32(src, dst, log);
-        if n >= PAR_MIN {
+        if parallel(n) {
             x.par_chunks(len)
                 .zip(out.par_chunks_mut(len))
                 .for_each(work);
@@ -225,7 +225,7 @@ fn vector_positions(total: usize, inner: usize, dim_size: usize, log: bool) -> V
     // parallel_for over positions, each thread walking its range: a vector
     // wherever 16 positions of one row fit inside the range.
     let grain = (32768 / dim_size.max(1)).max(1);
-    let threads = rayon::current_num_threads();
+    let threads = crate::threads::count();
     let (used, chunk) = if total > grain && threads > 1 {
         let used = threads.min(total.div_ceil(grain));
         (used, total.div_ceil(used))
@@ -354,7 +354,7 @@ fn inner_f32(v: &[f32], l: &Layout, dim: usize, log: bool) -> Vec<f32> {
         let at = o * inner + j0;
         block_f32(slab, len, inner, j0, w, log, &vectors[at..at + w])
     };
-    let blocks: Vec<Vec<f32>> = if n >= PAR_MIN {
+    let blocks: Vec<Vec<f32>> = if parallel(n) {
         tasks.par_iter().map(run).collect()
     } else {
         tasks.iter().map(run).collect()

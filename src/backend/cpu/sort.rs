@@ -4,7 +4,7 @@
 
 use super::elem::{CpuStorage, Element};
 use super::lines::Lines;
-use super::strided::{PAR_MIN, gather};
+use super::strided::{gather, parallel};
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -93,7 +93,7 @@ fn sort_typed<T: Element>(
     let one = |keyed: &mut Vec<(u64, u32)>, &s: &usize| {
         sort_line(v, s, lines.in_stride, lines.len, descending, k, keyed)
     };
-    let sorted: Vec<Vec<(u64, u32)>> = if lines.len * lines.in_starts.len() >= PAR_MIN {
+    let sorted: Vec<Vec<(u64, u32)>> = if parallel(lines.len * lines.in_starts.len()) {
         lines.in_starts.par_iter().map_init(Vec::new, one).collect()
     } else {
         let mut keyed = Vec::new();

@@ -16,10 +16,16 @@ use crate::tensor::layout::Layout;
 /// 32K-element tasks spent most of its time in context switches).
 pub const PAR_MIN: usize = 1 << 17;
 
+/// Whether a loop over `work` elements runs in parallel: big enough, and
+/// more than one kernel thread (with one, no loop goes through rayon at all).
+pub fn parallel(work: usize) -> bool {
+    work >= PAR_MIN && crate::threads::count() > 1
+}
+
 /// How many elements each parallel task of an `n`-element loop takes: a few
 /// tasks per core (for balance), each a whole number of blocks.
 pub fn task_len(n: usize) -> usize {
-    let tasks = 4 * rayon::current_num_threads();
+    let tasks = 4 * crate::threads::count();
     n.div_ceil(tasks).div_ceil(BLOCK).max(1) * BLOCK
 }
 
@@ -32,7 +38,7 @@ pub fn fill_blocks<U: Send>(n: usize, f: &(dyn Fn(usize, &mut [Out<U>]) + Sync))
                 f(start + i * BLOCK, dst);
             }
         };
-        if n >= PAR_MIN {
+        if parallel(n) {
             let len = task_len(n);
             out.par_chunks_mut(len)
                 .enumerate()
@@ -178,6 +184,7 @@ pub fn transposed(l: &Layout) -> Option<Layout> {
 fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
     const TILE: usize = 32;
     let (rows, cols, step) = (t.shape[0], t.shape[1], t.strides[1]);
+    crate::threads::ensure();
     filled_vec(rows * cols, |out| {
         out.par_chunks_mut(TILE * cols)
             .enumerate()

@@ -106,7 +106,7 @@ fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<
         let plane = |(p, dst): (usize, &mut [Out<T>])| {
             unfold_plane(&x[p * h * w..(p + 1) * h * w], h, w, win, pad, dst);
         };
-        if out.len() >= 1 << 15 {
+        if out.len() >= 1 << 15 && crate::threads::many() {
             out.par_chunks_mut(per).enumerate().for_each(plane);
         } else {
             out.chunks_mut(per).enumerate().for_each(plane);
@@ -155,7 +155,7 @@ fn fold_typed<T: Element>(
     let plane = |(p, dst): (usize, &mut [T])| {
         fold_plane(&cols[p * per..(p + 1) * per], h, w, win, dst);
     };
-    if out.len() >= 1 << 15 {
+    if out.len() >= 1 << 15 && crate::threads::many() {
         out.par_chunks_mut(h * w).enumerate().for_each(plane);
     } else {
         out.chunks_mut(h * w).enumerate().for_each(plane);

@@ -1,8 +1,8 @@
 //! `torch.set_num_threads` and friends: how many threads CPU kernels share.
-//! tsh's kernels run on rayon's global pool, which is built once; a script
-//! that sets the count before any parallel work (the usual first lines) gets
-//! exactly that many threads. After, the pool cannot be rebuilt, and a
-//! warning says how to start with the count wanted.
+//! tsh's kernels run on rayon's global pool (see `crate::threads`), which is
+//! built once; a script that sets the count before any parallel work (the
+//! usual first lines) gets exactly that many threads. After, the pool cannot
+//! be rebuilt, and a warning says how to start with the count wanted.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -64,15 +64,12 @@ fn positive(mut a: Args, what: &str) -> Result<usize> {
 
 fn set_num_threads(it: &mut Interp, a: Args) -> Result<Value> {
     let n = positive(a, "set_num_threads")?;
-    let built = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build_global()
-        .is_ok();
-    if !built && rayon::current_num_threads() != n {
+    let built = crate::threads::start(n);
+    if !built && crate::threads::count() != n {
         it.warn(&format!(
             "set_num_threads({n}): tsh's kernel threads ({}) were started by earlier work and \
              cannot change now; call it before any large op, or start tsh with RAYON_NUM_THREADS={n}",
-            rayon::current_num_threads()
+            crate::threads::count()
         ));
     }
     Ok(Value::None)
@@ -80,7 +77,7 @@ fn set_num_threads(it: &mut Interp, a: Args) -> Result<Value> {
 
 fn get_num_threads(_: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
-    Ok(Value::Int(rayon::current_num_threads() as i64))
+    Ok(Value::Int(crate::threads::planned() as i64))
 }
 
 fn set_num_interop_threads(_: &mut Interp, a: Args) -> Result<Value> {
@@ -92,7 +89,7 @@ fn set_num_interop_threads(_: &mut Interp, a: Args) -> Result<Value> {
 fn get_num_interop_threads(_: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
     Ok(Value::Int(match INTEROP.load(Ordering::Relaxed) {
-        0 => rayon::current_num_threads(),
+        0 => crate::threads::planned(),
         n => n,
     } as i64))
 }

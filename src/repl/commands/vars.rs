@@ -83,7 +83,7 @@ fn cpu_model() -> String {
 }
 
 pub fn devices(interp: &mut Interp, _: &str) -> Result<Outcome> {
-    let threads = rayon::current_num_threads();
+    let threads = crate::threads::planned();
     let mem = human_bytes(crate::tensor::core::memory_limit() as u128);
     say(
         interp,
