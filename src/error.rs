@@ -20,6 +20,9 @@ pub enum ErrorKind {
     Interrupt,
     Assert,
     Recursion,
+    /// `sys.exit(code)` / `raise SystemExit(code)`: not a failure, the end of
+    /// the script (the message is the code as text; see `exit_status`).
+    Exit,
 }
 
 impl ErrorKind {
@@ -38,6 +41,7 @@ impl ErrorKind {
             ErrorKind::Interrupt => "interrupt",
             ErrorKind::Assert => "assert",
             ErrorKind::Recursion => "recursion",
+            ErrorKind::Exit => "exit",
         }
     }
 }
@@ -116,6 +120,21 @@ impl Error {
         }
     }
 
+    /// For a `sys.exit`, what Python does with its code: the process's exit
+    /// status, and the text to print on stderr first (a code that is not an
+    /// integer is printed, and the status is 1; no code is status 0).
+    pub fn exit_status(&self) -> Option<(u8, Option<&str>)> {
+        if self.kind != ErrorKind::Exit {
+            return None;
+        }
+        let code = self.message.as_str();
+        Some(match code.parse::<i64>() {
+            _ if code.is_empty() || code == "None" => (0, None),
+            Ok(n) => (n.rem_euclid(256) as u8, None),
+            Err(_) => (1, Some(code)),
+        })
+    }
+
     /// The Python class name an `except` clause and `type(e)` see.
     pub fn py_class(&self) -> Rc<str> {
         if let Some(c) = &self.class {
@@ -141,6 +160,7 @@ impl Error {
             ErrorKind::Interrupt => "KeyboardInterrupt",
             ErrorKind::Assert => "AssertionError",
             ErrorKind::Recursion => "RecursionError",
+            ErrorKind::Exit => "SystemExit",
         };
         name.into()
     }

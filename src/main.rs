@@ -23,6 +23,13 @@ struct Cli {
     command: Option<Command>,
     /// A .tsh script to run.
     file: Option<std::path::PathBuf>,
+    /// Arguments for the script: its `sys.argv[1:]`.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    args: Vec<String>,
     /// Run this code instead of a file.
     #[arg(short = 'c', value_name = "CODE")]
     code: Option<String>,
@@ -78,6 +85,13 @@ fn run(mut cli: Cli) -> ExitCode {
         return kernel::main(args);
     }
     let color = use_color(&cli);
+    // sys.argv as python3 gives it: the script (`-c` for code, empty at the prompt), then its arguments.
+    let name = match (&cli.code, &cli.file) {
+        (Some(_), _) => "-c".to_string(),
+        (None, Some(path)) => path.display().to_string(),
+        (None, None) => String::new(),
+    };
+    tsh::interp::builtins::pysys::set_argv(std::iter::once(name).chain(cli.args.clone()).collect());
     let mut interp = Interp::new(Box::new(Stdout));
     interp.color = color;
     if !cli.verify.is_empty() {
@@ -109,6 +123,13 @@ fn run(mut cli: Cli) -> ExitCode {
     };
     match tsh::script::run_script(&mut interp, &src, cli.echo) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.exit_status().is_some() => {
+            let (status, text) = e.exit_status().unwrap_or((1, None));
+            if let Some(t) = text {
+                eprintln!("{t}");
+            }
+            ExitCode::from(status)
+        }
         Err(e) => {
             eprint!("{}", render(&e, &src, &origin));
             ExitCode::from(1)

@@ -385,3 +385,25 @@ print(torch.nn.functional.max_pool2d(x, 2).sum().item(), torch.nn.functional.lay
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);
 }
+
+/// A python3 script's view of its process: `sys.argv` holds the script and
+/// its arguments (hyphens included), `print(file=sys.stderr)` and
+/// `sys.stderr.write` go to stderr, and `sys.exit(code)` ends the script with
+/// that status (a text code is printed and gives 1), as `python3 script.py`.
+#[test]
+fn scripts_see_argv_stderr_and_exit_status() {
+    let path = script(
+        "argv.py",
+        "import sys\nprint(sys.argv[1:])\nprint('oops', file=sys.stderr)\nsys.stderr.write('more\\n')\n\
+         if __name__ == '__main__':\n    sys.exit(int(sys.argv[1]))\nprint('not reached')\n",
+    );
+    let (code, out, err) = tsh(&[&path, "3", "-v", "--x"]);
+    assert_eq!((code, out.as_str()), (3, "['3', '-v', '--x']\n"));
+    assert_eq!(err, "oops\nmore\n");
+    let (code, out, err) = tsh(&["-c", "import sys; print(sys.argv); sys.exit('bye')"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (1, "['-c']\n", "bye\n"));
+    let (code, _, err) = tsh(&["-c", "import sys; sys.exit()"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, _) = tsh_stdin(&[], "print(1)\nimport sys\nsys.exit(4)\nprint(2)\n", &[]);
+    assert_eq!((code, out.as_str()), (4, "1\n"));
+}

@@ -424,7 +424,10 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
             .partial_cmp(&float_of(b))
             .ok_or_else(|| value_err("nan cannot be ordered")),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
-        (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
+        (
+            Value::List(_) | Value::Tuple(_) | Value::Named(_),
+            Value::List(_) | Value::Tuple(_) | Value::Named(_),
+        ) => {
             let _level = super::value::Nested::enter().ok_or_else(|| {
                 value_err(
                     "these values are nested too deeply to compare (does a list hold itself?)",

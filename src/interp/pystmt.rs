@@ -31,6 +31,7 @@ const IMPORTABLE: &[&str] = &[
     "copy",
     "itertools",
     "warnings",
+    "sys",
     "torch.utils",
     "torch.utils.data",
 ];
@@ -294,6 +295,7 @@ fn kind_of_class(class: &str) -> Option<ErrorKind> {
         "OSError" | "IOError" | "FileNotFoundError" => ErrorKind::Io,
         "MemoryError" | "OutOfMemoryError" => ErrorKind::Memory,
         "RecursionError" => ErrorKind::Recursion,
+        "SystemExit" => ErrorKind::Exit,
         "KeyboardInterrupt" => ErrorKind::Interrupt,
         "SyntaxError" => ErrorKind::Syntax,
         "ValueError"
@@ -327,7 +329,7 @@ fn catches(classes: Option<&Expr>, e: &Error) -> bool {
     use ErrorKind::*;
     match class.as_str() {
         "BaseException" => true,
-        "Exception" => e.kind != Interrupt,
+        "Exception" => !matches!(e.kind, Interrupt | Exit),
         "RuntimeError" => matches!(e.kind, Shape | Dtype | Device | Value | Memory | Recursion),
         "ZeroDivisionError" => e.kind == Value && e.message.contains("by zero"),
         "ArithmeticError" | "OverflowError" => e.kind == Value,

@@ -125,6 +125,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
         }
     };
     let mut entry = fresh();
+    let mut status = 0;
     'read: loop {
         let prompt = if entry.is_empty() { "tsh> " } else { "...  " };
         let (ready, at_end) = match editor.readline(prompt) {
@@ -141,7 +142,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
             }
         };
         for src in ready {
-            if run_and_record(
+            if let Some(code) = run_and_record(
                 &mut interp,
                 &mut editor,
                 &src,
@@ -149,6 +150,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
                 &history,
                 interactive,
             ) {
+                status = code;
                 break 'read;
             }
             // Completion reads the variables; only a terminal completes.
@@ -163,7 +165,7 @@ pub fn run(mut interp: Interp) -> ExitCode {
     if let Some(h) = history.as_ref().filter(|_| !interactive) {
         let _ = editor.save_history(h);
     }
-    ExitCode::SUCCESS
+    ExitCode::from(status)
 }
 
 /// The entry being typed: lines join while brackets or braces are open, and an
@@ -284,7 +286,7 @@ fn run_and_record(
     captured: &Buffer,
     history: &Option<std::path::PathBuf>,
     interactive: bool,
-) -> bool {
+) -> Option<u8> {
     // At a terminal, history is written after every entry: a killed shell loses
     // none. Piped input is saved once at the end, since rewriting the file per
     // line would make a long pipe quadratic.
@@ -296,7 +298,12 @@ fn run_and_record(
     let (quit, error) = run_entry(interp, src);
     let shown = captured.take();
     interp.record_entry(src, &shown, error.as_ref());
-    quit
+    // `:quit` ends with status 0, `sys.exit(code)` with its code's.
+    quit.then(|| {
+        error
+            .and_then(|e| e.exit_status().map(|(s, _)| s))
+            .unwrap_or(0)
+    })
 }
 
 /// Run one entry (a `:command` or code); report its error. True to quit.
@@ -323,6 +330,14 @@ pub fn eval_entry(interp: &mut Interp, src: &str) -> (bool, Option<(crate::error
     };
     match result {
         Ok(()) => (false, None),
+        // `sys.exit()`: the session ends, showing only a code that is text.
+        Err(e) if e.exit_status().is_some() => {
+            let text = e
+                .exit_status()
+                .and_then(|(_, t)| t)
+                .map(|t| format!("{t}\n"));
+            (true, Some((e.clone(), text.unwrap_or_default())))
+        }
         Err(e) => {
             let text = render_styled(&e, src, "<stdin>", interp.color);
             interp.set_last_error(e.clone(), src);

@@ -328,6 +328,12 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             "args" if e.message.is_empty() => Ok(Value::tuple(vec![])),
             "args" => Ok(Value::tuple(vec![Value::str(&e.message)])),
             "__class__" => Ok(Value::Type(super::pytypes::class_of(obj))),
+            // SystemExit's code: None, an int, or the text given.
+            "code" if e.kind == crate::error::ErrorKind::Exit => Ok(match e.message.parse() {
+                _ if e.message.is_empty() => Value::None,
+                Ok(n) => Value::Int(n),
+                Err(_) => Value::str(&e.message),
+            }),
             _ => Err(no_attr(obj, name, vec!["args"])),
         },
         Value::Complex(re, im) => {

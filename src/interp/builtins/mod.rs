@@ -47,6 +47,7 @@ mod pymethods;
 pub(crate) mod pyrandom;
 mod pyset_rows;
 mod pyspecial;
+pub mod pysys;
 mod python;
 mod pytime;
 mod pytypes;
@@ -132,7 +133,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 50] {
+fn tables() -> [&'static [Builtin]; 51] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -156,6 +157,7 @@ fn tables() -> [&'static [Builtin]; 50] {
         select::ROWS,
         pyrandom::ROWS,
         pytime::ROWS,
+        pysys::ROWS,
         threads::ROWS,
         pycopy::ROWS,
         pyitertools::ROWS,
@@ -344,6 +346,10 @@ pub fn global(name: &str) -> Option<Value> {
     if name == "torch" {
         return Some(Value::Module("torch"));
     }
+    // A script or entry always runs as Python's main module does.
+    if name == "__name__" {
+        return Some(Value::str("__main__"));
+    }
     if let Some((_, path)) = MODULES.iter().find(|(n, _)| *n == name) {
         return Some(Value::Module(path));
     }
@@ -417,6 +423,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
         // The PyTorch whose behaviour tsh follows.
         ("torch", "__version__") => Some(Value::str("2.15.0")),
+        ("sys", n) if pysys::attr(n).is_some() => pysys::attr(n),
         (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
         ("numpy", n) => numpy::attr(n).or_else(|| {
             index()
@@ -438,7 +445,10 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "time"
             | "copy"
             | "itertools"
-            | "warnings",
+            | "warnings"
+            | "sys"
+            | "sys.stdout"
+            | "sys.stderr",
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);

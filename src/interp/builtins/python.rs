@@ -21,8 +21,8 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Python,
         "print",
-        "print(*values, sep=' ', end='\\n')",
-        "Print values separated by spaces.",
+        "print(*values, sep=' ', end='\\n', file=sys.stdout, flush=False)",
+        "Print values separated by spaces (file=sys.stderr prints on stderr).",
         "print('loss', 0.25, tensor([1, 2]))",
         print
     ),
@@ -182,11 +182,29 @@ fn print(it: &mut Interp, mut a: Args) -> Result<Value> {
         Some((Value::Str(s), _)) => s.to_string(),
         _ => "\n".to_string(),
     };
+    // tsh writes its output at once: flush=True asks for nothing more.
+    let _ = a.take_kw("flush");
+    let to_stderr = match a.take_kw("file") {
+        None | Some((Value::None, _)) | Some((Value::Module("sys.stdout"), _)) => false,
+        Some((Value::Module("sys.stderr"), _)) => true,
+        Some((v, span)) => {
+            return Err(type_err(format!(
+                "print(file=...): tsh prints to sys.stdout or sys.stderr, not to {}",
+                v.a_type_name()
+            ))
+            .at(span));
+        }
+    };
     let values = a.rest();
     a.finish()?;
     let text: Vec<String> = values.iter().map(|(v, _)| it.str_text(v)).collect();
     let line = format!("{}{}", text.join(&sep), end);
-    it.out.write_str(&line);
+    if to_stderr {
+        // stderr's text goes where warnings go (see sys.stderr.write).
+        it.out.write_warning(&line);
+    } else {
+        it.out.write_str(&line);
+    }
     Ok(Value::None)
 }
 

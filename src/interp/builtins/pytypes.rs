@@ -665,6 +665,7 @@ fn exception_class(name: &str) -> &'static str {
         "KeyboardInterrupt",
         "AssertionError",
         "RecursionError",
+        "SystemExit",
     ];
     CLASSES
         .iter()
