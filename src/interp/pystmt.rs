@@ -32,6 +32,9 @@ const IMPORTABLE: &[&str] = &[
     "itertools",
     "warnings",
     "sys",
+    "timeit",
+    "statistics",
+    "gc",
     "torch.utils",
     "torch.utils.data",
 ];

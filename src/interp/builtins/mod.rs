@@ -50,6 +50,7 @@ mod pyspecial;
 pub mod pysys;
 mod python;
 mod pytime;
+mod pytiming;
 mod pytypes;
 pub(crate) mod pywarnings;
 mod quantize;
@@ -133,7 +134,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 51] {
+fn tables() -> [&'static [Builtin]; 52] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -158,6 +159,7 @@ fn tables() -> [&'static [Builtin]; 51] {
         pyrandom::ROWS,
         pytime::ROWS,
         pysys::ROWS,
+        pytiming::ROWS,
         threads::ROWS,
         pycopy::ROWS,
         pyitertools::ROWS,
@@ -447,6 +449,9 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "itertools"
             | "warnings"
             | "sys"
+            | "timeit"
+            | "statistics"
+            | "gc"
             | "sys.stdout"
             | "sys.stderr",
             n,

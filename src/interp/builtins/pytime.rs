@@ -54,7 +54,7 @@ fn now(_: &mut Interp, a: Args) -> Result<Value> {
     Ok(Value::Float(t.as_secs_f64()))
 }
 
-fn perf_counter(_: &mut Interp, a: Args) -> Result<Value> {
+pub(super) fn perf_counter(_: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
     static START: OnceLock<Instant> = OnceLock::new();
     Ok(Value::Float(
