@@ -43,15 +43,20 @@ impl CpuStorage {
     /// `start + i * step` for i in 0..n, computed in f64 for floats and i64 for
     /// integers (as PyTorch's arange).
     pub fn arange(start: Scalar, step: Scalar, n: usize, dtype: DType) -> CpuStorage {
-        if dtype.is_float() {
-            let v: Vec<f64> = (0..n).map(|i| start.f + i as f64 * step.f).collect();
-            CpuStorage::from_f64s(&v, dtype)
+        // Written in the dtype, block by block (in parallel when long).
+        crate::with_dtype!(dtype, T => T::wrap(if dtype.is_float() {
+            strided::fill_blocks(n, &|first, dst| {
+                for (i, o) in (first..).zip(dst.iter_mut()) {
+                    o.write(T::from_f64(start.f + i as f64 * step.f));
+                }
+            })
         } else {
-            let v: Vec<i64> = (0..n as i64)
-                .map(|i| start.i.wrapping_add(i.wrapping_mul(step.i)))
-                .collect();
-            CpuStorage::from_i64s(&v, dtype)
-        }
+            strided::fill_blocks(n, &|first, dst| {
+                for (i, o) in (first as i64..).zip(dst.iter_mut()) {
+                    o.write(T::from_i64(start.i.wrapping_add(i.wrapping_mul(step.i))));
+                }
+            })
+        }))
     }
 
     /// PyTorch's linspace, digit for digit: from both ends, `start + step * i`

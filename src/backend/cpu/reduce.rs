@@ -212,25 +212,31 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
 }
 }
 
-/// One group of integers reduced (wrapping, as PyTorch's int64 arithmetic).
-fn reduce_i64(op: ReduceOp, g: &[i64]) -> i64 {
+/// One group of integers reduced (wrapping, as PyTorch's int64 arithmetic),
+/// read straight from the tensor (no copy of the group).
+fn reduce_i64(op: ReduceOp, mut g: impl Iterator<Item = i64>) -> i64 {
+    // The first index of the best value.
+    let mut arg = |better: fn(i64, i64) -> bool| {
+        let first = g.next().unwrap_or(0);
+        let (mut best, mut at) = (first, 0);
+        for (i, x) in g.by_ref().enumerate() {
+            if better(x, best) {
+                (best, at) = (x, i + 1);
+            }
+        }
+        at as i64
+    };
     match op {
-        ReduceOp::Prod => g.iter().fold(1i64, |a, &x| a.wrapping_mul(x)),
-        ReduceOp::Max => g.iter().copied().max().unwrap_or(i64::MIN),
-        ReduceOp::Min => g.iter().copied().min().unwrap_or(i64::MAX),
-        ReduceOp::ArgMax => g
-            .iter()
-            .enumerate()
-            .fold(0, |b, (i, &x)| if x > g[b] { i } else { b }) as i64,
-        ReduceOp::ArgMin => g
-            .iter()
-            .enumerate()
-            .fold(0, |b, (i, &x)| if x < g[b] { i } else { b }) as i64,
-        ReduceOp::All => g.iter().all(|&x| x != 0) as i64,
-        ReduceOp::Any => g.iter().any(|&x| x != 0) as i64,
-        ReduceOp::CountNonzero => g.iter().filter(|&&x| x != 0).count() as i64,
+        ReduceOp::ArgMax => arg(|x, best| x > best),
+        ReduceOp::ArgMin => arg(|x, best| x < best),
+        ReduceOp::Prod => g.fold(1i64, |a, x| a.wrapping_mul(x)),
+        ReduceOp::Max => g.max().unwrap_or(i64::MIN),
+        ReduceOp::Min => g.min().unwrap_or(i64::MAX),
+        ReduceOp::All => g.all(|x| x != 0) as i64,
+        ReduceOp::Any => g.any(|x| x != 0) as i64,
+        ReduceOp::CountNonzero => g.filter(|&x| x != 0).count() as i64,
         // Sum, and the float-only reductions (the tensor layer sends those floats).
-        _ => g.iter().fold(0i64, |a, &x| a.wrapping_add(x)),
+        _ => g.fold(0i64, |a, x| a.wrapping_add(x)),
     }
 }
 
@@ -389,13 +395,20 @@ fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> 
     let gr = Groups::new(l, dims);
     let (outputs, size) = (gr.outputs(), gr.size());
     if size == 0 {
-        return vec![reduce_i64(op, &[]); outputs];
+        return vec![reduce_i64(op, std::iter::empty()); outputs];
     }
     let starts = starts(&gr.kept);
-    let offs = group_offsets(&gr.group);
+    let contiguous = gr.group_contiguous();
+    let offs = if contiguous {
+        Vec::new()
+    } else {
+        group_offsets(&gr.group)
+    };
     let one = |&s: &usize| -> i64 {
-        let vals: Vec<i64> = offs.iter().map(|&o| v[s + o].to_i64()).collect();
-        reduce_i64(op, &vals)
+        if contiguous {
+            return reduce_i64(op, v[s..s + size].iter().map(|x| x.to_i64()));
+        }
+        reduce_i64(op, offs.iter().map(|&o| v[s + o].to_i64()))
     };
     if outputs > 1 && parallel(outputs * size) {
         starts.par_iter().map(one).collect()
