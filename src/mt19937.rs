@@ -71,24 +71,55 @@ impl Mt19937 {
         }
     }
 
+    /// The reference twist, in three runs so that no index wraps (the first
+    /// run reads only words not yet replaced, and vectorises).
     fn twist(&mut self) {
-        for k in 0..N {
-            let y = (self.state[k] & 0x8000_0000) | (self.state[(k + 1) % N] & 0x7fff_ffff);
+        let s = &mut self.state;
+        let mix = |this: u32, next: u32, far: u32| {
+            let y = (this & 0x8000_0000) | (next & 0x7fff_ffff);
             let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
-            self.state[k] = self.state[(k + M) % N] ^ (y >> 1) ^ mag;
+            far ^ (y >> 1) ^ mag
+        };
+        for k in 0..N - M {
+            s[k] = mix(s[k], s[k + 1], s[k + M]);
         }
+        for k in N - M..N - 1 {
+            s[k] = mix(s[k], s[k + 1], s[k + M - N]);
+        }
+        s[N - 1] = mix(s[N - 1], s[0], s[M - 1]);
         self.index = 0;
+    }
+
+    fn temper(mut y: u32) -> u32 {
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// The next `out.len()` words, as that many `next_u32` calls give them.
+    pub fn fill(&mut self, out: &mut [u32]) {
+        let mut done = 0;
+        while done < out.len() {
+            if self.index >= N {
+                self.twist();
+            }
+            let k = (N - self.index).min(out.len() - done);
+            let words = &self.state[self.index..self.index + k];
+            for (o, &w) in out[done..done + k].iter_mut().zip(words) {
+                *o = Self::temper(w);
+            }
+            self.index += k;
+            done += k;
+        }
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
-        let mut y = self.state[self.index];
+        let y = self.state[self.index];
         self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        Self::temper(y)
     }
 }

@@ -312,9 +312,12 @@ macro_rules! half_element {
             fn to_f64(self) -> f64 {
                 <$t>::to_f64(self)
             }
+            /// Through float32, as c10's Half and BFloat16 are made from a
+            /// double (two roundings; the half crate's direct conversion
+            /// also drops the low bits it should round on).
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f64(v)
+                <$t>::from_f32(v as f32)
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
@@ -322,7 +325,7 @@ macro_rules! half_element {
             }
             #[inline(always)]
             fn from_i64(v: i64) -> Self {
-                <$t>::from_f64(v as f64)
+                <$t>::from_f32(v as f32)
             }
             storage_access!($d);
             fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
@@ -475,8 +478,9 @@ impl CpuStorage {
         with_storage!(self, v => v.iter().map(|x| x.to_i64()).collect())
     }
     /// A buffer of `dtype` from f64 values (floats) or i64 values (the rest).
+    /// (`<T as Element>`: half's inherent from_f64 would shadow the trait's.)
     pub fn from_f64s(v: &[f64], dtype: DType) -> CpuStorage {
-        crate::with_dtype!(dtype, T => T::wrap(v.iter().map(|&x| T::from_f64(x)).collect()))
+        crate::with_dtype!(dtype, T => T::wrap(v.iter().map(|&x| <T as Element>::from_f64(x)).collect()))
     }
     pub fn from_i64s(v: &[i64], dtype: DType) -> CpuStorage {
         crate::with_dtype!(dtype, T => T::wrap(v.iter().map(|&x| T::from_i64(x)).collect()))

@@ -6,15 +6,6 @@
 //! FMAs of the vector code; constants written as the sources write them.
 #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
 
-/// a·b + c rounded once, as the FMA instructions PyTorch's compiler fused
-/// these steps into. Computed in f64 (exact product, one rounding, then the
-/// f32 rounding) rather than through libm's fmaf, which a loaded library
-/// (the fake CUDA driver) may replace with an unfused one.
-#[inline(always)]
-pub fn fma(a: f32, b: f32, c: f32) -> f32 {
-    ((a as f64) * (b as f64) + c as f64) as f32
-}
-
 const SQRTHF: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const LOG_P: [f32; 9] = [
     7.0376836292E-2,
@@ -48,13 +39,13 @@ pub fn log_ps(x: f32) -> f32 {
     let z = x * x;
     let mut y = LOG_P[0];
     for p in &LOG_P[1..] {
-        y = fma(y, x, *p);
+        y = fused(y, x, *p);
     }
     y *= x;
-    y = fma(y, z, e * LOG_Q1);
-    y = fma(-z, 0.5, y);
+    y = fused(y, z, e * LOG_Q1);
+    y = fused(-z, 0.5, y);
     x += y;
-    x = fma(e, LOG_Q2, x);
+    x = fused(e, LOG_Q2, x);
     if invalid { f32::NAN } else { x }
 }
 
@@ -90,23 +81,23 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
     let swap_sign_sin = ((j & 4) as u32) << 29;
     let poly_is_sin = (j & 2) != 0;
     // Extended precision modular arithmetic: x - y·π/4 in three parts.
-    x = fma(y, DP1, x);
-    x = fma(y, DP2, x);
-    x = fma(y, DP3, x);
+    x = fused(y, DP1, x);
+    x = fused(y, DP2, x);
+    x = fused(y, DP3, x);
     let sign_cos = ((!(j - 2) & 4) as u32) << 29;
     let sign_sin = sign_sin ^ swap_sign_sin;
     let z = x * x;
     let mut c = COS_P[0];
-    c = fma(c, z, COS_P[1]);
-    c = fma(c, z, COS_P[2]);
+    c = fused(c, z, COS_P[1]);
+    c = fused(c, z, COS_P[2]);
     c *= z;
-    c = fma(c, z, -(z * 0.5));
+    c = fused(c, z, -(z * 0.5));
     c += 1.0;
     let mut s = SIN_P[0];
-    s = fma(s, z, SIN_P[1]);
-    s = fma(s, z, SIN_P[2]);
+    s = fused(s, z, SIN_P[1]);
+    s = fused(s, z, SIN_P[2]);
     s *= z;
-    s = fma(s, x, x);
+    s = fused(s, x, x);
     let (sin, cos) = if poly_is_sin { (c, s) } else { (s, c) };
     (
         f32::from_bits(sin.to_bits() ^ sign_sin),

@@ -35,7 +35,12 @@ use crate::tensor::{DType, Device};
 impl CpuStorage {
     pub fn full(n: usize, dtype: DType, value: Scalar) -> CpuStorage {
         crate::with_dtype!(dtype, T => {
-            let x = if dtype.is_float() { T::from_f64(value.f) } else { T::from_i64(value.i) };
+            // `<T as Element>`: half's own inherent from_f64 would shadow the trait's.
+            let x = if dtype.is_float() {
+                <T as Element>::from_f64(value.f)
+            } else {
+                <T as Element>::from_i64(value.i)
+            };
             T::wrap(vec![x; n])
         })
     }
@@ -47,13 +52,13 @@ impl CpuStorage {
         crate::with_dtype!(dtype, T => T::wrap(if dtype.is_float() {
             strided::fill_blocks(n, &|first, dst| {
                 for (i, o) in (first..).zip(dst.iter_mut()) {
-                    o.write(T::from_f64(start.f + i as f64 * step.f));
+                    o.write(<T as Element>::from_f64(start.f + i as f64 * step.f));
                 }
             })
         } else {
             strided::fill_blocks(n, &|first, dst| {
                 for (i, o) in (first as i64..).zip(dst.iter_mut()) {
-                    o.write(T::from_i64(start.i.wrapping_add(i.wrapping_mul(step.i))));
+                    o.write(<T as Element>::from_i64(start.i.wrapping_add(i.wrapping_mul(step.i))));
                 }
             })
         }))

@@ -47,6 +47,23 @@ impl Mt19937 {
         }
     }
 
+    /// `n` uniforms as `n` calls of `uniform` give them, the words drawn in bulk.
+    fn uniforms(&mut self, n: usize, dtype: DType) -> Vec<f64> {
+        let wide = dtype == DType::F64;
+        let mut words = vec![0u32; if wide { 2 * n } else { n }];
+        self.mt.fill(&mut words);
+        if wide {
+            let bits = |w: &[u32]| ((w[0] as u64) << 32 | w[1] as u64) & ((1 << 53) - 1);
+            (words.chunks_exact(2))
+                .map(|w| bits(w) as f64 / (1u64 << 53) as f64)
+                .collect()
+        } else {
+            (words.iter())
+                .map(|&w| (w & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64)
+                .collect()
+        }
+    }
+
     /// One standard normal from PyTorch's scalar path (double precision, pairs cached).
     fn normal_scalar(&mut self) -> f64 {
         if let Some(v) = self.next_normal.take() {
@@ -211,11 +228,55 @@ pub fn swap_generator(state: &mut GeneratorState) {
 
 /// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
 fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
+    // In the dtype, `x * (to - from) + from` can round up to `to`; PyTorch
+    // gives `from` instead, so the range stays half-open.
+    let rounded = |v: f64| match dtype {
+        DType::F16 => half::f16::from_f32(v as f32).to_f64(),
+        DType::BF16 => half::bf16::from_f32(v as f32).to_f64(),
+        DType::F32 => v as f32 as f64,
+        _ => v,
+    };
+    let top = rounded(to);
     with_gen(|g| {
-        (0..n)
-            .map(|_| g.uniform(dtype) * (to - from) + from)
-            .collect()
+        let mut u = g.uniforms(n, dtype);
+        if dtype == DType::F64 {
+            scale_f64(&mut u, from, to, top);
+        } else {
+            // ATen's float arithmetic: the ends in the dtype, their difference
+            // rounded to it, then one fused multiply-add in float.
+            let (lo, hi) = (rounded(from) as f32, top as f32);
+            scale_f32(&mut u, lo, rounded((hi - lo) as f64) as f32, top, &rounded);
+        }
+        u
     })
+}
+
+crate::multiversion! {
+    /// `x * (to - from) + from` fused, as ATen's compiled kernel computes it.
+    fn scale_f64(u: &mut [f64], from: f64, to: f64, top: f64) {
+        for x in u.iter_mut() {
+            let v = x.mul_add(to - from, from);
+            *x = if v == top { from } else { v };
+        }
+    }
+}
+
+/// The float (and half) form of `scale_f64`: `rounded` rounds to the dtype.
+fn scale_f32(u: &mut [f64], from: f32, range: f32, top: f64, rounded: &dyn Fn(f64) -> f64) {
+    fused_affine(u, from, range);
+    for x in u.iter_mut() {
+        if rounded(*x) == top {
+            *x = from as f64;
+        }
+    }
+}
+
+crate::multiversion! {
+    fn fused_affine(u: &mut [f64], from: f32, range: f32) {
+        for x in u.iter_mut() {
+            *x = (*x as f32).mul_add(range, from) as f64;
+        }
+    }
 }
 
 /// `n` normals with `mean` and `std`, drawn for a contiguous tensor of `dtype`.
@@ -232,7 +293,7 @@ fn normal(n: usize, dtype: DType, mean: f64, std: f64) -> Vec<f64> {
         } else {
             n
         };
-        let mut d: Vec<f64> = (0..drawn).map(|_| g.uniform(dtype)).collect();
+        let mut d = g.uniforms(drawn, dtype);
         d.resize(n, 0.0);
         for i in (0..n - 15).step_by(16) {
             box_muller_16(&mut d[i..i + 16], single);
