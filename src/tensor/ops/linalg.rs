@@ -40,8 +40,6 @@ impl Batch {
         let shape = a.shape();
         let nd = shape.len();
         let lead = shape[..nd - 2].to_vec();
-        // faer's solvers run their loops on rayon's global pool.
-        crate::threads::ensure();
         Ok(Batch {
             data: a.to_host_f64()?,
             count: lead.iter().product(),
