@@ -4,7 +4,7 @@
 //! device and gradients of gradients work. Composites (norms, pinv,
 //! matrix_power...) are built from these in linalg_composite.rs.
 
-use faer::linalg::solvers::DenseSolveCore;
+use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::{Mat, MatRef, Side};
 
 use crate::autograd::rules::rule;
@@ -13,7 +13,8 @@ use crate::error::{Result, dtype_err, shape_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::ops::arith::{mul, neg};
 use crate::tensor::ops::matmul::matmul;
-use crate::tensor::ops::view::{narrow, transpose, unsqueeze};
+use crate::tensor::ops::view::{expand, narrow, transpose, unsqueeze};
+use crate::tensor::shape::broadcast_shapes;
 
 /// A stack of m×n matrices read off a tensor, row-major, in f64.
 pub(super) struct Batch {
@@ -192,7 +193,7 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
     } else {
         rhs.clone()
     };
-    let x = matmul(&inv(&a.detached())?, &bm.detached())?;
+    let x = lu_solve(&a.detached(), &bm.detached())?;
     let x = if vector {
         crate::tensor::ops::view::squeeze(&x, Some(&[-1]))?
     } else {
@@ -229,6 +230,43 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
             })
         },
     ))
+}
+
+/// X with A X = B, B matrices, the batch dims broadcast: one LU of each A
+/// (partial pivoting) and its two triangular solves, as LAPACK's gesv (a
+/// third of the work of forming A⁻¹ first).
+fn lu_solve(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (an, bn) = (a.ndim(), b.ndim());
+    if an < 2 || bn < 2 || b.shape()[bn - 2] != a.shape()[an - 1] {
+        let dims = |t: &Tensor| {
+            let s = t.shape();
+            format!("{}x{}", s[s.len().max(2) - 2], s[s.len() - 1])
+        };
+        return Err(shape_err(format!(
+            "linalg.solve: Incompatible shapes of A and B for the equation AX = B ({} and {})",
+            dims(a),
+            dims(b)
+        )));
+    }
+    let (n, k) = (a.shape()[an - 1], b.shape()[bn - 1]);
+    let batch = broadcast_shapes(&a.shape()[..an - 2], &b.shape()[..bn - 2])?;
+    let full = |t: &Tensor, tail: [usize; 2]| {
+        let sizes: Vec<i64> = batch.iter().chain(&tail).map(|&d| d as i64).collect();
+        expand(t, &sizes)
+    };
+    let am = Batch::read(&full(a, [a.shape()[an - 2], n])?, "solve")?.square("solve")?;
+    let bm = Batch::read(&full(b, [n, k])?, "solve")?;
+    let mut out = Vec::with_capacity(bm.data.len());
+    for i in 0..am.count {
+        let lu = am.mat(i).partial_piv_lu();
+        if (0..n).any(|j| lu.U()[(j, j)] == 0.0) {
+            return Err(value_err(
+                "torch.linalg.solve: The solver failed because the input matrix is singular.",
+            ));
+        }
+        push(&mut out, lu.solve(bm.mat(i)).as_ref());
+    }
+    tensor_like(out, &bm.shape(&[n, k]), a)
 }
 
 /// `torch.linalg.cholesky`: the lower (or upper) triangular factor.
