@@ -76,7 +76,7 @@ impl Batch {
     fn mat(&self, k: usize) -> Mat<f64> {
         let (m, n) = (self.m, self.n);
         let base = k * m * n;
-        Mat::from_fn(m, n, |i, j| self.data[base + i * n + j])
+        MatRef::from_row_major_slice(&self.data[base..base + m * n], m, n).to_owned()
     }
 
     /// The leading dims followed by `tail`.
