@@ -16,7 +16,9 @@ B.requires_grad_()
 x = torch.linalg.solve(A, B)
 x.sum().backward()
 print(A.grad, B.grad)
-for bad in [(torch.zeros(2, 2), torch.ones(2)), (torch.eye(3), torch.ones(2, 2))]:
+bads = [(torch.zeros(2, 2), torch.ones(2)), (torch.eye(3), torch.ones(2, 2))]
+bads += [(torch.tensor(0.0), torch.eye(3)), (torch.eye(3), torch.tensor(1.0)), (torch.ones(3), torch.ones(3))]
+for bad in bads:
     try:
         print(torch.linalg.solve(*bad))
     except RuntimeError as e:

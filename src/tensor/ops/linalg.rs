@@ -237,10 +237,20 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
 /// third of the work of forming A⁻¹ first).
 fn lu_solve(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (an, bn) = (a.ndim(), b.ndim());
-    if an < 2 || bn < 2 || b.shape()[bn - 2] != a.shape()[an - 1] {
+    if an < 2 {
+        return Err(shape_err(
+            "linalg.solve: The input tensor A must have at least 2 dimensions.",
+        ));
+    }
+    if bn < 2 {
+        return Err(shape_err(
+            "linalg.solve: The input tensor B must have at least 2 dimensions.",
+        ));
+    }
+    if b.shape()[bn - 2] != a.shape()[an - 1] {
         let dims = |t: &Tensor| {
             let s = t.shape();
-            format!("{}x{}", s[s.len().max(2) - 2], s[s.len() - 1])
+            format!("{}x{}", s[s.len() - 2], s[s.len() - 1])
         };
         return Err(shape_err(format!(
             "linalg.solve: Incompatible shapes of A and B for the equation AX = B ({} and {})",
