@@ -419,6 +419,49 @@ impl Storage {
             }
         }
     }
+    /// torch.cat's result: contiguous parts of `dtype` (each a buffer and the
+    /// offset of its first element) side by side, `outer` runs of `runs[p]`
+    /// elements from each part in turn.
+    pub fn concat(
+        parts: &[(&Storage, usize)],
+        runs: &[usize],
+        outer: usize,
+        dtype: DType,
+    ) -> Result<Storage> {
+        if let Some((Storage::Cuda(first), _)) = parts.first() {
+            // On the device: each part copied into its columns of the result.
+            let width: usize = runs.iter().sum();
+            let mut out =
+                cuda::CudaStorage::full(first.gpu().index, outer * width, dtype, Scalar::int(0))?;
+            let mut at = 0;
+            for (&(s, offset), &run) in parts.iter().zip(runs) {
+                let Storage::Cuda(s) = s else {
+                    return Err(mixed());
+                };
+                let dst = Layout {
+                    shape: vec![outer, run],
+                    strides: vec![width, 1],
+                    offset: at,
+                };
+                let src = Layout {
+                    shape: vec![outer, run],
+                    strides: vec![run, 1],
+                    offset,
+                };
+                out.copy_into(&dst, s, &src)?;
+                at += run;
+            }
+            return Ok(Storage::Cuda(out));
+        }
+        let cpu = parts
+            .iter()
+            .map(|&(s, offset)| match s {
+                Storage::Cpu(c) => Ok((c, offset)),
+                _ => Err(mixed()),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        cpu::concat(&cpu, runs, outer).map(Storage::Cpu)
+    }
     pub fn gather(&self, l: &Layout, dim: usize, index: &Storage, il: &Layout) -> Result<Storage> {
         match (self, index) {
             (Storage::Cpu(s), Storage::Cpu(i)) => {

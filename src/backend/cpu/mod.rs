@@ -9,6 +9,7 @@ mod elem;
 mod elementwise;
 mod extrema;
 mod index;
+mod join;
 pub mod kernels;
 mod lines;
 mod mathfun;
@@ -25,6 +26,7 @@ mod strided;
 mod window;
 
 pub use elem::{CpuStorage, Element};
+pub use join::concat;
 
 use super::{BackendStorage, HostBuffer, Scalar, Window};
 use crate::error::Result;

@@ -1,6 +1,8 @@
 //! Joining tensors: cat and stack (vstack and hstack are built on them).
 
+use crate::backend::Storage;
 use crate::error::{Result, shape_err, value_err};
+use crate::tensor::DType;
 use crate::tensor::core::{Tensor, check_alloc};
 use crate::tensor::layout::Layout;
 use crate::tensor::ops::index::write_region;
@@ -58,6 +60,9 @@ fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
     let mut shape = first.shape().to_vec();
     shape[d] = parts.iter().map(|t| t.shape()[d]).sum();
     check_alloc(&shape, dtype)?;
+    if !dtype.is_complex() {
+        return concat_parts(&parts, d, &shape, dtype);
+    }
     let out = crate::tensor::ops::creation::zeros_on(&shape, dtype, first.device())?;
     let mut start = 0;
     for t in parts {
@@ -67,6 +72,25 @@ fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
         start += n;
     }
     Ok(out)
+}
+
+/// The parts side by side along `d`, in one pass over the result: each part
+/// in the result's dtype and contiguous first (views as they are already).
+fn concat_parts(parts: &[&Tensor], d: usize, shape: &[usize], dtype: DType) -> Result<Tensor> {
+    let inner: usize = shape[d + 1..].iter().product();
+    let outer: usize = shape[..d].iter().product();
+    let ready = crate::autograd::no_grad(|| {
+        (parts.iter())
+            .map(|t| t.to_dtype(dtype)?.contiguous())
+            .collect::<Result<Vec<Tensor>>>()
+    })?;
+    let runs: Vec<usize> = ready.iter().map(|t| t.shape()[d] * inner).collect();
+    let guards: Vec<_> = ready.iter().map(|t| t.read()).collect();
+    let storages: Vec<(&Storage, usize)> = (guards.iter().zip(&ready))
+        .map(|(g, t)| (&**g, t.layout().offset))
+        .collect();
+    let s = Storage::concat(&storages, &runs, outer, dtype)?;
+    Ok(Tensor::from_contiguous(s, shape))
 }
 
 pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
