@@ -228,6 +228,17 @@ fn gather_row<T: Copy>(
     along: usize,
 ) -> bool {
     let mut ok = true;
+    if ss == 0 && is == 1 && along == 1 && src.len() >= size as usize {
+        // A row gathered from one contiguous line (gather along the last dim):
+        // indices clamped into the line need no further bounds check.
+        let line = &src[..size as usize];
+        for (o, &x) in o.iter_mut().zip(index) {
+            let inside = x >= 0 && x < size;
+            ok &= inside;
+            o.write(line[if inside { x as usize } else { 0 }]);
+        }
+        return ok;
+    }
     for (k, o) in o.iter_mut().enumerate() {
         let x = index[k * is];
         let inside = x >= 0 && x < size;
