@@ -938,6 +938,8 @@ fn linear_algebra() {
         "torch.linalg.vector_norm({w}, ord=3, dim=-1)",
         "torch.linalg.matrix_norm({w}, ord=1)",
         "torch.autograd.grad(torch.linalg.inv({w}).sum(), x, create_graph=True)[0]",
+        // solve's backward is itself a recorded solve: its gradient differentiates.
+        "torch.autograd.grad(torch.linalg.solve({w}, y).sum(), x, create_graph=True)[0]",
     ] {
         let expr = f.replace("{w}", well);
         check(&expr, &[("x", "3,3", S), ("y", "3,b", S)], "");

@@ -428,30 +428,15 @@ impl Storage {
         outer: usize,
         dtype: DType,
     ) -> Result<Storage> {
-        if let Some((Storage::Cuda(first), _)) = parts.first() {
-            // On the device: each part copied into its columns of the result.
-            let width: usize = runs.iter().sum();
-            let mut out =
-                cuda::CudaStorage::full(first.gpu().index, outer * width, dtype, Scalar::int(0))?;
-            let mut at = 0;
-            for (&(s, offset), &run) in parts.iter().zip(runs) {
-                let Storage::Cuda(s) = s else {
-                    return Err(mixed());
-                };
-                let dst = Layout {
-                    shape: vec![outer, run],
-                    strides: vec![width, 1],
-                    offset: at,
-                };
-                let src = Layout {
-                    shape: vec![outer, run],
-                    strides: vec![run, 1],
-                    offset,
-                };
-                out.copy_into(&dst, s, &src)?;
-                at += run;
-            }
-            return Ok(Storage::Cuda(out));
+        if let Some((Storage::Cuda(_), _)) = parts.first() {
+            let cuda = parts
+                .iter()
+                .map(|&(s, offset)| match s {
+                    Storage::Cuda(c) => Ok((c, offset)),
+                    _ => Err(mixed()),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return cuda::CudaStorage::concat(&cuda, runs, outer, dtype).map(Storage::Cuda);
         }
         let cpu = parts
             .iter()

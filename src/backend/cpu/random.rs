@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use super::elem::CpuStorage;
+use super::elem::{CpuStorage, Element};
 use crate::backend::Distribution;
 use crate::error::Result;
 use crate::tensor::DType;
@@ -42,8 +42,8 @@ impl Mt19937 {
     /// float16 and bfloat16 as float32 and rounds).
     fn uniform(&mut self, dtype: DType) -> f64 {
         match dtype {
-            DType::F64 => (self.next_u64() & ((1 << 53) - 1)) as f64 / (1u64 << 53) as f64,
-            _ => (self.next_u32() & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64,
+            DType::F64 => unit53(self.next_u64()),
+            _ => unit24(self.next_u32()),
         }
     }
 
@@ -53,17 +53,26 @@ impl Mt19937 {
         let mut words = vec![0u32; if wide { 2 * n } else { n }];
         self.mt.fill(&mut words);
         if wide {
-            let bits = |w: &[u32]| ((w[0] as u64) << 32 | w[1] as u64) & ((1 << 53) - 1);
             (words.chunks_exact(2))
-                .map(|w| bits(w) as f64 / (1u64 << 53) as f64)
+                .map(|w| unit53((w[0] as u64) << 32 | w[1] as u64))
                 .collect()
         } else {
-            (words.iter())
-                .map(|&w| (w & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64)
-                .collect()
+            words.iter().map(|&w| unit24(w)).collect()
         }
     }
+}
 
+/// A uniform in [0, 1) from a word's low 53 bits (float64).
+fn unit53(w: u64) -> f64 {
+    (w & ((1 << 53) - 1)) as f64 / (1u64 << 53) as f64
+}
+
+/// A uniform in [0, 1) from a word's low 24 bits (the other float dtypes).
+fn unit24(w: u32) -> f64 {
+    (w & ((1 << 24) - 1)) as f64 / (1u64 << 24) as f64
+}
+
+impl Mt19937 {
     /// One standard normal from PyTorch's scalar path (double precision, pairs cached).
     fn normal_scalar(&mut self) -> f64 {
         if let Some(v) = self.next_normal.take() {
@@ -228,53 +237,38 @@ pub fn swap_generator(state: &mut GeneratorState) {
 
 /// `n` uniforms in [from, to), drawn for a tensor of `dtype`.
 fn uniform(n: usize, dtype: DType, from: f64, to: f64) -> Vec<f64> {
-    // In the dtype, `x * (to - from) + from` can round up to `to`; PyTorch
-    // gives `from` instead, so the range stays half-open.
-    let rounded = |v: f64| match dtype {
-        DType::F16 => half::f16::from_f32(v as f32).to_f64(),
-        DType::BF16 => half::bf16::from_f32(v as f32).to_f64(),
-        DType::F32 => v as f32 as f64,
-        _ => v,
-    };
-    let top = rounded(to);
     with_gen(|g| {
         let mut u = g.uniforms(n, dtype);
-        if dtype == DType::F64 {
-            scale_f64(&mut u, from, to, top);
-        } else {
-            // ATen's float arithmetic: the ends in the dtype, their difference
-            // rounded to it, then one fused multiply-add in float.
-            let (lo, hi) = (rounded(from) as f32, top as f32);
-            scale_f32(&mut u, lo, rounded((hi - lo) as f64) as f32, top, &rounded);
-        }
+        crate::with_dtype!(dtype, T => scale::<T>(&mut u, from, to));
         u
     })
 }
 
-crate::multiversion! {
-    /// `x * (to - from) + from` fused, as ATen's compiled kernel computes it.
-    fn scale_f64(u: &mut [f64], from: f64, to: f64, top: f64) {
-        for x in u.iter_mut() {
-            let v = x.mul_add(to - from, from);
-            *x = if v == top { from } else { v };
-        }
-    }
-}
-
-/// The float (and half) form of `scale_f64`: `rounded` rounds to the dtype.
-fn scale_f32(u: &mut [f64], from: f32, range: f32, top: f64, rounded: &dyn Fn(f64) -> f64) {
-    fused_affine(u, from, range);
-    for x in u.iter_mut() {
-        if rounded(*x) == top {
-            *x = from as f64;
-        }
-    }
+/// `v` rounded to T (as the value stored would be).
+#[inline(always)]
+fn in_dtype<T: Element>(v: f64) -> f64 {
+    T::from_f64(v).to_f64()
 }
 
 crate::multiversion! {
-    fn fused_affine(u: &mut [f64], from: f32, range: f32) {
+    /// `x * (to - from) + from` as ATen computes it: one fused multiply-add,
+    /// in float64 for float64, else in float from the ends rounded to the
+    /// dtype (their difference too). A value that rounds up to `to` in the
+    /// dtype gives `from`, so the range stays half-open, as PyTorch's does.
+    fn scale<T: Element>(u: &mut [f64], from: f64, to: f64) {
+        let top = in_dtype::<T>(to);
+        if T::DTYPE == DType::F64 {
+            for x in u.iter_mut() {
+                let v = x.mul_add(to - from, from);
+                *x = if v == top { from } else { v };
+            }
+            return;
+        }
+        let lo = in_dtype::<T>(from) as f32;
+        let range = in_dtype::<T>((top as f32 - lo) as f64) as f32;
         for x in u.iter_mut() {
-            *x = (*x as f32).mul_add(range, from) as f64;
+            let v = (*x as f32).mul_add(range, lo) as f64;
+            *x = if in_dtype::<T>(v) == top { lo as f64 } else { v };
         }
     }
 }

@@ -119,6 +119,39 @@ impl CudaStorage {
         Ok(out)
     }
 
+    /// torch.cat's result (see Storage::concat): each part copied once into
+    /// its columns of an uninitialised buffer, which the parts fill.
+    pub fn concat(
+        parts: &[(&CudaStorage, usize)],
+        runs: &[usize],
+        outer: usize,
+        dtype: DType,
+    ) -> Result<CudaStorage> {
+        let Some(&(first, _)) = parts.first() else {
+            return Err(crate::error::value_err(
+                "internal: cat of no parts reached the backend",
+            ));
+        };
+        let width: usize = runs.iter().sum();
+        let mut out = CudaStorage::empty(first.gpu(), outer * width, dtype)?;
+        let mut at = 0;
+        for (&(s, offset), &run) in parts.iter().zip(runs) {
+            let dst = Layout {
+                shape: vec![outer, run],
+                strides: vec![width, 1],
+                offset: at,
+            };
+            let src = Layout {
+                shape: vec![outer, run],
+                strides: vec![run, 1],
+                offset,
+            };
+            out.copy_into(&dst, s, &src)?;
+            at += run;
+        }
+        Ok(out)
+    }
+
     pub fn arange(
         index: usize,
         start: Scalar,

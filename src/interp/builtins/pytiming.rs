@@ -98,7 +98,7 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Module,
         "gc.collect",
-        "gc.collect()",
+        "gc.collect(generation=2)",
         "Accepted for Python scripts: tsh frees values as soon as nothing refers to them; returns 0.",
         "import gc; gc.collect()",
         collect
@@ -366,8 +366,10 @@ thread_local! {
     static ENABLED: Cell<bool> = const { Cell::new(true) };
 }
 
-fn collect(_: &mut Interp, a: Args) -> Result<Value> {
-    let _ = a;
+fn collect(_: &mut Interp, mut a: Args) -> Result<Value> {
+    // Which generation to collect: tsh has none, so any is accepted.
+    let _ = a.take("generation");
+    a.finish()?;
     Ok(Value::Int(0))
 }
 

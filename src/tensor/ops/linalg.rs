@@ -216,7 +216,8 @@ pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
                 } else {
                     x0.clone()
                 };
-                let gb = matmul(&mt(&inv(&a0)?)?, &g)?;
+                // A⁻ᵀ g as a solve (recorded, for double backward), not an inverse.
+                let gb = solve(&mt(&a0)?, &g)?;
                 let ga = neg(&matmul(&gb, &mt(&xm)?)?)?;
                 let gb = if vector {
                     crate::tensor::ops::view::squeeze(&gb, Some(&[-1]))?
