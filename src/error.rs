@@ -120,6 +120,13 @@ impl Error {
         }
     }
 
+    /// The error as Python code sees it raised: class `class` (PyTorch raises
+    /// some errors of a kind under another class than the kind's own).
+    pub fn raised_as(mut self, class: &str) -> Error {
+        self.class = Some(class.into());
+        self
+    }
+
     /// For a `sys.exit`, what Python does with its code: the process's exit
     /// status, and the text to print on stderr first (a code that is not an
     /// integer is printed, and the status is 1; no code is status 0).

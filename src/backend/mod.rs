@@ -65,6 +65,15 @@ pub enum Distribution {
     Permutation,
 }
 
+/// A gather or scatter index outside its dim (RuntimeError in PyTorch, not
+/// IndexError as for `t[index]`).
+pub fn along_bounds_err(x: i64, dim: usize, size: usize) -> crate::error::Error {
+    crate::error::index_err(format!(
+        "index {x} is out of bounds for dimension {dim} with size {size}"
+    ))
+    .raised_as("RuntimeError")
+}
+
 /// The primitives of a device. Every method gets the layouts of its operands
 /// (views need no copies) and returns a fresh contiguous buffer, except the
 /// `_into` writers, which change `self` in place.
@@ -127,6 +136,17 @@ pub trait BackendStorage: Sized {
         dims: &[usize],
         indices: &[(&Self, &Layout)],
         insert_at: usize,
+        src: (&Self, &Layout),
+        accumulate: bool,
+    ) -> Result<()>;
+    /// torch.scatter(_add) into `self` seen through `l`: `src` (of self's dtype,
+    /// laid out in the index's shape) written, or added with `accumulate`, at
+    /// each index position with its step along `dim` replaced by the index value.
+    fn scatter_into(
+        &mut self,
+        l: &Layout,
+        dim: usize,
+        index: (&Self, &Layout),
         src: (&Self, &Layout),
         accumulate: bool,
     ) -> Result<()>;
@@ -476,6 +496,24 @@ impl Storage {
             (Storage::Cuda(s), Storage::Cuda(v)) => {
                 let idx = cuda_operands(indices)?;
                 s.index_put_into(l, dims, &idx, insert_at, (v, src.1), accumulate)
+            }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn scatter_into(
+        &mut self,
+        l: &Layout,
+        dim: usize,
+        index: (&Storage, &Layout),
+        src: (&Storage, &Layout),
+        accumulate: bool,
+    ) -> Result<()> {
+        match (self, index.0, src.0) {
+            (Storage::Cpu(s), Storage::Cpu(i), Storage::Cpu(v)) => {
+                s.scatter_into(l, dim, (i, index.1), (v, src.1), accumulate)
+            }
+            (Storage::Cuda(s), Storage::Cuda(i), Storage::Cuda(v)) => {
+                s.scatter_into(l, dim, (i, index.1), (v, src.1), accumulate)
             }
             _ => Err(mixed()),
         }

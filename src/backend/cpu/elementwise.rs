@@ -4,6 +4,7 @@
 
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
+use super::rows::Rows;
 use super::scratch::{Out, scratch};
 use super::strided::{block, fill_blocks, is_scalar};
 use crate::error::{Result, value_err};
@@ -11,6 +12,12 @@ use crate::tensor::layout::Layout;
 use crate::with_storage;
 
 fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
+    if let Some(rows) = Rows::plan([l]) {
+        return rows.fill(&|[at], col, dst| {
+            let mut buf = scratch();
+            T::unary_block(rows.operand(0, src, at, col, &mut buf[..dst.len()]), dst, k);
+        });
+    }
     fill_blocks(l.numel(), &|start, dst| {
         let mut buf = scratch();
         let s = block(src, l, start, &mut buf[..dst.len()]);
@@ -23,6 +30,12 @@ pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
 }
 
 fn predicate_typed<T: Element>(src: &[T], l: &Layout, k: &PredicateKernels) -> Vec<bool> {
+    if let Some(rows) = Rows::plan([l]) {
+        return rows.fill(&|[at], col, dst| {
+            let mut buf = scratch();
+            T::predicate_block(rows.operand(0, src, at, col, &mut buf[..dst.len()]), dst, k);
+        });
+    }
     fill_blocks(l.numel(), &|start, dst| {
         let mut buf = scratch();
         let s = block(src, l, start, &mut buf[..dst.len()]);
@@ -64,6 +77,15 @@ fn pairwise<T: Element, U: Send>(
     lb: &Layout,
     block: &PairBlock<'_, T, U>,
 ) -> Vec<U> {
+    if let Some(rows) = Rows::plan([la, lb]) {
+        return rows.fill(&|[i, j], col, dst| {
+            let (mut ba, mut bb) = (scratch(), scratch());
+            let n = dst.len();
+            let x = rows.operand(0, a, i, col, &mut ba[..n]);
+            let y = rows.operand(1, b, j, col, &mut bb[..n]);
+            block(x, y, dst);
+        });
+    }
     // A transposed operand is copied in tiles first: read block by block in
     // the result's order, every element would be a cache and TLB miss.
     let ta = super::strided::transposed(la).map(|_| super::strided::gather(a, la));
@@ -142,6 +164,16 @@ fn where_typed<T: Element>(
     b: &[T],
     lb: &Layout,
 ) -> Vec<T> {
+    if let Some(rows) = Rows::plan([lc, la, lb]) {
+        return rows.fill(&|[i, j, k], col, dst| {
+            let n = dst.len();
+            let (mut bc, mut ba, mut bb) = (scratch(), scratch(), scratch());
+            let c = rows.operand(0, c, i, col, &mut bc[..n]);
+            let x = rows.operand(1, a, j, col, &mut ba[..n]);
+            let y = rows.operand(2, b, k, col, &mut bb[..n]);
+            select_block(c, x, y, dst);
+        });
+    }
     fill_blocks(lc.numel(), &|start, dst| {
         let n = dst.len();
         let mut bc = scratch();
@@ -149,11 +181,15 @@ fn where_typed<T: Element>(
         let c = block(c, lc, start, &mut bc[..n]);
         let x = block(a, la, start, &mut ba[..n]);
         let y = block(b, lb, start, &mut bb[..n]);
-        for i in 0..n {
-            // An index, not a branch: conditions like relu's mask are random.
-            dst[i].write([y[i], x[i]][c[i] as usize]);
-        }
+        select_block(c, x, y, dst);
     })
+}
+
+fn select_block<T: Copy>(c: &[bool], x: &[T], y: &[T], dst: &mut [Out<T>]) {
+    for i in 0..dst.len() {
+        // An index, not a branch: conditions like relu's mask are random.
+        dst[i].write([y[i], x[i]][c[i] as usize]);
+    }
 }
 
 /// clamp or lerp of float operands, in PyTorch's compute type: f64 for
@@ -168,6 +204,16 @@ fn ternary_float<T: Element>(
     lerp: bool,
 ) -> Vec<T> {
     // Scalar bounds and weights are filled into a block once.
+    if let Some(rows) = Rows::plan([lx, lb, lc]) {
+        return rows.fill(&|[i, j, k], col, dst| {
+            let n = dst.len();
+            let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
+            let p = rows.operand(0, x, i, col, &mut b0[..n]);
+            let q = rows.operand(1, b, j, col, &mut b1[..n]);
+            let r = rows.operand(2, c, k, col, &mut b2[..n]);
+            clamp_lerp_block(lerp, p, q, r, dst);
+        });
+    }
     let (fb, fc) = (filled(b, lb), filled(c, lc));
     fill_blocks(lx.numel(), &|start, dst| {
         let n = dst.len();

@@ -9,7 +9,7 @@ use crate::tensor::layout::Layout;
 use crate::with_storage;
 
 /// Every offset of a layout, in row-major order.
-fn offsets(l: &Layout) -> Vec<usize> {
+pub(super) fn offsets(l: &Layout) -> Vec<usize> {
     let mut out = Vec::with_capacity(l.numel());
     runs(l, 0, l.numel(), &mut |off, stride, count| {
         out.extend((0..count).map(|k| off + k * stride));
@@ -174,10 +174,7 @@ pub fn gather(
     }
     let (size, along) = (l.shape[dim] as i64, l.strides[dim]);
     if size == 0 {
-        return Err(index_err(format!(
-            "index {} is out of bounds for dimension {dim} with size 0",
-            ix[il.offset]
-        )));
+        return Err(crate::backend::along_bounds_err(ix[il.offset], dim, 0));
     }
     // Where each index position reads, but for its step along `dim`.
     let mut spot = l.strides.clone();
@@ -208,9 +205,7 @@ pub fn gather(
             .map(|k| ix[idx_rows[row] + k * is])
             .find(|&x| x < 0 || x >= size)
     }) {
-        return Err(index_err(format!(
-            "index {x} is out of bounds for dimension {dim} with size {size}"
-        )));
+        return Err(crate::backend::along_bounds_err(x, dim, size as usize));
     }
     Ok(out)
 }

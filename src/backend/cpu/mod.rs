@@ -18,6 +18,8 @@ mod norm;
 mod pool;
 pub mod random;
 mod reduce;
+mod rows;
+mod scatter;
 mod scratch;
 pub mod simd;
 mod softmax;
@@ -192,6 +194,16 @@ impl BackendStorage for CpuStorage {
         accumulate: bool,
     ) -> Result<()> {
         index::index_put_into(self, l, dims, indices, insert_at, src, accumulate)
+    }
+    fn scatter_into(
+        &mut self,
+        l: &Layout,
+        dim: usize,
+        index: (&Self, &Layout),
+        src: (&Self, &Layout),
+        accumulate: bool,
+    ) -> Result<()> {
+        scatter::scatter_into(self, l, dim, index.0, index.1, src.0, src.1, accumulate)
     }
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
         cast::copy_into(self, l, src, sl)

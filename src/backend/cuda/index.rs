@@ -212,27 +212,59 @@ pub fn gather(
     index: &CudaStorage,
     il: &Layout,
 ) -> Result<CudaStorage> {
-    // Advanced indexing counts negative indices from the end; gather refuses them.
-    if il.numel() > 0 {
-        let all: Vec<usize> = (0..il.ndim()).collect();
-        let least = index.reduce(il, crate::tensor::op::ReduceOp::Min, &all)?;
-        if let crate::backend::HostBuffer::I64(m) = least.to_host(&Layout::contiguous(&[]))?
+    check_bounds(l, dim, index, il)?;
+    let aranges = aranges(s, dim, il)?;
+    let (dims, picks) = along(&aranges, dim, index, il);
+    self::index(s, l, &dims, &picks, 0)
+}
+
+/// torch.scatter(_add) as an advanced-index write, gather's way.
+pub fn scatter_into(
+    dst: &mut CudaStorage,
+    l: &Layout,
+    dim: usize,
+    index: (&CudaStorage, &Layout),
+    src: (&CudaStorage, &Layout),
+    accumulate: bool,
+) -> Result<()> {
+    check_bounds(l, dim, index.0, index.1)?;
+    let aranges = aranges(dst, dim, index.1)?;
+    let (dims, picks) = along(&aranges, dim, index.0, index.1);
+    index_put_into(dst, l, &dims, &picks, 0, src, accumulate)
+}
+
+/// Advanced indexing counts negative indices from the end and raises
+/// IndexError; gather and scatter refuse them, with RuntimeError.
+fn check_bounds(l: &Layout, dim: usize, index: &CudaStorage, il: &Layout) -> Result<()> {
+    if il.numel() == 0 {
+        return Ok(());
+    }
+    let all: Vec<usize> = (0..il.ndim()).collect();
+    let size = l.shape[dim];
+    for op in [
+        crate::tensor::op::ReduceOp::Min,
+        crate::tensor::op::ReduceOp::Max,
+    ] {
+        let end = index.reduce(il, op, &all)?;
+        if let crate::backend::HostBuffer::I64(m) = end.to_host(&Layout::contiguous(&[]))?
             && let Some(&x) = m.first()
-            && x < 0
+            && (x < 0 || x >= size as i64)
         {
-            return Err(index_err(format!(
-                "index {x} is out of bounds for dimension {dim} with size {}",
-                l.shape[dim]
-            )));
+            return Err(crate::backend::along_bounds_err(x, dim, size));
         }
     }
+    Ok(())
+}
+
+/// An arange along each dim but `dim`, laid out in the index's shape.
+fn aranges(on: &CudaStorage, dim: usize, il: &Layout) -> Result<Vec<(CudaStorage, Layout)>> {
     let nd = il.ndim();
-    let mut aranges = Vec::with_capacity(nd);
+    let mut out = Vec::with_capacity(nd);
     for d in (0..nd).filter(|&d| d != dim) {
         let n = il.shape[d] as i64;
         let a = CudaStorage::from_host(
             crate::backend::HostBuffer::I64((0..n).collect()),
-            s.gpu().index,
+            on.gpu().index,
         )?;
         let mut strides = vec![0; nd];
         strides[d] = 1;
@@ -241,19 +273,28 @@ pub fn gather(
             strides,
             offset: 0,
         };
-        aranges.push((a, lay));
+        out.push((a, lay));
     }
+    Ok(out)
+}
+
+/// The advanced index of every dim: `index` at `dim`, the aranges elsewhere.
+fn along<'a>(
+    aranges: &'a [(CudaStorage, Layout)],
+    dim: usize,
+    index: &'a CudaStorage,
+    il: &'a Layout,
+) -> (Vec<usize>, Vec<(&'a CudaStorage, &'a Layout)>) {
     let mut others = aranges.iter();
-    let mut picks = Vec::with_capacity(nd);
-    for d in 0..nd {
+    let mut picks = Vec::with_capacity(il.ndim());
+    for d in 0..il.ndim() {
         if d == dim {
             picks.push((index, il));
         } else if let Some((a, lay)) = others.next() {
             picks.push((a, lay));
         }
     }
-    let dims: Vec<usize> = (0..nd).collect();
-    self::index(s, l, &dims, &picks, 0)
+    ((0..il.ndim()).collect(), picks)
 }
 
 /// Through the host: the CPU backend's stable sort, the results sent back.

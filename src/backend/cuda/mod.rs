@@ -291,6 +291,16 @@ impl BackendStorage for CudaStorage {
     ) -> Result<()> {
         index::index_put_into(self, l, dims, indices, insert_at, src, accumulate)
     }
+    fn scatter_into(
+        &mut self,
+        l: &Layout,
+        dim: usize,
+        index: (&Self, &Layout),
+        src: (&Self, &Layout),
+        accumulate: bool,
+    ) -> Result<()> {
+        index::scatter_into(self, l, dim, index, src, accumulate)
+    }
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
         elementwise::copy_into(self, l, src, sl)
     }

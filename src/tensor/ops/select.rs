@@ -213,13 +213,62 @@ pub fn scatter(t: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) ->
     } else {
         src
     };
-    let picks = along(t, d, &index)?;
     let name = match (add, src.ndim()) {
         (true, _) => "ScatterAddBackward0",
         (false, 0) => "ScatterBackward1",
         (false, _) => "ScatterBackward0",
     };
-    placed(name, t, picks, &src, add)
+    if t.ndim() == 0 || t.dtype().is_complex() {
+        return placed(name, t, along(t, d, &index)?, &src, add);
+    }
+    check_along(t, d, &index)?;
+    scattered(name, t, d, &index.to_device(t.device())?, &src, add)
+}
+
+/// scatter through the backend, as one node: `t` gets the gradient with the
+/// written positions zeroed (scatter) or whole (scatter_add), `src` the
+/// gradient gathered at the index.
+fn scattered(
+    name: &'static str,
+    t: &Tensor,
+    d: usize,
+    index: &Tensor,
+    src: &Tensor,
+    add: bool,
+) -> Result<Tensor> {
+    let (out, values) = crate::autograd::no_grad(|| {
+        let values = src.to_dtype(t.dtype())?.to_device(t.device())?;
+        Ok((
+            t.deep_clone()?,
+            values.view_with(values.layout().expand(index.shape())),
+        ))
+    })?;
+    out.write().scatter_into(
+        out.layout(),
+        d,
+        (&index.read(), index.layout()),
+        (&values.read(), values.layout()),
+        add,
+    )?;
+    let src_shape = src.shape().to_vec();
+    let inputs: Vec<&Tensor> = if src.is_wrapped_number() {
+        vec![t]
+    } else {
+        vec![t, src]
+    };
+    let index = index.clone();
+    Ok(record(out, name, &inputs, false, move || {
+        rule(move |g| {
+            let gt = if add {
+                g.clone()
+            } else {
+                let zero = Tensor::scalar_f64(0.0, g.dtype());
+                scattered("ScatterBackward1", g, d, &index, &zero, false)?
+            };
+            let gs = back_to(&gather(g, d as i64, &index)?, &src_shape)?;
+            Ok(vec![Some(gt), Some(gs)])
+        })
+    }))
 }
 
 /// index_add (`alpha * source` added at index along dim) and index_copy.

@@ -1,0 +1,188 @@
+//! Element-wise operands walked a row at a time. When the operands, coalesced
+//! together, each step by 1 or by 0 along a long innermost dim, a block of a
+//! row is the operand's own slice or its one value repeated: nothing is
+//! copied through scratch. A bias added along rows or columns (`x + v`,
+//! `x + v[:, None]`, `(N, C, H, W) + (C, 1, 1)`) and slices of wider tensors
+//! take this path; `block` copied them run by run (a third of `x + v`'s time).
+
+use rayon::prelude::*;
+
+use super::elem::BLOCK;
+use super::scratch::{Out, filled_vec};
+use super::strided::{parallel, task_len};
+use crate::tensor::layout::Layout;
+
+/// Shorter rows are left to the block walk: a row's set-up would cost more
+/// than the copy it saves.
+const MIN_ROW: usize = 128;
+
+/// A kernel over one block of a row: `f(row starts, col, out)`.
+pub type RowBlock<'a, const K: usize, U> = dyn Fn([usize; K], usize, &mut [Out<U>]) + Sync + 'a;
+
+/// `K` same-shaped operands as rows: outer dims, then one row of `len`.
+pub struct Rows<const K: usize> {
+    outer: Vec<usize>,
+    strides: [Vec<usize>; K],
+    offsets: [usize; K],
+    inner: [usize; K],
+    len: usize,
+}
+
+impl<const K: usize> Rows<K> {
+    /// The row walk of these layouts, where it applies: one operand at least
+    /// is a view (neither contiguous nor a broadcast scalar), and every
+    /// operand's innermost step is 1 or 0 along rows of `MIN_ROW` or more.
+    pub fn plan(ls: [&Layout; K]) -> Option<Self> {
+        let shape = &ls[0].shape;
+        let view = |l: &Layout| !l.is_contiguous() && l.strides.iter().any(|&s| s != 0);
+        if !ls.iter().any(|l| view(l)) || ls.iter().any(|l| &l.shape != shape) {
+            return None;
+        }
+        let (dims, strides) = coalesce_together(shape, ls.map(|l| l.strides.as_slice()));
+        let (&len, outer) = dims.split_last()?;
+        let inner = strides.each_ref().map(|s| *s.last().unwrap_or(&1));
+        if len < MIN_ROW || inner.iter().any(|&s| s > 1) {
+            return None;
+        }
+        Some(Rows {
+            outer: outer.to_vec(),
+            strides,
+            offsets: ls.map(|l| l.offset),
+            inner,
+            len,
+        })
+    }
+
+    /// Where row `row` starts in each operand.
+    fn starts(&self, row: usize) -> [usize; K] {
+        let mut at = self.offsets;
+        let mut rest = row;
+        for d in (0..self.outer.len()).rev() {
+            let i = rest % self.outer[d];
+            rest /= self.outer[d];
+            for (k, a) in at.iter_mut().enumerate() {
+                *a += i * self.strides[k][d];
+            }
+        }
+        at
+    }
+
+    /// Operand `k`'s elements `[col, col + buf.len())` of the row starting at
+    /// `start`: its own slice, or its one value filled into `buf`.
+    pub fn operand<'a, T: Copy>(
+        &self,
+        k: usize,
+        src: &'a [T],
+        start: usize,
+        col: usize,
+        buf: &'a mut [Out<T>],
+    ) -> &'a [T] {
+        let n = buf.len();
+        if self.inner[k] == 1 {
+            return &src[start + col..start + col + n];
+        }
+        splat(buf, src[start]);
+        // SAFETY: splat wrote every slot.
+        unsafe { buf.assume_init_ref() }
+    }
+
+    /// The output, made by `f(row starts, col, block)` for blocks of at most
+    /// `BLOCK` elements of each row, rows in parallel when it is big.
+    pub fn fill<U: Send>(&self, f: &RowBlock<'_, K, U>) -> Vec<U> {
+        let rows: usize = self.outer.iter().product();
+        let len = self.len;
+        let n = rows * len;
+        let run = |first: usize, out: &mut [Out<U>]| {
+            for (r, row) in out.chunks_mut(len).enumerate() {
+                let starts = self.starts(first + r);
+                for (b, dst) in row.chunks_mut(BLOCK).enumerate() {
+                    f(starts, b * BLOCK, dst);
+                }
+            }
+        };
+        filled_vec(n, |out| {
+            if parallel(n) {
+                let per = task_len(n).div_ceil(len).max(1);
+                out.par_chunks_mut(per * len)
+                    .enumerate()
+                    .for_each(|(t, task)| run(t * per, task));
+            } else {
+                run(0, out);
+            }
+        })
+    }
+}
+
+crate::multiversion! {
+    /// `buf` filled with `v`, in full-width vector stores (the generic build's
+    /// 16-byte stores took as long as the add that reads them).
+    fn splat<T: Copy>(buf: &mut [Out<T>], v: T) {
+        for x in buf.iter_mut() {
+            *x = Out::new(v);
+        }
+    }
+}
+
+/// Dims of length 1 dropped, and each dim merged into the next where every
+/// operand steps over it as one run of the next.
+fn coalesce_together<const K: usize>(
+    shape: &[usize],
+    strides: [&[usize]; K],
+) -> (Vec<usize>, [Vec<usize>; K]) {
+    let mut dims: Vec<usize> = Vec::with_capacity(shape.len());
+    let mut out: [Vec<usize>; K] = std::array::from_fn(|_| Vec::with_capacity(shape.len()));
+    for (d, &n) in shape.iter().enumerate() {
+        if n == 1 {
+            continue;
+        }
+        let merges =
+            !dims.is_empty() && (0..K).all(|k| *out[k].last().unwrap() == strides[k][d] * n);
+        if merges {
+            *dims.last_mut().unwrap() *= n;
+            for k in 0..K {
+                *out[k].last_mut().unwrap() = strides[k][d];
+            }
+        } else {
+            dims.push(n);
+            for k in 0..K {
+                out[k].push(strides[k][d]);
+            }
+        }
+    }
+    (dims, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(shape: &[usize], strides: &[usize], offset: usize) -> Layout {
+        Layout {
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            offset,
+        }
+    }
+
+    #[test]
+    fn a_channel_bias_is_rows_of_one_value() {
+        let x = Layout::contiguous(&[2, 3, 16, 16]);
+        let b = layout(&[2, 3, 16, 16], &[0, 1, 0, 0], 5);
+        let rows = Rows::plan([&x, &b]).expect("a row walk");
+        assert_eq!(
+            (rows.len, rows.outer.clone(), rows.inner),
+            (256, vec![2, 3], [1, 0])
+        );
+        assert_eq!(rows.starts(4), [4 * 256, 5 + 1]);
+    }
+
+    #[test]
+    fn contiguous_short_and_transposed_operands_keep_the_block_walk() {
+        let x = Layout::contiguous(&[300, 300]);
+        assert!(Rows::plan([&x, &x]).is_none());
+        let short = layout(&[300, 64], &[0, 1], 0);
+        assert!(Rows::plan([&Layout::contiguous(&[300, 64]), &short]).is_none());
+        let t = layout(&[300, 300], &[1, 300], 0);
+        assert!(Rows::plan([&x, &t]).is_none());
+    }
+}
