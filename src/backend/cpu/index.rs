@@ -17,6 +17,17 @@ pub(super) fn offsets(l: &Layout) -> Vec<usize> {
     out
 }
 
+/// Where each row of an index (its last dim) starts, stepping through
+/// `strides` from `offset` (the row walks of gather and scatter).
+pub(super) fn row_starts(il: &Layout, strides: &[usize], offset: usize) -> Vec<usize> {
+    let nd = il.ndim();
+    offsets(&Layout {
+        shape: il.shape[..nd - 1].to_vec(),
+        strides: strides[..nd - 1].to_vec(),
+        offset,
+    })
+}
+
 /// What an advanced index selects, in the result's row-major order: runs of
 /// `run` consecutive storage elements, one starting at each offset of
 /// `starts` (whole rows when the index picks rows, as an embedding does;
@@ -179,14 +190,10 @@ pub fn gather(
     // Where each index position reads, but for its step along `dim`.
     let mut spot = l.strides.clone();
     spot[dim] = 0;
-    let rows = |strides: &[usize], offset: usize| {
-        offsets(&Layout {
-            shape: il.shape[..nd - 1].to_vec(),
-            strides: strides[..nd - 1].to_vec(),
-            offset,
-        })
-    };
-    let (src_rows, idx_rows) = (rows(&spot, l.offset), rows(&il.strides, il.offset));
+    let (src_rows, idx_rows) = (
+        row_starts(il, &spot, l.offset),
+        row_starts(il, &il.strides, il.offset),
+    );
     let (ss, is, last) = (spot[nd - 1], il.strides[nd - 1], il.shape[nd - 1]);
     let mut fine = Vec::new();
     let out = with_storage!(s, v => Element::wrap(filled_vec(n, |out| {

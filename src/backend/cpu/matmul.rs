@@ -1,5 +1,7 @@
 //! Matrix products. f32 and f64 go to the `gemm` crate (strided operands, no
-//! copies); f16 and bf16 compute in f32; integers use a plain i64 triple loop.
+//! copies); bf16 with AVX512-BF16 dot products where the processor has them
+//! (bf16_gemm.rs), else f16 and bf16 compute in f32; integers use a plain i64
+//! triple loop.
 
 use gemm::{Parallelism, gemm};
 use rayon::prelude::*;
@@ -156,6 +158,43 @@ fn product<T: Element>(
     }
 }
 
+/// Every batch's bfloat16 product, with `vdpbf16ps` (bf16_gemm.rs).
+fn bf16_products(a: &[half::bf16], b: &[half::bf16], spec: &Spec) -> Vec<half::bf16> {
+    use super::bf16_gemm::{Operand, product};
+    let (m, n, k) = (spec.m, spec.n, spec.k);
+    let parallel = m * n * k >= 1 << 18 && m > 64 && crate::threads::many();
+    filled_vec(spec.a_offsets.len() * m * n, |out| {
+        if m * n == 0 {
+            return;
+        }
+        let [ar, ac] = spec.a_strides;
+        let [br, bc] = spec.b_strides;
+        for (dst, (&ao, &bo)) in out
+            .chunks_mut(m * n)
+            .zip(spec.a_offsets.iter().zip(&spec.b_offsets))
+        {
+            if crate::interrupt::pending() {
+                // Every slot is written: the caller reports the interrupt.
+                dst.fill(Out::new(half::bf16::ZERO));
+                continue;
+            }
+            let opa = Operand {
+                data: a,
+                offset: ao,
+                rows: ar,
+                cols: ac,
+            };
+            let opb = Operand {
+                data: b,
+                offset: bo,
+                rows: br,
+                cols: bc,
+            };
+            product(opa, opb, m, k, n, dst, parallel);
+        }
+    })
+}
+
 fn int_matmul(a: &[i64], b: &[i64], spec: &Spec) -> Vec<i64> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let mut out = vec![0i64; spec.a_offsets.len() * m * n];
@@ -191,6 +230,9 @@ pub fn matmul(a: &CpuStorage, la: &Layout, b: &CpuStorage, lb: &Layout) -> Resul
         }
         (CpuStorage::F64(x), CpuStorage::F64(y)) => {
             CpuStorage::F64(gemm_typed(x, y, &spec, 0.0, 1.0))
+        }
+        (CpuStorage::BF16(x), CpuStorage::BF16(y)) if super::bf16_gemm::available() => {
+            CpuStorage::BF16(bf16_products(x, y, &spec))
         }
         _ if a.dtype().is_float() => {
             // Half types: compute in f32 (contiguous copies), then round once.

@@ -3,6 +3,7 @@
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
 mod batch_norm;
+mod bf16_gemm;
 mod cascade;
 mod cast;
 mod elem;

@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 
 use super::elem::{CpuStorage, Element};
-use super::index::offsets;
+use super::index::row_starts;
 use super::strided::{PAR_MIN, parallel};
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
@@ -55,17 +55,10 @@ pub fn scatter_into(
     let nd = il.ndim();
     let mut spot = l.strides.clone();
     spot[dim] = 0;
-    let rows = |strides: &[usize], offset: usize| {
-        offsets(&Layout {
-            shape: il.shape[..nd - 1].to_vec(),
-            strides: strides[..nd - 1].to_vec(),
-            offset,
-        })
-    };
     let starts = (
-        rows(&spot, l.offset),
-        rows(&il.strides, il.offset),
-        rows(&sl.strides, sl.offset),
+        row_starts(il, &spot, l.offset),
+        row_starts(il, &il.strides, il.offset),
+        row_starts(il, &sl.strides, sl.offset),
     );
     let steps = Steps {
         len: il.shape[nd - 1],
