@@ -212,6 +212,7 @@ template <typename F> __device__ F bin_float(int op, F x, F y) {
     case B_LOG_ADD_EXP: return logaddexp(x, y);
     case B_COPYSIGN: return (F)copysign((double)x, (double)y);
     case B_XLOGY: return xlogy(x, y);
+    case B_LEAKY_RELU: return x > (F)0 ? x : x * y;
     case B_NEXT_AFTER: return sizeof(F) == 4 ? (F)nextafterf((float)x, (float)y) : (F)nextafter((double)x, (double)y);
     default: return x;
     }

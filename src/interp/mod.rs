@@ -129,6 +129,9 @@ pub struct Interp {
     method_ctx: Vec<(Value, Rc<classes::Class>)>,
     /// tsh's nn layers (nn.Linear...), made from nn_prelude.py on first use.
     nn_classes: Option<crate::interp::value::Vars>,
+    /// The prelude is being run: its own top level finds none of its names
+    /// through `torch.nn` (asking would run it again, without end).
+    nn_loading: bool,
     /// The generator bodies running now, innermost last.
     generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
@@ -157,6 +160,7 @@ impl Interp {
             generators: Vec::new(),
             method_ctx: Vec::new(),
             nn_classes: None,
+            nn_loading: false,
             handling: Vec::new(),
             warnings: Default::default(),
         }

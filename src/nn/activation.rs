@@ -19,13 +19,10 @@ pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// x if x > 0 else slope * x.
+/// x if x > 0 else slope * x: one element-wise pass, as ATen's kernel.
 pub fn leaky_relu(x: &Tensor, slope: f64) -> Result<Tensor> {
     require_float(x, "leaky_relu")?;
-    composite("LeakyReluBackward0", &[x], |t| {
-        let x = &t[0];
-        where_(&cmp(BinaryOp::Gt, x, &num(0.0))?, x, &scale(x, slope)?)
-    })
+    bin(BinaryOp::LeakyRelu, x, &num(slope))
 }
 
 /// x Φ(x), or its tanh approximation: one element-wise op each.

@@ -200,12 +200,23 @@ fn tensor_out(t: Result<Tensor>) -> Result<Value> {
     t.map(Value::Tensor)
 }
 
+/// An activation's `inplace=True`: the result written into the input, which
+/// is returned (PyTorch's in-place variant, as far as values and autograd see).
+fn in_place_if(inplace: bool, x: &Tensor, result: Result<Tensor>, what: &str) -> Result<Value> {
+    let result = result?;
+    if !inplace {
+        return Ok(Value::Tensor(result));
+    }
+    crate::interp::ops::write_into(x, &result, what)?;
+    Ok(Value::Tensor(x.clone()))
+}
+
 fn leaky_relu(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
     let slope = a.float_or("negative_slope", 0.01)?;
-    let _inplace = a.flag("inplace", false)?;
+    let inplace = a.flag("inplace", false)?;
     a.finish()?;
-    tensor_out(f::leaky_relu(&x, slope))
+    in_place_if(inplace, &x, f::leaky_relu(&x, slope), "leaky_relu_")
 }
 
 fn gelu(_: &mut Interp, mut a: Args) -> Result<Value> {
@@ -254,9 +265,9 @@ fn dropout(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
     let p = a.float_or("p", 0.5)?;
     let training = a.flag("training", true)?;
-    let _inplace = a.flag("inplace", false)?;
+    let inplace = a.flag("inplace", false)?;
     a.finish()?;
-    tensor_out(f::dropout(&x, p, training))
+    in_place_if(inplace, &x, f::dropout(&x, p, training), "dropout_")
 }
 
 fn one_hot(_: &mut Interp, mut a: Args) -> Result<Value> {

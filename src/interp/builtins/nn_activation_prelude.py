@@ -9,20 +9,29 @@ def _inplace_suffix(inplace):
     return ", inplace=True" if inplace else ""
 
 
+def _in_place_if(inplace, input, out):
+    # inplace=True: the result written into the input, which is returned.
+    return input.copy_(out) if inplace else out
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else torch.relu(input)
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return input.clamp(min_val, max_val)
+    return _in_place_if(inplace, input, input.clamp(min_val, max_val))
 
 
 def relu6(input, inplace=False):
-    return input.clamp(0.0, 6.0)
+    return _in_place_if(inplace, input, input.clamp(0.0, 6.0))
 
 
 def hardsigmoid(input, inplace=False):
-    return (input + 3.0).clamp(0.0, 6.0) / 6.0
+    return _in_place_if(inplace, input, (input + 3.0).clamp(0.0, 6.0) / 6.0)
 
 
 def hardswish(input, inplace=False):
-    return input * (input + 3.0).clamp(0.0, 6.0) / 6.0
+    return _in_place_if(inplace, input, input * (input + 3.0).clamp(0.0, 6.0) / 6.0)
 
 
 def hardshrink(input, lambd=0.5):
@@ -51,15 +60,15 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):
-    return _SELU_SCALE * F.elu(input, _SELU_ALPHA)
+    return _in_place_if(inplace, input, _SELU_SCALE * F.elu(input, _SELU_ALPHA))
 
 
 def celu(input, alpha=1.0, inplace=False):
-    return input.clamp(min=0) + (alpha * torch.expm1(input / alpha)).clamp(max=0)
+    return _in_place_if(inplace, input, input.clamp(min=0) + (alpha * torch.expm1(input / alpha)).clamp(max=0))
 
 
 def mish(input, inplace=False):
-    return input * F.softplus(input).tanh()
+    return _in_place_if(inplace, input, input * F.softplus(input).tanh())
 
 
 def glu(input, dim=-1):
@@ -70,7 +79,7 @@ def glu(input, dim=-1):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return torch.where(input > threshold, input, torch.full_like(input, value))
+    return _in_place_if(inplace, input, torch.where(input > threshold, input, torch.full_like(input, value)))
 
 
 def prelu(input, weight):
@@ -96,7 +105,7 @@ class Hardtanh(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return hardtanh(input, self.min_val, self.max_val)
+        return hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self):
         return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_suffix(self.inplace)
@@ -116,12 +125,12 @@ class Hardsigmoid(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return hardsigmoid(input)
+        return hardsigmoid(input, self.inplace)
 
 
 class Hardswish(Hardsigmoid):
     def forward(self, input):
-        return hardswish(input)
+        return hardswish(input, self.inplace)
 
 
 class Hardshrink(nn.Module):
@@ -153,7 +162,7 @@ class Softsign(nn.Module):
 
 class Mish(Hardsigmoid):
     def forward(self, input):
-        return mish(input)
+        return mish(input, self.inplace)
 
 
 class Softmin(nn.Module):
@@ -181,7 +190,7 @@ class SELU(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return selu(input)
+        return selu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
@@ -194,7 +203,7 @@ class CELU(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return celu(input, self.alpha)
+        return celu(input, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + _inplace_suffix(self.inplace)
@@ -220,7 +229,7 @@ class Threshold(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return threshold(input, self.threshold, self.value)
+        return threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self):
         return f"threshold={self.threshold}, value={self.value}" + _inplace_suffix(self.inplace)

@@ -46,6 +46,7 @@ pub const AUTOGRAD_FUNCTIONAL: &[&str] = &["jacobian", "hessian", "vjp", "jvp"];
 
 /// torch.nn.functional's functions that the prelude defines.
 pub const PRELUDE_FUNCTIONAL: &[&str] = &[
+    "relu",
     "conv1d",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
@@ -846,11 +847,14 @@ impl Interp {
             PRELUDE_FUNCTIONAL,
             NN_UTILS,
         ];
-        if !known.iter().any(|names| names.contains(&name)) {
+        if !known.iter().any(|names| names.contains(&name)) || self.nn_loading {
             return Ok(None);
         }
         if self.nn_classes.is_none() {
-            self.nn_classes = Some(self.load_prelude()?);
+            self.nn_loading = true;
+            let loaded = self.load_prelude();
+            self.nn_loading = false;
+            self.nn_classes = Some(loaded?);
         }
         Ok(self.nn_classes.as_ref().and_then(|m| m.get(name).cloned()))
     }

@@ -26,7 +26,9 @@ const BY_HAND: &[&str] = &[
     "pow",
     "round",
     "logit",
-    // nn.functional's (nn.rs): PyTorch has no torch.silu or torch.gelu.
+    // nn.functional's (nn.rs): PyTorch has no torch.silu, torch.gelu or
+    // torch.leaky_relu.
+    "leaky_relu",
     "silu",
     "gelu",
 ];
@@ -39,8 +41,10 @@ fn unary_builtin(_: &mut Interp, mut a: Args) -> Result<Value> {
     let name = a.name;
     let t = a.tensor("input")?;
     a.finish()?;
-    let op =
-        UnaryOp::from_name(name).ok_or_else(|| type_err(format!("{name}() is not a unary op")))?;
+    // `exp_` (the in-place method) computes as `exp` does.
+    let op = UnaryOp::from_name(name)
+        .or_else(|| name.strip_suffix('_').and_then(UnaryOp::from_name))
+        .ok_or_else(|| type_err(format!("{name}() is not a unary op")))?;
     unary(op, &t).map(Value::Tensor)
 }
 
@@ -63,7 +67,8 @@ fn unary_row(name: &'static str, help: &'static str, example: String) -> Builtin
         reach: Reach::Both,
         func: unary_builtin,
         typed: &[],
-        inplace: false,
+        // x.exp_(), x.relu_(), x.sigmoid_(): computed, then written back.
+        inplace: true,
     }
 }
 

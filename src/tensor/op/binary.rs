@@ -189,6 +189,9 @@ binary_ops! {
     NextAfter "nextafter" "nextafter" "" FloatOnly arith [
         f32 |x, y| nextafter_f32(x, y), f64 |x, y| nextafter(x, y), i64 |x, y| x
     ] d None, "The next float after input towards other (input itself where they are equal).", "nextafter(tensor([1., 2.]), tensor([2., 1.])) - tensor([1., 2.])";
+    LeakyRelu "leaky_relu" "leaky_relu" "LeakyReluBackward0" FloatOnly arith [
+        f32 |x, y| if x > 0.0 { x } else { x * y }, f64 |x, y| if x > 0.0 { x } else { x * y }, i64 |x, y| x
+    ] d Some(grads::leaky_relu), "x where x > 0, else x times the slope (F.leaky_relu's one pass).", "F.leaky_relu(tensor([-2., 3.]), 0.1)";
     BitAnd "&" "bitwise_and" "" Integral arith [
         f32 |x, y| x, f64 |x, y| x, i64 |x, y| x & y
     ] d None, "Bitwise AND of integers, logical AND of bools (the `&` operator).", "bitwise_and(tensor([12]), tensor([10]))";
@@ -429,6 +432,16 @@ mod grads {
         };
         let gb = need[1].then(|| t::mul(g, &t::div(a, b)?)).transpose()?;
         Ok([ga, gb])
+    }
+
+    /// g where a > 0, else g times the slope (which is a number: no
+    /// gradient); one node, as PyTorch's, when the backward is recorded.
+    pub fn leaky_relu(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
+        let positive = t::cmp(BinaryOp::Gt, a, &t::num(0.0))?;
+        let ga = crate::autograd::composite::composite("LeakyReluBackwardBackward0", &[g], |x| {
+            t::where_(&positive, &x[0], &t::mul(&x[0], b)?)
+        })?;
+        Ok([Some(ga), None])
     }
 
     pub fn atan2(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
