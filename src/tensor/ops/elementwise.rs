@@ -175,10 +175,32 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let lb = b.layout().expand(&shape);
     let out = match power_by_number(op, b0, dtype)? {
         Some(steps) => power_steps(&a, &la, steps)?,
+        None if number_kept_in_float(op, dtype, a0, b0) => {
+            let wide =
+                |t: &Tensor| crate::autograd::no_grad(|| t.to_dtype(DType::F32)?.to_device(device));
+            let (a, b) = (wide(a0)?, wide(b0)?);
+            let (la, lb) = (a.layout().expand(&shape), b.layout().expand(&shape));
+            let product = a.read().binary(&la, &b.read(), &lb, op)?;
+            product.cast(&Layout::contiguous(&shape), dtype)?
+        }
         None => a.read().binary(&la, &b.read(), &lb, op)?,
     };
     let out = Tensor::from_contiguous(out, &shape);
     Ok(rules::record_binary(op, a0, b0, out))
+}
+
+/// PyTorch multiplies a float16 or bfloat16 tensor by a Python number, or
+/// divides it by one, in float32 with the number unrounded (ATen's opmath
+/// scalar), rounding the result once; add and sub round the number to the
+/// tensor's dtype first, as every op here does.
+fn number_kept_in_float(op: BinaryOp, dtype: DType, a0: &Tensor, b0: &Tensor) -> bool {
+    let (na, nb) = (a0.is_wrapped_number(), b0.is_wrapped_number());
+    matches!(dtype, DType::F16 | DType::BF16)
+        && match op {
+            BinaryOp::Mul => na != nb,
+            BinaryOp::Div => nb && !na,
+            _ => false,
+        }
 }
 
 /// How PyTorch raises a float tensor to these Python numbers: by multiplying
