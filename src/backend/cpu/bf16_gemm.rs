@@ -123,6 +123,10 @@ thread_local! {
     static PACKED_B: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Buffers up to this many words are kept between products; a bigger one
+/// (B of a product beyond ~4096²) is given back, not held for the session.
+const KEPT_WORDS: usize = 1 << 21;
+
 /// `f` with `len` slots of this thread's buffer `key`.
 fn with_buffer<R>(
     key: &'static LocalKey<RefCell<Vec<u32>>>,
@@ -134,7 +138,11 @@ fn with_buffer<R>(
             if v.len() < len {
                 v.resize(len, 0);
             }
-            f(&mut v[..len])
+            let r = f(&mut v[..len]);
+            if v.len() > KEPT_WORDS {
+                *v = Vec::new();
+            }
+            r
         }
         // Taken further up this thread's stack (a nested product): a fresh one.
         Err(_) => f(&mut vec![0; len]),
