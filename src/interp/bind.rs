@@ -554,6 +554,9 @@ pub fn call_inplace(
         return (base.func)(it, args);
     };
     args.positional[0].0 = Value::Tensor(super::ops::inplace_source(&t)?);
+    // The base op runs under its own name (rows that share one function,
+    // as the unary ops do, tell themselves apart by it).
+    args.name = base.name;
     let what = format!("{}_", base.name);
     match (base.func)(it, args)? {
         Value::Tensor(r) => {

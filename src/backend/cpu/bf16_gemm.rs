@@ -41,17 +41,33 @@ fn block_rows(m: usize, k: usize, parallel: bool) -> usize {
     m.div_ceil(MR).div_ceil(tasks).clamp(1, fit) * MR
 }
 
-/// Can this processor run the kernel?
-pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512bf16")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+/// Proof that this processor runs AVX512-BF16, which `product` needs
+/// (there is no value of it elsewhere).
+#[derive(Clone, Copy)]
+pub struct Bf16Dot(Isa);
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Isa;
+
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+enum Isa {}
+
+impl Bf16Dot {
+    /// The proof, where this processor has the instructions.
+    pub fn detect() -> Option<Bf16Dot> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let has = std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512bf16");
+            has.then_some(Bf16Dot(Isa))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
     }
 }
 
@@ -77,8 +93,9 @@ impl Operand<'_> {
 }
 
 /// `dst = a @ b` for an `[m, k] @ [k, n]` product, `dst` row-major `[m, n]`.
-/// Only call when `available()`.
+#[allow(clippy::too_many_arguments)]
 pub fn product(
+    dot: Bf16Dot,
     a: Operand,
     b: Operand,
     m: usize,
@@ -106,8 +123,9 @@ pub fn product(
                 .for_each(pack);
         }
         let packed_b = &*packed_b;
-        let block =
-            |(blk, rows): (usize, &mut [Out<bf16>])| row_block(a, blk * mc, k, n, packed_b, rows);
+        let block = |(blk, rows): (usize, &mut [Out<bf16>])| {
+            row_block(dot, a, blk * mc, k, n, packed_b, rows)
+        };
         if parallel {
             dst.par_chunks_mut(mc * n).enumerate().for_each(block);
         } else {
@@ -151,7 +169,15 @@ fn with_buffer<R>(
 
 /// The product's rows from `i0` (as many as `rows` holds), A's rows packed
 /// here and B from its packed panels.
-fn row_block(a: Operand, i0: usize, k: usize, n: usize, packed_b: &[u32], rows: &mut [Out<bf16>]) {
+fn row_block(
+    dot: Bf16Dot,
+    a: Operand,
+    i0: usize,
+    k: usize,
+    n: usize,
+    packed_b: &[u32],
+    rows: &mut [Out<bf16>],
+) {
     let kp = k.div_ceil(2);
     let h = rows.len() / n;
     with_buffer(&PACKED_A, h.div_ceil(MR) * MR * kp, |packed_a| {
@@ -161,7 +187,7 @@ fn row_block(a: Operand, i0: usize, k: usize, n: usize, packed_b: &[u32], rows: 
         for jp in 0..n.div_ceil(NR) {
             let panel = &packed_b[jp * NR * kp..][..NR * kp];
             for ip in 0..h.div_ceil(MR) {
-                let tile = tile(&packed_a[ip * MR * kp..][..MR * kp], panel, kp);
+                let tile = tile(dot, &packed_a[ip * MR * kp..][..MR * kp], panel, kp);
                 store_tile(&tile, rows, n, ip * MR, jp * NR);
             }
         }
@@ -246,17 +272,18 @@ fn store_tile(tile: &[[u16; NR]; MR], dst: &mut [Out<bf16>], n: usize, i: usize,
 /// The microkernel: Σ over `kp` pairs of A's MR rows times B's NR columns,
 /// rounded to bf16 bits (`vcvtne2ps2bf16`, round to nearest even, as oneDNN
 /// rounds PyTorch's).
-fn tile(a: &[u32], b: &[u32], kp: usize) -> [[u16; NR]; MR] {
+fn tile(dot: Bf16Dot, a: &[u32], b: &[u32], kp: usize) -> [[u16; NR]; MR] {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: product() is only called where available() found the
-        // instructions; the slices hold kp pairs of MR rows and NR columns.
+        let Bf16Dot(Isa) = dot;
+        // SAFETY: `dot` proves the processor runs the instructions; the
+        // slices hold kp pairs of MR rows and NR columns (checked inside).
         unsafe { x86::tile(a, b, kp) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (a, b, kp);
-        unreachable!("bf16_gemm::product runs only where available()")
+        match dot.0 {}
     }
 }
 
@@ -319,9 +346,9 @@ mod tests {
     /// (every input and product is exact in f32; sums differ in the last bits).
     #[test]
     fn products_of_every_edge_shape_match_f64() {
-        if !available() {
+        let Some(dot) = Bf16Dot::detect() else {
             return;
-        }
+        };
         for &(m, k, n) in &[
             (1, 1, 1),
             (9, 7, 33),
@@ -350,7 +377,7 @@ mod tests {
                 rows: 1,
                 cols: k,
             };
-            product(opa, opb, m, k, n, &mut out, true);
+            product(dot, opa, opb, m, k, n, &mut out, true);
             for i in 0..m {
                 for j in 0..n {
                     let want: f64 = (0..k)

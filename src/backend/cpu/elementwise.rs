@@ -155,74 +155,55 @@ pub fn binary(
     })
 }
 
-/// `cond ? a : b`, element by element.
-fn where_typed<T: Element>(
-    c: &[bool],
-    lc: &Layout,
-    a: &[T],
+/// A kernel over one block of each of three operands.
+type TripleBlock<'a, A, B, C, U> = dyn Fn(&[A], &[B], &[C], &mut [Out<U>]) + Sync + 'a;
+
+/// `block(a, b, c, out)` over consecutive blocks of three operands of one
+/// shape: a row walk where it applies, else blocks (a broadcast scalar
+/// operand filled into one block once).
+#[allow(clippy::too_many_arguments)]
+fn triplewise<A, B, C, U>(
+    a: &[A],
     la: &Layout,
-    b: &[T],
+    b: &[B],
     lb: &Layout,
-) -> Vec<T> {
-    if let Some(rows) = Rows::plan([lc, la, lb]) {
+    c: &[C],
+    lc: &Layout,
+    block: &TripleBlock<'_, A, B, C, U>,
+) -> Vec<U>
+where
+    A: Copy + Default + Sync,
+    B: Copy + Default + Sync,
+    C: Copy + Default + Sync,
+    U: Send,
+{
+    if let Some(rows) = Rows::plan([la, lb, lc]) {
         return rows.fill(&|[i, j, k], col, dst| {
             let n = dst.len();
-            let (mut bc, mut ba, mut bb) = (scratch(), scratch(), scratch());
-            let c = rows.operand(0, c, i, col, &mut bc[..n]);
-            let x = rows.operand(1, a, j, col, &mut ba[..n]);
-            let y = rows.operand(2, b, k, col, &mut bb[..n]);
-            select_block(c, x, y, dst);
+            let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
+            let x = rows.operand(0, a, i, col, &mut b0[..n]);
+            let y = rows.operand(1, b, j, col, &mut b1[..n]);
+            let z = rows.operand(2, c, k, col, &mut b2[..n]);
+            block(x, y, z, dst);
         });
     }
-    fill_blocks(lc.numel(), &|start, dst| {
+    let (fa, fb, fc) = (filled(a, la), filled(b, lb), filled(c, lc));
+    fill_blocks(la.numel(), &|start, dst| {
         let n = dst.len();
-        let mut bc = scratch();
-        let (mut ba, mut bb) = (scratch(), scratch());
-        let c = block(c, lc, start, &mut bc[..n]);
-        let x = block(a, la, start, &mut ba[..n]);
-        let y = block(b, lb, start, &mut bb[..n]);
-        select_block(c, x, y, dst);
+        let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
+        let x = operand(a, la, fa.as_deref(), start, &mut b0[..n]);
+        let y = operand(b, lb, fb.as_deref(), start, &mut b1[..n]);
+        let z = operand(c, lc, fc.as_deref(), start, &mut b2[..n]);
+        block(x, y, z, dst);
     })
 }
 
+/// `cond ? a : b`, element by element.
 fn select_block<T: Copy>(c: &[bool], x: &[T], y: &[T], dst: &mut [Out<T>]) {
     for i in 0..dst.len() {
         // An index, not a branch: conditions like relu's mask are random.
         dst[i].write([y[i], x[i]][c[i] as usize]);
     }
-}
-
-/// clamp or lerp of float operands, in PyTorch's compute type: f64 for
-/// float64, f32 for the rest (float16 and bfloat16 round once at the end).
-fn ternary_float<T: Element>(
-    x: &[T],
-    lx: &Layout,
-    b: &[T],
-    lb: &Layout,
-    c: &[T],
-    lc: &Layout,
-    lerp: bool,
-) -> Vec<T> {
-    // Scalar bounds and weights are filled into a block once.
-    if let Some(rows) = Rows::plan([lx, lb, lc]) {
-        return rows.fill(&|[i, j, k], col, dst| {
-            let n = dst.len();
-            let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
-            let p = rows.operand(0, x, i, col, &mut b0[..n]);
-            let q = rows.operand(1, b, j, col, &mut b1[..n]);
-            let r = rows.operand(2, c, k, col, &mut b2[..n]);
-            clamp_lerp_block(lerp, p, q, r, dst);
-        });
-    }
-    let (fb, fc) = (filled(b, lb), filled(c, lc));
-    fill_blocks(lx.numel(), &|start, dst| {
-        let n = dst.len();
-        let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
-        let p = block(x, lx, start, &mut b0[..n]);
-        let q = operand(b, lb, fb.as_deref(), start, &mut b1[..n]);
-        let r = operand(c, lc, fc.as_deref(), start, &mut b2[..n]);
-        clamp_lerp_block(lerp, p, q, r, dst);
-    })
 }
 
 crate::multiversion! {
@@ -248,26 +229,12 @@ crate::multiversion! {
     }
 }
 
-fn clamp_int<T: Element>(
-    x: &[T],
-    lx: &Layout,
-    lo: &[T],
-    llo: &Layout,
-    hi: &[T],
-    lhi: &Layout,
-) -> Vec<T> {
-    fill_blocks(lx.numel(), &|start, dst| {
-        let n = dst.len();
-        let (mut b0, mut b1, mut b2) = (scratch(), scratch(), scratch());
-        let p = block(x, lx, start, &mut b0[..n]);
-        let q = block(lo, llo, start, &mut b1[..n]);
-        let r = block(hi, lhi, start, &mut b2[..n]);
-        for i in 0..n {
-            dst[i].write(T::from_i64(
-                p[i].to_i64().max(q[i].to_i64()).min(r[i].to_i64()),
-            ));
-        }
-    })
+fn clamp_int_block<T: Element>(p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
+    for (i, d) in dst.iter_mut().enumerate() {
+        d.write(T::from_i64(
+            p[i].to_i64().max(q[i].to_i64()).min(r[i].to_i64()),
+        ));
+    }
 }
 
 macro_rules! clamp_lerp {
@@ -314,18 +281,20 @@ pub fn ternary(
             };
             with_storage!(b.0, x => {
                 let y = Element::slice(c.0).ok_or_else(mismatch)?;
-                Element::wrap(where_typed(cond, la, x, b.1, y, c.1))
+                Element::wrap(triplewise(cond, la, x, b.1, y, c.1, &select_block))
             })
         }
         TernaryOp::Clamp | TernaryOp::Lerp => with_storage!(a, x => {
             let lo = Element::slice(b.0).ok_or_else(mismatch)?;
             let hi = Element::slice(c.0).ok_or_else(mismatch)?;
-            if op == TernaryOp::Clamp && !a.dtype().is_float() {
-                Element::wrap(clamp_int(x, la, lo, b.1, hi, c.1))
+            // float clamp and lerp in PyTorch's compute type: f64 for float64,
+            // f32 for the rest (float16 and bfloat16 round once at the end).
+            let lerp = op == TernaryOp::Lerp;
+            Element::wrap(if op == TernaryOp::Clamp && !a.dtype().is_float() {
+                triplewise(x, la, lo, b.1, hi, c.1, &clamp_int_block)
             } else {
-                let lerp = op == TernaryOp::Lerp;
-                Element::wrap(ternary_float(x, la, lo, b.1, hi, c.1, lerp))
-            }
+                triplewise(x, la, lo, b.1, hi, c.1, &|p, q, r, d| clamp_lerp_block(lerp, p, q, r, d))
+            })
         }),
     })
 }

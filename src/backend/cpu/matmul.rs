@@ -159,7 +159,12 @@ fn product<T: Element>(
 }
 
 /// Every batch's bfloat16 product, with `vdpbf16ps` (bf16_gemm.rs).
-fn bf16_products(a: &[half::bf16], b: &[half::bf16], spec: &Spec) -> Vec<half::bf16> {
+fn bf16_products(
+    dot: super::bf16_gemm::Bf16Dot,
+    a: &[half::bf16],
+    b: &[half::bf16],
+    spec: &Spec,
+) -> Vec<half::bf16> {
     use super::bf16_gemm::{Operand, product};
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let parallel = m * n * k >= 1 << 18 && m > 64 && crate::threads::many();
@@ -190,7 +195,7 @@ fn bf16_products(a: &[half::bf16], b: &[half::bf16], spec: &Spec) -> Vec<half::b
                 rows: br,
                 cols: bc,
             };
-            product(opa, opb, m, k, n, dst, parallel);
+            product(dot, opa, opb, m, k, n, dst, parallel);
         }
     })
 }
@@ -224,15 +229,19 @@ pub fn matmul(a: &CpuStorage, la: &Layout, b: &CpuStorage, lb: &Layout) -> Resul
         ));
     }
     let spec = Spec::new(la, lb);
-    Ok(match (a, b) {
-        (CpuStorage::F32(x), CpuStorage::F32(y)) => {
+    let dot = match a {
+        CpuStorage::BF16(_) => super::bf16_gemm::Bf16Dot::detect(),
+        _ => None,
+    };
+    Ok(match (a, b, dot) {
+        (CpuStorage::F32(x), CpuStorage::F32(y), _) => {
             CpuStorage::F32(gemm_typed(x, y, &spec, 0.0, 1.0))
         }
-        (CpuStorage::F64(x), CpuStorage::F64(y)) => {
+        (CpuStorage::F64(x), CpuStorage::F64(y), _) => {
             CpuStorage::F64(gemm_typed(x, y, &spec, 0.0, 1.0))
         }
-        (CpuStorage::BF16(x), CpuStorage::BF16(y)) if super::bf16_gemm::available() => {
-            CpuStorage::BF16(bf16_products(x, y, &spec))
+        (CpuStorage::BF16(x), CpuStorage::BF16(y), Some(dot)) => {
+            CpuStorage::BF16(bf16_products(dot, x, y, &spec))
         }
         _ if a.dtype().is_float() => {
             // Half types: compute in f32 (contiguous copies), then round once.

@@ -21,8 +21,8 @@ pub type RowBlock<'a, const K: usize, U> = dyn Fn([usize; K], usize, &mut [Out<U
 
 /// `K` same-shaped operands as rows: outer dims, then one row of `len`.
 pub struct Rows<const K: usize> {
-    outer: Vec<usize>,
-    strides: [Vec<usize>; K],
+    /// The outer dims: each one's length and every operand's step over it.
+    outer: Vec<(usize, [usize; K])>,
     offsets: [usize; K],
     inner: [usize; K],
     len: usize,
@@ -38,15 +38,13 @@ impl<const K: usize> Rows<K> {
         if !ls.iter().any(|l| view(l)) || ls.iter().any(|l| &l.shape != shape) {
             return None;
         }
-        let (dims, strides) = coalesce_together(shape, ls.map(|l| l.strides.as_slice()));
-        let (&len, outer) = dims.split_last()?;
-        let inner = strides.each_ref().map(|s| *s.last().unwrap_or(&1));
+        let mut dims = coalesce_together(shape, ls.map(|l| l.strides.as_slice()));
+        let (len, inner) = dims.pop()?;
         if len < MIN_ROW || inner.iter().any(|&s| s > 1) {
             return None;
         }
         Some(Rows {
-            outer: outer.to_vec(),
-            strides,
+            outer: dims,
             offsets: ls.map(|l| l.offset),
             inner,
             len,
@@ -57,11 +55,11 @@ impl<const K: usize> Rows<K> {
     fn starts(&self, row: usize) -> [usize; K] {
         let mut at = self.offsets;
         let mut rest = row;
-        for d in (0..self.outer.len()).rev() {
-            let i = rest % self.outer[d];
-            rest /= self.outer[d];
-            for (k, a) in at.iter_mut().enumerate() {
-                *a += i * self.strides[k][d];
+        for &(n, steps) in self.outer.iter().rev() {
+            let i = rest % n;
+            rest /= n;
+            for (a, s) in at.iter_mut().zip(steps) {
+                *a += i * s;
             }
         }
         at
@@ -89,7 +87,7 @@ impl<const K: usize> Rows<K> {
     /// The output, made by `f(row starts, col, block)` for blocks of at most
     /// `BLOCK` elements of each row, rows in parallel when it is big.
     pub fn fill<U: Send>(&self, f: &RowBlock<'_, K, U>) -> Vec<U> {
-        let rows: usize = self.outer.iter().product();
+        let rows: usize = self.outer.iter().map(|&(n, _)| n).product();
         let len = self.len;
         let n = rows * len;
         let run = |first: usize, out: &mut [Out<U>]| {
@@ -124,32 +122,24 @@ crate::multiversion! {
 }
 
 /// Dims of length 1 dropped, and each dim merged into the next where every
-/// operand steps over it as one run of the next.
+/// operand steps over it as one run of the next: each dim's length and every
+/// operand's step.
 fn coalesce_together<const K: usize>(
     shape: &[usize],
     strides: [&[usize]; K],
-) -> (Vec<usize>, [Vec<usize>; K]) {
-    let mut dims: Vec<usize> = Vec::with_capacity(shape.len());
-    let mut out: [Vec<usize>; K] = std::array::from_fn(|_| Vec::with_capacity(shape.len()));
-    for (d, &n) in shape.iter().enumerate() {
-        if n == 1 {
-            continue;
-        }
-        let merges =
-            !dims.is_empty() && (0..K).all(|k| *out[k].last().unwrap() == strides[k][d] * n);
-        if merges {
-            *dims.last_mut().unwrap() *= n;
-            for k in 0..K {
-                *out[k].last_mut().unwrap() = strides[k][d];
+) -> Vec<(usize, [usize; K])> {
+    let mut dims: Vec<(usize, [usize; K])> = Vec::with_capacity(shape.len());
+    for (d, &n) in shape.iter().enumerate().filter(|&(_, &n)| n != 1) {
+        let steps = strides.map(|s| s[d]);
+        match dims.last_mut() {
+            Some((len, prev)) if (0..K).all(|k| prev[k] == steps[k] * n) => {
+                *len *= n;
+                *prev = steps;
             }
-        } else {
-            dims.push(n);
-            for k in 0..K {
-                out[k].push(strides[k][d]);
-            }
+            _ => dims.push((n, steps)),
         }
     }
-    (dims, out)
+    dims
 }
 
 #[cfg(test)]
@@ -169,10 +159,8 @@ mod tests {
         let x = Layout::contiguous(&[2, 3, 16, 16]);
         let b = layout(&[2, 3, 16, 16], &[0, 1, 0, 0], 5);
         let rows = Rows::plan([&x, &b]).expect("a row walk");
-        assert_eq!(
-            (rows.len, rows.outer.clone(), rows.inner),
-            (256, vec![2, 3], [1, 0])
-        );
+        let outer: Vec<usize> = rows.outer.iter().map(|&(n, _)| n).collect();
+        assert_eq!((rows.len, outer, rows.inner), (256, vec![2, 3], [1, 0]));
         assert_eq!(rows.starts(4), [4 * 256, 5 + 1]);
     }
 

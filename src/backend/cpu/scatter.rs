@@ -43,10 +43,9 @@ pub fn scatter_into(
     let CpuStorage::I64(ix) = index else {
         return Err(value_err("internal: scatter's index must be int64"));
     };
-    if dst.dtype() != src.dtype() || il.shape != sl.shape || il.ndim() == 0 {
-        return Err(value_err(
-            "internal: scatter's operands reached the backend unprepared",
-        ));
+    let unprepared = || value_err("internal: scatter's operands reached the backend unprepared");
+    if il.shape != sl.shape || il.ndim() == 0 {
+        return Err(unprepared());
     }
     if il.numel() == 0 {
         return Ok(());
@@ -70,8 +69,7 @@ pub fn scatter_into(
         accumulate,
     };
     let fine = with_storage!(dst, d => {
-        // Unreachable: the dtypes were just compared.
-        let s = Element::slice(src).expect("same dtype");
+        let s = Element::slice(src).ok_or_else(unprepared)?;
         // Along the last dim of a contiguous destination, each index row
         // writes a line of its own: rows run in parallel.
         if dim == nd - 1 && l.is_contiguous() && parallel(il.numel()) {

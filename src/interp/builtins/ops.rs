@@ -41,10 +41,8 @@ fn unary_builtin(_: &mut Interp, mut a: Args) -> Result<Value> {
     let name = a.name;
     let t = a.tensor("input")?;
     a.finish()?;
-    // `exp_` (the in-place method) computes as `exp` does.
-    let op = UnaryOp::from_name(name)
-        .or_else(|| name.strip_suffix('_').and_then(UnaryOp::from_name))
-        .ok_or_else(|| type_err(format!("{name}() is not a unary op")))?;
+    let op =
+        UnaryOp::from_name(name).ok_or_else(|| type_err(format!("{name}() is not a unary op")))?;
     unary(op, &t).map(Value::Tensor)
 }
 

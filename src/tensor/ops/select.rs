@@ -170,25 +170,43 @@ fn placed(
 ) -> Result<Tensor> {
     let out = crate::autograd::no_grad(|| t.deep_clone())?;
     index_put_raw(&out, &picks, src, add)?;
+    let picks2 = picks.clone();
+    let zeroed = move |g: &Tensor| {
+        let z = g.deep_clone()?;
+        index_put_raw(&z, &picks, &Tensor::scalar_f64(0.0, g.dtype()), false)?;
+        Ok(z)
+    };
+    Ok(record_placed(out, name, t, src, add, zeroed, move |g| {
+        index_raw(g, &picks2)
+    }))
+}
+
+/// The node of a copy of `t` with `src` written (or added) at some places:
+/// `t` gets the gradient, with those places zeroed (`zeroed`) unless `src`
+/// was added there; `src` gets the gradient read back there (`picked`), in
+/// its own shape.
+fn record_placed(
+    out: Tensor,
+    name: &'static str,
+    t: &Tensor,
+    src: &Tensor,
+    add: bool,
+    zeroed: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static,
+    picked: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static,
+) -> Tensor {
     let src_shape = src.shape().to_vec();
     let inputs: Vec<&Tensor> = if src.is_wrapped_number() {
         vec![t]
     } else {
         vec![t, src]
     };
-    Ok(record(out, name, &inputs, false, move || {
+    record(out, name, &inputs, false, move || {
         rule(move |g| {
-            let gt = if add {
-                g.clone()
-            } else {
-                let z = g.deep_clone()?;
-                index_put_raw(&z, &picks, &Tensor::scalar_f64(0.0, g.dtype()), false)?;
-                z
-            };
-            let gs = back_to(&index_raw(g, &picks)?, &src_shape)?;
+            let gt = if add { g.clone() } else { zeroed(g)? };
+            let gs = back_to(&picked(g)?, &src_shape)?;
             Ok(vec![Some(gt), Some(gs)])
         })
-    }))
+    })
 }
 
 fn same_dtype(t: &Tensor, src: &Tensor, op: &str) -> Result<()> {
@@ -250,24 +268,13 @@ fn scattered(
         (&values.read(), values.layout()),
         add,
     )?;
-    let src_shape = src.shape().to_vec();
-    let inputs: Vec<&Tensor> = if src.is_wrapped_number() {
-        vec![t]
-    } else {
-        vec![t, src]
+    let (i0, i1) = (index.clone(), index.clone());
+    let zeroed = move |g: &Tensor| {
+        let zero = Tensor::scalar_f64(0.0, g.dtype());
+        scattered("ScatterBackward1", g, d, &i0, &zero, false)
     };
-    let index = index.clone();
-    Ok(record(out, name, &inputs, false, move || {
-        rule(move |g| {
-            let gt = if add {
-                g.clone()
-            } else {
-                let zero = Tensor::scalar_f64(0.0, g.dtype());
-                scattered("ScatterBackward1", g, d, &index, &zero, false)?
-            };
-            let gs = back_to(&gather(g, d as i64, &index)?, &src_shape)?;
-            Ok(vec![Some(gt), Some(gs)])
-        })
+    Ok(record_placed(out, name, t, src, add, zeroed, move |g| {
+        gather(g, d as i64, &i1)
     }))
 }
 
