@@ -76,6 +76,7 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
     match op {
         UnaryOp::Sin => k.f32 = sin_f32,
         UnaryOp::Cos => k.f32 = cos_f32,
+        UnaryOp::Tan => k.f32 = tan_f32,
         UnaryOp::Sigmoid => k.f32 = sigmoid_vec::<f::Sigmoid>,
         UnaryOp::Silu => k.f32 = silu_vec::<f::Silu>,
         _ => {}
@@ -111,13 +112,14 @@ vector_kernel!(sigmoid_vec, sigmoid_aten);
 vector_kernel!(silu_vec, silu_aten);
 
 macro_rules! sincos_kernel {
-    ($name:ident, $fast:ident, $libm:ident) => {
+    ($name:ident, $fast:path, $libm:ident) => {
         crate::multiversion! {
             fn $name(s: &[f32], d: &mut [Out<f32>]) {
-                use crate::tensor::op::fastmath::{SINCOS_RANGE, $fast};
+                use crate::tensor::op::fastmath::SINCOS_RANGE;
+                use $fast as fast;
                 if s.iter().all(|x| x.abs() < SINCOS_RANGE) {
                     for (o, &x) in d.iter_mut().zip(s) {
-                        o.write($fast(x));
+                        o.write(fast(x));
                     }
                 } else {
                     for (o, &x) in d.iter_mut().zip(s) {
@@ -128,8 +130,9 @@ macro_rules! sincos_kernel {
         }
     };
 }
-sincos_kernel!(sin_f32, sin_f32, sin);
-sincos_kernel!(cos_f32, cos_f32, cos);
+sincos_kernel!(sin_f32, crate::tensor::op::fastmath::sin_f32, sin);
+sincos_kernel!(cos_f32, crate::tensor::op::fastmath::cos_f32, cos);
+sincos_kernel!(tan_f32, crate::tensor::op::fastmath_derived::tan_f32, tan);
 
 macro_rules! binary_loop {
     ($name:ident, $t:ty, $out:ty, $f:ident) => {

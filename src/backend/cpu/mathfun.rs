@@ -6,6 +6,9 @@
 //! FMAs of the vector code; constants written as the sources write them.
 #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
 
+pub use crate::tensor::op::fastmath::exp_sleef;
+use crate::tensor::op::fastmath::fused;
+
 const SQRTHF: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const LOG_P: [f32; 9] = [
     7.0376836292E-2,
@@ -103,45 +106,6 @@ pub fn sincos_ps(x: f32) -> (f32, f32) {
         f32::from_bits(sin.to_bits() ^ sign_sin),
         f32::from_bits(cos.to_bits() ^ sign_cos),
     )
-}
-
-/// a·b + c rounded once, with the FMA instruction where the caller was
-/// compiled for one (the multiversioned kernels: fast, exactly ATen's), else
-/// the C library's exact fmaf.
-#[inline(always)]
-fn fused(a: f32, b: f32, c: f32) -> f32 {
-    a.mul_add(b, c)
-}
-
-/// SLEEF's `xexpf` (1 ulp), as `Sleef_expf8_u10` computes it with FMA: x = q ln 2 + s,
-/// exp(s) by a degree-6 polynomial, then scaled by 2^q in two halves.
-#[inline(always)]
-pub fn exp_sleef(d: f32) -> f32 {
-    const R_LN2: f32 = std::f32::consts::LOG2_E;
-    const L2U: f32 = 0.693_145_751_953_125;
-    const L2L: f32 = 1.428_606_765_330_187_045e-06;
-    let q = (d * R_LN2).round_ties_even();
-    let s = fused(q, -L2U, d);
-    let s = fused(q, -L2L, s);
-    let mut u = 0.000_198_527_617_612_853_646_278_381_f32;
-    u = fused(u, s, 0.001_393_043_552_525_341_510_772_71);
-    u = fused(u, s, 0.008_333_360_776_305_198_669_433_59);
-    u = fused(u, s, 0.041_666_485_369_205_474_853_515_6);
-    u = fused(u, s, 0.166_666_671_633_720_397_949_219);
-    u = fused(u, s, 0.5);
-    let u = 1.0 + fused(s * s, u, s);
-    // vldexp2: two factors, so 2^q never overflows on its own. The integer
-    // comes from the bits of q + 1.5·2^23 (exact for |q| ≤ 200; an `as` cast
-    // would not vectorise); q beyond that, and NaN, are decided below.
-    const ROUND: f32 = 12_582_912.0;
-    let qi = ((q.clamp(-200.0, 200.0) + ROUND).to_bits() as i32) - 0x4B40_0000;
-    let half = qi >> 1;
-    let pow2 = |k: i32| f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23);
-    let u = u * pow2(half) * pow2(qi - half);
-    // Selects rather than branches, so that loops over exp_sleef vectorise.
-    let u = if d < -104.0 { 0.0 } else { u };
-    let u = if d > 100.0 { f32::INFINITY } else { u };
-    if d.is_nan() { d } else { u }
 }
 
 /// A float-float pair (hi + lo), SLEEF's `vfloat2`.

@@ -14,7 +14,7 @@ const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 /// its Taylor polynomial to r^13 (error below 2e-16), scale = 2^n. The caller
 /// keeps x within [-745, 709] so that 2^n is a normal f64.
 #[inline(always)]
-fn exp_parts(x: f64) -> (f64, f64) {
+pub(super) fn exp_parts(x: f64) -> (f64, f64) {
     // 1.5 * 2^52: adding it rounds to the nearest integer.
     const ROUND: f64 = 6_755_399_441_055_744.0;
     let t = x * LOG2E + ROUND;
@@ -102,7 +102,7 @@ pub fn tanh_f32(x: f32) -> f32 {
 /// here): x = 2^e m with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s) with
 /// s = (m-1)/(m+1) by its series to s^23 (|s| < 0.172, error below 1e-17).
 #[inline(always)]
-fn ln_core(xd: f64) -> f64 {
+pub(super) fn ln_core(xd: f64) -> f64 {
     let bits = xd.to_bits();
     let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
     let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
@@ -171,21 +171,128 @@ pub fn log1p_f32(x: f32) -> f32 {
     }
 }
 
-/// erf of an f32 from W. J. Cody's rational approximations (~1e-15), both
-/// ranges evaluated and one selected so that the loop has no branch: below
-/// |x| = 0.5 x·P(x²)/Q(x²), up to 4 1 - e^(-x²)·P(|x|)/Q(|x|); beyond 4 the
-/// f32 result is ±1 (erfc(4) = 1.5e-8 is under half an ulp of 1).
+/// erf of an f32 in f32 arithmetic, 16 lanes to a vector (the f64 rational
+/// ran at half PyTorch's speed, and F.gelu at a sixth): within one ulp
+/// of the correctly rounded result, and equal to it for about 95% of inputs
+/// (PyTorch's MKL erf, for 99%). Below |x| = 0.921875 x·P(x²), with the
+/// leading 2/√π split in two so that one FMA rounds the sum; up to 3.92
+/// 1 - e^(-x² + G(x)), G fitted to ln erfc(x) + x² around 2.42; beyond, ±1
+/// (erfc(3.92) is under half an ulp of 1). Fitted at Chebyshev nodes by
+/// scripts/fit/erf_f32.py (degrees 6 and 8, errors 1e-9 and 3e-8 before
+/// rounding).
 #[inline(always)]
 pub fn erf_f32(x: f32) -> f32 {
-    use super::math::{ERF_P1, ERF_P2, ERF_Q1, ERF_Q2, horner, horner_monic};
-    let a = (x as f64).abs().min(4.0);
-    let t = a * a;
-    let near = a * horner(&ERF_P1, t) / horner_monic(&ERF_Q1, t);
-    let (q, scale) = exp_parts(-t);
-    let far = 1.0 - horner(&ERF_P2, a) / horner_monic(&ERF_Q2, a) * ((q + 1.0) * scale);
-    let r = if a < 0.5 { near } else { far };
-    let r = if a >= 4.0 { 1.0 } else { r } as f32;
+    const SPLIT: f32 = 0.921_875;
+    // 2/√π as an f32, and what the fitted leading coefficient adds to it.
+    const C0: f32 = std::f32::consts::FRAC_2_SQRT_PI;
+    const C0_LO: f32 = -5.904_813_3e-8;
+    const NEAR: [f32; 6] = [
+        8.392_696e-5,
+        -8.148_506e-4,
+        5.201_591_6e-3,
+        -2.685_964_7e-2,
+        1.128_37e-1,
+        -3.761_263_5e-1,
+    ];
+    const MID: f32 = 2.420_937_5;
+    const FAR: [f32; 9] = [
+        1.636_918_2e-6,
+        -1.431_526e-5,
+        8.494_843e-5,
+        -4.587_040_2e-4,
+        2.338_859_7e-3,
+        -1.157_024_2e-2,
+        5.876_514_3e-2,
+        -3.617_605e-1,
+        -1.528_575_3,
+    ];
+    let z = x.abs();
+    let t = z * z;
+    let mut w = NEAR[0];
+    for c in &NEAR[1..] {
+        w = fused(w, t, *c);
+    }
+    let near = fused(z, C0, z * fused(w, t, C0_LO));
+    // x² = hi + lo exactly; the exponent -x² + G keeps lo.
+    let lo = fused(z, z, -t);
+    let v = z - MID;
+    let mut g = FAR[0];
+    for c in &FAR[1..] {
+        g = fused(g, v, *c);
+    }
+    // 1 - e^a with e^a = 2^q (1 + p): 1 - 2^q is exact while q >= -24, so
+    // 1 - 2^q - 2^q p rounds once (erf(1) is then correctly rounded, as
+    // PyTorch's is); below, e^a is under an ulp of 1 and one form is as
+    // good as another. (a is within [-18, -0.8]: q is a normal power.)
+    let (q, p) = exp_reduced((g - lo) - t);
+    let scale = pow2(whole_i32(q));
+    let far = if q >= -24.0 {
+        fused(-scale, p, 1.0 - scale)
+    } else {
+        1.0 - scale * (1.0 + p)
+    };
+    let r = if z < SPLIT { near } else { far };
+    let r = if z >= 3.92 { 1.0 } else { r };
     if x.is_nan() { x } else { r.copysign(x) }
+}
+
+/// a·b + c rounded once, with the FMA instruction where the caller was
+/// compiled for one (the multiversioned kernels: fast, exactly ATen's), else
+/// the C library's exact fmaf.
+#[inline(always)]
+pub fn fused(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+/// SLEEF's reduction for its `xexpf`: d = q ln 2 + s with |s| <= ln 2 / 2,
+/// and e^s = 1 + p by its degree-6 polynomial. Returns (q, p).
+#[inline(always)]
+#[allow(clippy::excessive_precision)]
+fn exp_reduced(d: f32) -> (f32, f32) {
+    const R_LN2: f32 = std::f32::consts::LOG2_E;
+    const L2U: f32 = 0.693_145_751_953_125;
+    const L2L: f32 = 1.428_606_765_330_187_045e-06;
+    let q = (d * R_LN2).round_ties_even();
+    let s = fused(q, -L2U, d);
+    let s = fused(q, -L2L, s);
+    let mut u = 0.000_198_527_617_612_853_646_278_381_f32;
+    u = fused(u, s, 0.001_393_043_552_525_341_510_772_71);
+    u = fused(u, s, 0.008_333_360_776_305_198_669_433_59);
+    u = fused(u, s, 0.041_666_485_369_205_474_853_515_6);
+    u = fused(u, s, 0.166_666_671_633_720_397_949_219);
+    u = fused(u, s, 0.5);
+    (q, fused(s * s, u, s))
+}
+
+/// The integer of a whole f32 q with |q| <= 200, from the bits of
+/// q + 1.5·2^23 (an `as` cast would not vectorise).
+#[inline(always)]
+fn whole_i32(q: f32) -> i32 {
+    const ROUND: f32 = 12_582_912.0;
+    ((q.clamp(-200.0, 200.0) + ROUND).to_bits() as i32) - 0x4B40_0000
+}
+
+/// 2^k as an f32, 0 below the normal range and infinity above it.
+#[inline(always)]
+fn pow2(k: i32) -> f32 {
+    f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23)
+}
+
+/// SLEEF's `xexpf` (1 ulp), as `Sleef_expf8_u10` computes it with FMA: x = q ln 2 + s,
+/// exp(s) by a degree-6 polynomial, then scaled by 2^q in two halves.
+#[inline(always)]
+pub fn exp_sleef(d: f32) -> f32 {
+    let (q, p) = exp_reduced(d);
+    let u = 1.0 + p;
+    // vldexp2: two factors, so 2^q never overflows on its own; q beyond
+    // ±200, and NaN, are decided below.
+    let qi = whole_i32(q);
+    let half = qi >> 1;
+    let u = u * pow2(half) * pow2(qi - half);
+    // Selects rather than branches, so that loops over exp_sleef vectorise.
+    let u = if d < -104.0 { 0.0 } else { u };
+    let u = if d > 100.0 { f32::INFINITY } else { u };
+    if d.is_nan() { d } else { u }
 }
 
 /// Below this |x| the quadrant count k of x = k·π/2 + r is under 2^20, and
@@ -196,7 +303,7 @@ pub const SINCOS_RANGE: f32 = 1.0e6;
 /// three-part constant), then the Taylor series on |r| <= π/4 (to r^17 and
 /// r^18: error below 5e-17), picked by quadrant.
 #[inline(always)]
-fn sincos_core(x: f64) -> (f64, f64) {
+pub(super) fn sincos_core(x: f64) -> (f64, f64) {
     const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
     const PIO2_1: f64 = 1.570_796_326_734_125_6;
     const PIO2_2: f64 = 6.077_100_506_303_966e-11;
@@ -307,6 +414,11 @@ mod tests {
     /// everywhere on the grid but for a few inputs within a hair of a
     /// rounding boundary, and never more than one ulp away.
     fn check(name: &str, f: fn(f32) -> f32, reference: fn(f64) -> f64) {
+        check_within(name, f, reference, 10_000)
+    }
+
+    /// As check, with fewer than one input in `per` one ulp off.
+    fn check_within(name: &str, f: fn(f32) -> f32, reference: fn(f64) -> f64, per: usize) {
         let (mut differ, mut total) = (0, 0);
         for x in grid() {
             let want = reference(x as f64) as f32;
@@ -322,10 +434,7 @@ mod tests {
                 assert!(ulps <= 1, "{name}({x}) = {got}, want {want}");
             }
         }
-        assert!(
-            differ * 10_000 < total,
-            "{name}: {differ} of {total} differ"
-        );
+        assert!(differ * per < total, "{name}: {differ} of {total} differ");
     }
 
     #[test]
@@ -369,11 +478,13 @@ mod tests {
     }
 
     #[test]
-    fn expm1_tanh_log1p_erf_are_correctly_rounded() {
+    fn expm1_tanh_log1p_are_correctly_rounded_and_erf_within_an_ulp() {
         check("expm1", expm1_f32, f64::exp_m1);
         check("tanh", tanh_f32, f64::tanh);
         check("log1p", log1p_f32, f64::ln_1p);
-        check("erf", erf_f32, super::super::math::erf);
+        // erf, in f32 arithmetic, is within one ulp, and off by one for
+        // under 5% of inputs (about 3% over [-4, 4]).
+        check_within("erf", erf_f32, super::super::math::erf, 20);
         assert!(tanh_f32(f32::NAN).is_nan() && erf_f32(f32::NAN).is_nan());
         assert_eq!(tanh_f32(-0.0).to_bits(), (-0.0f32).to_bits());
         assert_eq!(erf_f32(f32::INFINITY), 1.0);

@@ -5,6 +5,7 @@
 
 pub mod binary;
 pub mod fastmath;
+pub mod fastmath_derived;
 pub mod igamma;
 pub mod math;
 pub mod reduce;

@@ -5,6 +5,9 @@
 //! kernels' dispatch, the builtins, `:help`, the backward rule) comes from here.
 
 use super::fastmath::{erf_f32, exp_f32, expm1_f32, ln_f32, log1p_f32, tanh_f32};
+use super::fastmath_derived::{
+    acos_f32, asin_f32, atan_f32, atanh_f32, exp2_f32, log2_f32, log10_f32,
+};
 use super::math::{libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use super::special as sp;
 use crate::error::Result;
@@ -196,7 +199,7 @@ unary_ops! {
         f32 |x| exp_f32(x), f64 |x| x.exp(), i64 |x| x,
         d Some(|_, y, g| mul(g, y)), "e raised to each element.", "exp(tensor([0., 1.]))";
     Exp2 "exp2" "Exp2Backward0" FloatPromote Output,
-        f32 |x| x.exp2(), f64 |x| x.exp2(), i64 |x| x,
+        f32 |x| exp2_f32(x), f64 |x| x.exp2(), i64 |x| x,
         d Some(|_, y, g| mul(g, &scale(y, std::f64::consts::LN_2)?)), "2 raised to each element.", "exp2(tensor([0., 3.]))";
     Expm1 "expm1" "Expm1Backward0" FloatPromote Output,
         f32 |x| expm1_f32(x), f64 |x| x.exp_m1(), i64 |x| x,
@@ -205,10 +208,10 @@ unary_ops! {
         f32 |x| ln_f32(x), f64 |x| x.ln(), i64 |x| x,
         d Some(|x, _, g| div(g, x)), "Natural logarithm.", "log(tensor([1., 2.718281828]))";
     Log2 "log2" "Log2Backward0" FloatPromote Input,
-        f32 |x| x.log2(), f64 |x| x.log2(), i64 |x| x,
+        f32 |x| log2_f32(x), f64 |x| x.log2(), i64 |x| x,
         d Some(|x, _, g| div(g, &scale(x, std::f64::consts::LN_2)?)), "Base-2 logarithm.", "log2(tensor([1., 8.]))";
     Log10 "log10" "Log10Backward0" FloatPromote Input,
-        f32 |x| x.log10(), f64 |x| x.log10(), i64 |x| x,
+        f32 |x| log10_f32(x), f64 |x| x.log10(), i64 |x| x,
         d Some(|x, _, g| div(g, &scale(x, std::f64::consts::LN_10)?)), "Base-10 logarithm.", "log10(tensor([1., 100.]))";
     Log1p "log1p" "Log1PBackward0" FloatPromote Input,
         f32 |x| log1p_f32(x), f64 |x| x.ln_1p(), i64 |x| x,
@@ -229,13 +232,13 @@ unary_ops! {
         f32 |x| x.tan(), f64 |x| x.tan(), i64 |x| x,
         d Some(|_, y, g| mul(g, &add(&mul(y, y)?, &num(1.0))?)), "Tangent (radians).", "tan(tensor([0., 0.7854]))";
     Asin "asin" "AsinBackward0" FloatPromote Input,
-        f32 |x| x.asin(), f64 |x| x.asin(), i64 |x| x,
+        f32 |x| asin_f32(x), f64 |x| x.asin(), i64 |x| x,
         d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &sub(&num(1.0), &mul(x, x)?)?)?)), "Arc sine.", "asin(tensor([0., 1.]))";
     Acos "acos" "AcosBackward0" FloatPromote Input,
-        f32 |x| x.acos(), f64 |x| x.acos(), i64 |x| x,
+        f32 |x| acos_f32(x), f64 |x| x.acos(), i64 |x| x,
         d Some(|x, _, g| neg(&div(g, &un(UnaryOp::Sqrt, &sub(&num(1.0), &mul(x, x)?)?)?)?)), "Arc cosine.", "acos(tensor([1., 0.]))";
     Atan "atan" "AtanBackward0" FloatPromote Input,
-        f32 |x| x.atan(), f64 |x| x.atan(), i64 |x| x,
+        f32 |x| atan_f32(x), f64 |x| x.atan(), i64 |x| x,
         d Some(|x, _, g| div(g, &add(&mul(x, x)?, &num(1.0))?)), "Arc tangent.", "atan(tensor([0., 1.]))";
     Sinh "sinh" "SinhBackward0" FloatPromote Input,
         f32 |x| x.sinh(), f64 |x| x.sinh(), i64 |x| x,
@@ -287,7 +290,7 @@ unary_ops! {
         f32 |x| x.acosh(), f64 |x| x.acosh(), i64 |x| x,
         d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &sub(&mul(x, x)?, &num(1.0))?)?)), "Inverse hyperbolic cosine (x >= 1).", "acosh(tensor([1., 2.]))";
     Atanh "atanh" "AtanhBackward0" FloatPromote Input,
-        f32 |x| x.atanh(), f64 |x| x.atanh(), i64 |x| x,
+        f32 |x| atanh_f32(x), f64 |x| x.atanh(), i64 |x| x,
         d Some(|x, _, g| div(g, &sub(&num(1.0), &mul(x, x)?)?)), "Inverse hyperbolic tangent (-1 < x < 1).", "atanh(tensor([0., 0.5]))";
     Deg2Rad "deg2rad" "Deg2RadBackward0" FloatPromote Neither,
         f32 |x| x * (std::f64::consts::PI / 180.0) as f32, f64 |x| x * (std::f64::consts::PI / 180.0), i64 |x| x,
