@@ -79,6 +79,7 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
         UnaryOp::Tan => k.f32 = tan_f32,
         UnaryOp::Sigmoid => k.f32 = sigmoid_vec::<f::Sigmoid>,
         UnaryOp::Silu => k.f32 = silu_vec::<f::Silu>,
+        UnaryOp::Exp2 => k.f32 = exp2_vec::<f::Exp2>,
         _ => {}
     }
     k
@@ -87,7 +88,7 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
 /// ATen's vectorized_loop: whole runs of 32 elements (two AVX-512 vectors)
 /// through the vector function, the rest through the op row's scalar one
 /// (which calls the C library's expf, as ATen's scalar loop does). So
-/// float32 sigmoid and silu agree with PyTorch's bit for bit, SLEEF's 1-ulp
+/// float32 sigmoid, silu and exp2 agree with PyTorch's bit for bit, SLEEF's 1-ulp
 /// exp included, on long tensors and short ones alike. (torch.exp, torch.log
 /// and F.gelu run MKL's and oneDNN's own code on long tensors, which nothing
 /// here reproduces; their rows stay correctly rounded.)
@@ -110,6 +111,7 @@ macro_rules! vector_kernel {
 }
 vector_kernel!(sigmoid_vec, sigmoid_aten);
 vector_kernel!(silu_vec, silu_aten);
+vector_kernel!(exp2_vec, exp2_sleef);
 
 macro_rules! sincos_kernel {
     ($name:ident, $fast:path, $libm:ident) => {

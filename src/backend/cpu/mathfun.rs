@@ -7,7 +7,7 @@
 #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
 
 pub use crate::tensor::op::fastmath::exp_sleef;
-use crate::tensor::op::fastmath::fused;
+use crate::tensor::op::fastmath::{fused, pow2, whole_i32};
 
 const SQRTHF: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const LOG_P: [f32; 9] = [
@@ -140,6 +140,28 @@ fn div_f2f2(n: F2, d: F2) -> F2 {
     let u = fused(t, n.0, -s);
     let v = fused(-d.1, t, fused(-d.0, t, 1.0));
     F2(s, fused(s, v, fused(n.1, t, u)))
+}
+
+/// SLEEF's `xexp2f` (1 ulp), as `Sleef_exp2f16_u10` computes it with FMA:
+/// x = q + s with q the nearest integer, 2^s by a degree-6 polynomial, then
+/// scaled by 2^q in two halves (torch.exp2's vector loop: its bits exactly).
+#[inline(always)]
+pub fn exp2_sleef(d: f32) -> f32 {
+    let q = d.round_ties_even();
+    let s = d - q;
+    let mut u = 0.153_592_089_2e-3_f32;
+    u = fused(u, s, 0.133_926_270_1e-2);
+    u = fused(u, s, 0.961_838_476_4e-2);
+    u = fused(u, s, 0.555_034_726_9e-1);
+    u = fused(u, s, 0.240_226_447_6);
+    u = fused(u, s, 0.693_147_182_5);
+    let u = fused(u, s, 1.0);
+    let qi = whole_i32(q);
+    let half = qi >> 1;
+    let u = u * pow2(half) * pow2(qi - half);
+    let u = if d >= 128.0 { f32::INFINITY } else { u };
+    let u = if d < -150.0 { 0.0 } else { u };
+    if d.is_nan() { d } else { u }
 }
 
 /// SLEEF's `xlogf_u1` (1 ulp), as `Sleef_logf16_u10` computes it: d = 2^e m

@@ -267,14 +267,14 @@ fn exp_reduced(d: f32) -> (f32, f32) {
 /// The integer of a whole f32 q with |q| <= 200, from the bits of
 /// q + 1.5·2^23 (an `as` cast would not vectorise).
 #[inline(always)]
-fn whole_i32(q: f32) -> i32 {
+pub fn whole_i32(q: f32) -> i32 {
     const ROUND: f32 = 12_582_912.0;
     ((q.clamp(-200.0, 200.0) + ROUND).to_bits() as i32) - 0x4B40_0000
 }
 
 /// 2^k as an f32, 0 below the normal range and infinity above it.
 #[inline(always)]
-fn pow2(k: i32) -> f32 {
+pub fn pow2(k: i32) -> f32 {
     f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23)
 }
 

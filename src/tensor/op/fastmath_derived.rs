@@ -7,15 +7,23 @@
 
 use super::fastmath::{exp_parts, ln_core, sincos_core};
 
-/// 2^x of an f32: exp(x ln 2) in f64 (the product's rounding, 1e-16 of an
-/// exponent below 150, is far under float32's half ulp).
+/// 2^x of an f32: 2^q · 2^s with q the nearest integer and s = x - q (both
+/// exact), 2^s = exp(s ln 2) in f64; exact where x is an integer, so that
+/// 2^-150, half the least subnormal, rounds to even (0) as the C library's
+/// exp2f has it.
 #[inline(always)]
 pub fn exp2_f32(x: f32) -> f32 {
     // Below -150 the f32 result is 0, at 128 and above infinity.
     #[allow(clippy::manual_clamp)]
     let xc = (x as f64).max(-151.0).min(129.0);
-    let (q, scale) = exp_parts(xc * std::f64::consts::LN_2);
-    let e = ((q + 1.0) * scale) as f32;
+    // 1.5 * 2^52: adding it rounds to the nearest integer, in the low bits.
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    let t = xc + ROUND;
+    let q = t - ROUND;
+    let qi = (t.to_bits() as i64).wrapping_sub(0x4338_0000_0000_0000);
+    let (p, scale) = exp_parts((xc - q) * std::f64::consts::LN_2);
+    let two_q = f64::from_bits(((qi + 1023) as u64) << 52);
+    let e = ((p + 1.0) * scale * two_q) as f32;
     if x.is_nan() { x } else { e }
 }
 
@@ -162,6 +170,36 @@ pub fn atanh_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { r }
 }
 
+/// asinh(x) = ln(|x| + sqrt(x² + 1)) with the sign of x, in f64 (ln_core
+/// keeps its digits near 1); below |x| = 2^-12 x - x³/6 is exact to f32's
+/// precision. (Rust's f32 asinh works in f32, through libm's hypotf and
+/// log1pf: slow, and one ulp off for an eighth of inputs.)
+#[inline(always)]
+pub fn asinh_f32(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let big = ln_core(a + (a * a + 1.0).sqrt());
+    let small = a - a * a * a / 6.0;
+    let r = if a < 1.0 / 4096.0 { small } else { big };
+    let r = (r as f32).copysign(x);
+    if x.is_finite() { r } else { x }
+}
+
+/// acosh(x) = ln(x + sqrt(x² - 1)) for x >= 1, in f64: x² - 1 is exact near
+/// 1 (x² has 48 bits), and acosh there is at least sqrt(2^-23), far above
+/// the 1e-16 that the logarithm's argument loses.
+#[inline(always)]
+pub fn acosh_f32(x: f32) -> f32 {
+    let xd = x as f64;
+    let r = ln_core(xd + (xd * xd - 1.0).sqrt()) as f32;
+    if x >= 1.0 && x.is_finite() {
+        r
+    } else if x == f32::INFINITY {
+        x
+    } else {
+        f32::NAN
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,12 +249,16 @@ mod tests {
     #[test]
     fn derived_functions_are_correctly_rounded() {
         check("exp2", exp2_f32, f64::exp2, 1e4);
+        assert_eq!(exp2_f32(-150.0), 0.0);
+        assert_eq!(exp2_f32(-149.0), f32::from_bits(1));
         check("log2", log2_f32, f64::log2, 1e4);
         check("log10", log10_f32, f64::log10, 1e4);
         check("atan", atan_f32, f64::atan, 1e4);
         check("asin", asin_f32, f64::asin, 2.0);
         check("acos", acos_f32, f64::acos, 2.0);
         check("atanh", atanh_f32, f64::atanh, 2.0);
+        check("asinh", asinh_f32, f64::asinh, 1e4);
+        check("acosh", acosh_f32, f64::acosh, 1e4);
         let tan: fn(f32) -> f32 = |x| {
             if x.abs() < SINCOS_RANGE {
                 tan_f32(x)

@@ -6,7 +6,7 @@
 
 use super::fastmath::{erf_f32, exp_f32, expm1_f32, ln_f32, log1p_f32, tanh_f32};
 use super::fastmath_derived::{
-    acos_f32, asin_f32, atan_f32, atanh_f32, exp2_f32, log2_f32, log10_f32,
+    acos_f32, acosh_f32, asin_f32, asinh_f32, atan_f32, atanh_f32, exp2_f32, log2_f32, log10_f32,
 };
 use super::math::{libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use super::special as sp;
@@ -284,10 +284,10 @@ unary_ops! {
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, -std::f64::consts::FRAC_2_SQRT_PI)?)),
         "1 - erf(x), accurate where erf is near 1.", "erfc(tensor([0., 3.]))";
     Asinh "asinh" "AsinhBackward0" FloatPromote Input,
-        f32 |x| x.asinh(), f64 |x| x.asinh(), i64 |x| x,
+        f32 |x| asinh_f32(x), f64 |x| x.asinh(), i64 |x| x,
         d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &add(&mul(x, x)?, &num(1.0))?)?)), "Inverse hyperbolic sine.", "asinh(tensor([0., 1.]))";
     Acosh "acosh" "AcoshBackward0" FloatPromote Input,
-        f32 |x| x.acosh(), f64 |x| x.acosh(), i64 |x| x,
+        f32 |x| acosh_f32(x), f64 |x| x.acosh(), i64 |x| x,
         d Some(|x, _, g| div(g, &un(UnaryOp::Sqrt, &sub(&mul(x, x)?, &num(1.0))?)?)), "Inverse hyperbolic cosine (x >= 1).", "acosh(tensor([1., 2.]))";
     Atanh "atanh" "AtanhBackward0" FloatPromote Input,
         f32 |x| atanh_f32(x), f64 |x| x.atanh(), i64 |x| x,
