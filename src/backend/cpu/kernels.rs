@@ -180,8 +180,52 @@ impl BinaryVisitor for MakeBinary {
 }
 
 pub fn binary_kernels(op: BinaryOp) -> BinaryKernels {
-    op.visit(MakeBinary)
+    let mut k = op.visit(MakeBinary);
+    // float32 fmod and remainder: C's fmod, exactly, in f64 arithmetic that
+    // vectorises, where the block's quotients allow it (nearly always).
+    match op {
+        BinaryOp::Fmod => k.f32 = fmod_f32,
+        BinaryOp::Rem => k.f32 = remainder_f32,
+        _ => {}
+    }
+    k
 }
+
+macro_rules! fmod_kernel {
+    ($name:ident, $fast:expr, $row:expr) => {
+        crate::multiversion! {
+            fn $name(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
+                use crate::tensor::op::fastmath_derived::fmod_f32_exact;
+                // One pass that also learns whether every pair was exact (no
+                // early exit, so that it vectorises); the row's libm call
+                // redoes a block that was not.
+                let mut exact = true;
+                for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
+                    exact &= fmod_f32_exact(x, y);
+                    o.write($fast(x, y));
+                }
+                if !exact {
+                    for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
+                        o.write($row(x, y));
+                    }
+                }
+            }
+        }
+    };
+}
+fmod_kernel!(
+    fmod_f32,
+    crate::tensor::op::fastmath_derived::fmod_f32,
+    |x: f32, y: f32| x % y
+);
+fmod_kernel!(
+    remainder_f32,
+    |x: f32, y: f32| {
+        use crate::tensor::op::{fastmath_derived::fmod_f32, math::py_mod_of_fmod_f32};
+        py_mod_of_fmod_f32(fmod_f32(x, y), y)
+    },
+    crate::tensor::op::math::py_fmod_f32
+);
 
 macro_rules! predicate_table {
     ($op:expr, $($Var:ident |$x:ident| $e:expr;)*) => {

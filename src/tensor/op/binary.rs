@@ -3,6 +3,7 @@
 //! kind of element, and the derivative in tensor ops. The parser's operators map
 //! to these rows by symbol.
 
+use super::fastmath_derived::atan2_f32;
 use super::math::{
     int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64,
     nextafter, nextafter_f32, py_floordiv_int, py_fmod, py_fmod_f32, py_mod_int, shl_int, shr_int,
@@ -169,7 +170,7 @@ binary_ops! {
         f32 |x, y| nan_min_f32(x, y), f64 |x, y| nan_min_f64(x, y), i64 |x, y| x.min(y)
     ] d Some(grads::minimum), "Element-wise minimum (NaN wins).", "minimum(tensor([1, 5]), tensor([3, 2]))";
     Atan2 "atan2" "atan2" "Atan2Backward0" ToFloat arith [
-        f32 |x, y| x.atan2(y), f64 |x, y| x.atan2(y), i64 |x, y| x
+        f32 |x, y| atan2_f32(x, y), f64 |x, y| x.atan2(y), i64 |x, y| x
     ] d Some(grads::atan2), "The angle of (other, input) in radians.", "atan2(tensor([1., 1.]), tensor([1., -1.]))";
     Fmod "fmod" "fmod" "FmodBackward1" NoBoolResult arith [
         f32 |x, y| x % y, f64 |x, y| x % y, i64 |x, y| x.wrapping_rem(y)

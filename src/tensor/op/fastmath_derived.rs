@@ -200,6 +200,55 @@ pub fn acosh_f32(x: f32) -> f32 {
     }
 }
 
+/// atan2(y, x) of f32s in f64: atan(|y| / |x|), then π minus it where x's
+/// sign bit is set, with y's sign. The quotient is inf where x = 0 (π/2),
+/// 0 where y = 0 (0 or π, as IEEE has atan2(±0, ∓0)), and NaN where both
+/// are 0 or both infinite, which are decided by the signs alone.
+#[inline(always)]
+pub fn atan2_f32(y: f32, x: f32) -> f32 {
+    use std::f64::consts::{FRAC_PI_4, PI};
+    let (ay, ax) = ((y as f64).abs(), (x as f64).abs());
+    let left = x.is_sign_negative();
+    let r = atan_core(ay / ax);
+    let r = if ay == ax && (ay == 0.0 || ay.is_infinite()) {
+        // 0/0 gives 0 (π on the left), inf/inf π/4 (3π/4 on the left).
+        if ay == 0.0 { 0.0 } else { FRAC_PI_4 }
+    } else {
+        r
+    };
+    let r = if left { PI - r } else { r };
+    let r = if ay == ax && ay == 0.0 && left { PI } else { r };
+    let r = (r as f32).copysign(y);
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else {
+        r
+    }
+}
+
+/// Below this |a / b| fmod_f32 is exact (see there).
+const FMOD_FAST: f64 = 67_108_864.0;
+
+/// Whether fmod_f32 gives C's fmod(a, b) exactly: a finite b and a quotient
+/// under 2^26 (a block of such pairs takes the vector loop).
+#[inline(always)]
+pub fn fmod_f32_exact(a: f32, b: f32) -> bool {
+    b.is_finite() && ((a as f64) / (b as f64)).abs() < FMOD_FAST
+}
+
+/// C's fmod of f32s where fmod_f32_exact holds: a - trunc(a / b)·b in f64.
+/// Exact: the f64 quotient's rounding (2^-53 of a quotient under 2^26) is
+/// below the distance from a non-integral a / b to the nearest integer
+/// (2^-24 at least, as a - k b is a nonzero multiple of the smaller ulp),
+/// and k·b and the difference fit in 53 bits. A zero takes a's sign.
+#[inline(always)]
+pub fn fmod_f32(a: f32, b: f32) -> f32 {
+    let (ad, bd) = (a as f64, b as f64);
+    let k = (ad / bd).trunc();
+    let r = (ad - k * bd) as f32;
+    if r == 0.0 { 0.0f32.copysign(a) } else { r }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,9 +317,50 @@ mod tests {
         };
         check("tan", tan, f64::tan, 1e4);
         assert_eq!(log2_f32(8.0), 3.0);
+        check_atan2_and_fmod();
         assert_eq!(log10_f32(1000.0), 3.0);
         assert_eq!(exp2_f32(-3.0), 0.125);
         assert_eq!(atanh_f32(-1.0), f32::NEG_INFINITY);
         assert_eq!(atan_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+    }
+
+    /// atan2 against libm's f64 atan2 rounded once (IEEE's signed zeros and
+    /// infinities included), and fmod against Rust's `%` (C's fmod) bit for
+    /// bit wherever the fast form claims exactness.
+    fn check_atan2_and_fmod() {
+        let mut xs: Vec<f32> = grid(1e4).into_iter().step_by(37).collect();
+        xs.extend([
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1e-45,
+            -3.0,
+            7.5,
+        ]);
+        let (mut differ, mut total) = (0, 0);
+        for &y in &xs {
+            for &x in &xs {
+                let want = (y as f64).atan2(x as f64) as f32;
+                let got = atan2_f32(y, x);
+                total += 1;
+                if want.is_nan() {
+                    assert!(got.is_nan(), "atan2({y}, {x}) = {got}");
+                } else if got.to_bits() != want.to_bits() {
+                    differ += 1;
+                    let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
+                    assert!(ulps <= 1, "atan2({y}, {x}) = {got}, want {want}");
+                }
+                if fmod_f32_exact(y, x) {
+                    let (got, want) = (fmod_f32(y, x), y % x);
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                        "fmod({y}, {x}) = {got}, want {want}"
+                    );
+                }
+            }
+        }
+        assert!(differ * 10_000 < total, "atan2: {differ} of {total} differ");
     }
 }

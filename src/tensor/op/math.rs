@@ -111,7 +111,13 @@ pub fn py_fmod(a: f64, b: f64) -> f64 {
 
 #[inline(always)]
 pub fn py_fmod_f32(a: f32, b: f32) -> f32 {
-    let r = a % b;
+    py_mod_of_fmod_f32(a % b, b)
+}
+
+/// Python's modulo from C's remainder r = fmod(a, b): r + b where r is
+/// nonzero and its sign differs from b's (rounded in f32, as ATen adds).
+#[inline(always)]
+pub fn py_mod_of_fmod_f32(r: f32, b: f32) -> f32 {
     if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
         r + b
     } else {
