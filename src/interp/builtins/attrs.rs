@@ -290,6 +290,14 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 ))
             });
         }
+        // A function's name, as Python gives it; torch's builtins in a
+        // submodule are named as PyTorch's bindings are (linalg_solve).
+        Value::Function(f) if name == "__name__" || name == "__qualname__" => {
+            return Ok(Value::str(&f.def.name));
+        }
+        Value::Builtin(b) if name == "__name__" || name == "__qualname__" => {
+            return Ok(Value::str(&b.name.replace('.', "_")));
+        }
         Value::Super(s) => {
             return crate::interp::classes::super_attr(&s.0, &s.1, name).ok_or_else(|| {
                 crate::error::name_err(format!("'super' object has no attribute '{name}'"))
