@@ -43,9 +43,14 @@ pub fn silu(x: &Tensor) -> Result<Tensor> {
     un(UnaryOp::Silu, x)
 }
 
-/// log(1 + exp(β x)) / β, and x itself where β x exceeds the threshold.
+/// log(1 + exp(β x)) / β, and x itself where β x exceeds the threshold. For
+/// β = 1 (the default) one element-wise pass, as ATen's kernel; other β go
+/// through the formula, differentiated as a whole.
 pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
     require_float(x, "softplus")?;
+    if beta == 1.0 {
+        return bin(BinaryOp::Softplus, x, &num(threshold));
+    }
     composite("SoftplusBackward0", &[x], |t| {
         let x = &t[0];
         let bx = scale(x, beta)?;

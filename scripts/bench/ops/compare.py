@@ -1,7 +1,9 @@
-"""Run sweep.py under tsh and under python3 (PyTorch), 2 threads each, and print
-each op's times and the ratio tsh / PyTorch, worst first.
+"""Run sweep.py (or another script here that prints `OP <name> <ms>` lines) under
+tsh and under python3 (PyTorch), 2 threads each, and print each op's times and the
+ratio tsh / PyTorch, worst first.
 
     python3 scripts/bench/ops/compare.py [--tsh target/release/tsh]
+    python3 scripts/bench/ops/compare.py --script family_linalg.py
 """
 import argparse
 import os
@@ -24,9 +26,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tsh", default=os.path.join(ROOT, "target", "release", "tsh"))
     ap.add_argument("--python", default="python3")
+    ap.add_argument("--script", default="sweep.py", help="a script in scripts/bench/ops/")
     args = ap.parse_args()
     env = dict(os.environ, RAYON_NUM_THREADS="2", OMP_NUM_THREADS="2", MKL_NUM_THREADS="2")
-    script = os.path.join(HERE, "sweep.py")
+    script = os.path.join(HERE, args.script)
     if subprocess.run([args.python, "-c", "import torch"], capture_output=True).returncode != 0:
         sys.exit("PyTorch is not installed for " + args.python + " (pip install torch): nothing to compare with")
     ref = times([args.python, script], env)

@@ -186,9 +186,27 @@ pub fn binary_kernels(op: BinaryOp) -> BinaryKernels {
     match op {
         BinaryOp::Fmod => k.f32 = fmod_f32,
         BinaryOp::Rem => k.f32 = remainder_f32,
+        BinaryOp::Softplus => k.f32 = softplus_vec::<crate::tensor::op::binary::f::Softplus>,
         _ => {}
     }
     k
+}
+
+crate::multiversion! {
+    /// F.softplus as ATen's vectorized_loop runs it: whole runs of 32
+    /// through SLEEF's exp and log1p, the rest through the op row's scalar
+    /// formula (the C library's, rounded as std::exp and std::log1p are).
+    fn softplus_vec<F: BinaryFn>(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
+        use super::mathfun::softplus_aten;
+        let whole = a.len() / 32 * 32;
+        let (d_vec, d_rest) = d.split_at_mut(whole);
+        for ((o, &x), &t) in d_vec.iter_mut().zip(&a[..whole]).zip(&b[..whole]) {
+            o.write(softplus_aten(x, t));
+        }
+        for ((o, &x), &t) in d_rest.iter_mut().zip(&a[whole..]).zip(&b[whole..]) {
+            o.write(F::f32(x, t));
+        }
+    }
 }
 
 macro_rules! fmod_kernel {
@@ -271,6 +289,20 @@ mod tests {
                     <f::Sigmoid as UnaryFn>::f32(v)
                 };
                 assert_eq!(got.to_bits(), want.to_bits(), "n={n} i={i}");
+            }
+            // softplus (a binary row: x and its threshold) splits the same way.
+            let t = vec![20.0f32; n];
+            let mut out = vec![Out::uninit(); n];
+            (binary_kernels(BinaryOp::Softplus).f32)(&x, &t, &mut out);
+            for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
+                // SAFETY: the kernel wrote every element.
+                let got = unsafe { o.assume_init() };
+                let want = if i < n / 32 * 32 {
+                    super::super::mathfun::softplus_aten(v, 20.0)
+                } else {
+                    <crate::tensor::op::binary::f::Softplus as BinaryFn>::f32(v, 20.0)
+                };
+                assert_eq!(got.to_bits(), want.to_bits(), "softplus n={n} i={i}");
             }
         }
     }

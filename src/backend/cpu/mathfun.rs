@@ -196,6 +196,51 @@ pub fn log_sleef(d: f32) -> f32 {
     if d.is_nan() || d < 0.0 { f32::NAN } else { y }
 }
 
+/// SLEEF's `xlog1pf` (1 ulp), as `Sleef_log1pf16_u10` computes it with
+/// AVX-512: e from getexp((1 + d)/0.75), m = d·2^-e + (2^-e - 1) by one FMA
+/// (so a small d keeps its digits), ln(1 + m) from atanh(m / (2 + m)) in
+/// float-float, as log_sleef.
+#[inline(always)]
+pub fn log1p_sleef(d: f32) -> f32 {
+    let dp1 = d + 1.0;
+    // getexp of dp1 / 0.75 (dp1 >= 0 here; below, the guards decide).
+    let q = dp1 * (1.0 / 0.75);
+    let e = getexp(q);
+    let e = if q == f32::INFINITY { 128.0 } else { e };
+    let t = pow2(-(whole_i32(e)));
+    let m = fused(d, t, t - 1.0);
+    let s = mul_f2f(
+        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-09),
+        e,
+    );
+    let x = div_f2f2(F2(m, 0.0), add2_ff(2.0, m));
+    let x2 = x.0 * x.0;
+    let mut p = 0.302_729_487_4_f32;
+    p = fused(p, x2, 0.399_610_817_4);
+    p = fused(p, x2, 0.666_669_488_0);
+    let s = add_f2f2(s, F2(x.0 * 2.0, x.1 * 2.0));
+    let s = add_f2f(s, (x2 * x.0) * p);
+    let r = s.0 + s.1;
+    let r = if d > 1e38 { f32::INFINITY } else { r };
+    let r = if d < -1.0 || d.is_nan() { f32::NAN } else { r };
+    let r = if d == -1.0 { f32::NEG_INFINITY } else { r };
+    if d == 0.0 && d.is_sign_negative() {
+        -0.0
+    } else {
+        r
+    }
+}
+
+/// AVX-512's getexp for a positive x: floor(log2 x) as an f32 (of a
+/// subnormal too), from its bits and selects only.
+#[inline(always)]
+fn getexp(x: f32) -> f32 {
+    let sub = x < f32::MIN_POSITIVE;
+    let bits = if sub { x * 16_777_216.0 } else { x }.to_bits();
+    let biased = ((bits >> 23) & 0xff) as i32;
+    (biased - if sub { 151 } else { 127 }) as f32
+}
+
 /// The vector forms of ATen's float32 activation kernels, in its order of
 /// operations. Its loops run these on whole vectors and its scalar formulas
 /// (the op rows of tensor/op/unary.rs) on the leftover elements.
@@ -207,6 +252,16 @@ pub fn sigmoid_aten(x: f32) -> f32 {
 #[inline(always)]
 pub fn silu_aten(x: f32) -> f32 {
     x / (1.0 + exp_sleef(-x))
+}
+
+/// F.softplus with beta = 1: x above the threshold, else log1p(exp(x)).
+#[inline(always)]
+pub fn softplus_aten(x: f32, threshold: f32) -> f32 {
+    if x > threshold {
+        x
+    } else {
+        log1p_sleef(exp_sleef(x))
+    }
 }
 
 #[cfg(test)]
@@ -239,6 +294,38 @@ mod tests {
         assert_eq!(exp_sleef(f32::NEG_INFINITY), 0.0);
         assert_eq!(exp_sleef(f32::INFINITY), f32::INFINITY);
         assert!(exp_sleef(f32::NAN).is_nan());
+    }
+
+    /// SLEEF's log1p and exp2 within one ulp over every binade, both signs
+    /// (log1p down to -1), with IEEE's special values.
+    #[test]
+    fn sleef_log1p_and_exp2_within_one_ulp() {
+        let mut x = 1e-44f32;
+        while x < 3e38 {
+            for v in [x, -x] {
+                // Above 1e38 SLEEF's log1p gives infinity (as PyTorch's does).
+                if v > -1.0 && v <= 1e38 {
+                    let want = (v as f64).ln_1p() as f32;
+                    assert!(ulps(log1p_sleef(v), want) <= 1, "log1p({v})");
+                }
+                if v.abs() < 150.0 {
+                    assert!(
+                        ulps(exp2_sleef(v), (v as f64).exp2() as f32) <= 1,
+                        "exp2({v})"
+                    );
+                }
+            }
+            x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
+        }
+        assert_eq!(log1p_sleef(-1.0), f32::NEG_INFINITY);
+        assert_eq!(log1p_sleef(f32::INFINITY), f32::INFINITY);
+        assert_eq!(log1p_sleef(2e38), f32::INFINITY);
+        assert_eq!(log1p_sleef(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert!(log1p_sleef(-2.0).is_nan() && log1p_sleef(f32::NAN).is_nan());
+        assert_eq!(exp2_sleef(128.0), f32::INFINITY);
+        assert_eq!(exp2_sleef(-151.0), 0.0);
+        assert_eq!(exp2_sleef(3.0), 8.0);
+        assert!(exp2_sleef(f32::NAN).is_nan());
     }
 
     /// The activation forms keep one ulp of SLEEF's exp and one rounding of

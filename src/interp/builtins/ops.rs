@@ -26,9 +26,10 @@ const BY_HAND: &[&str] = &[
     "pow",
     "round",
     "logit",
-    // nn.functional's (nn.rs): PyTorch has no torch.silu, torch.gelu or
-    // torch.leaky_relu.
+    // nn.functional's (nn.rs): PyTorch has no torch.silu, torch.gelu,
+    // torch.leaky_relu or torch.softplus.
     "leaky_relu",
+    "softplus",
     "silu",
     "gelu",
 ];

@@ -3,6 +3,7 @@
 //! kind of element, and the derivative in tensor ops. The parser's operators map
 //! to these rows by symbol.
 
+use super::fastmath::{exp_f32, log1p_f32};
 use super::fastmath_derived::atan2_f32;
 use super::math::{
     int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64,
@@ -193,6 +194,10 @@ binary_ops! {
     LeakyRelu "leaky_relu" "leaky_relu" "LeakyReluBackward0" FloatOnly arith [
         f32 |x, y| if x > 0.0 { x } else { x * y }, f64 |x, y| if x > 0.0 { x } else { x * y }, i64 |x, y| x
     ] d Some(grads::leaky_relu), "x where x > 0, else x times the slope (F.leaky_relu's one pass).", "F.leaky_relu(tensor([-2., 3.]), 0.1)";
+    Softplus "softplus" "softplus" "SoftplusBackward0" FloatOnly arith [
+        f32 |x, y| if x > y { x } else { log1p_f32(exp_f32(x)) },
+        f64 |x, y| if x > y { x } else { x.exp().ln_1p() }, i64 |x, y| x
+    ] d Some(grads::softplus), "log(1 + exp(x)), and x itself above the threshold (F.softplus's one pass for beta = 1).", "F.softplus(tensor([-1., 0., 30.]))";
     BitAnd "&" "bitwise_and" "" Integral arith [
         f32 |x, y| x, f64 |x, y| x, i64 |x, y| x & y
     ] d None, "Bitwise AND of integers, logical AND of bools (the `&` operator).", "bitwise_and(tensor([12]), tensor([10]))";
@@ -443,6 +448,43 @@ mod grads {
             t::where_(&positive, &x[0], &t::mul(&x[0], b)?)
         })?;
         Ok([Some(ga), None])
+    }
+
+    /// softplus's gradient, PyTorch's softplus_backward (below).
+    pub fn softplus(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
+        Ok([Some(softplus_backward(g, a, b)?), None])
+    }
+
+    /// g where x is above the threshold, else g z / (z + 1) with z = exp(x),
+    /// rounded as ATen's kernel rounds it; one node, whose own gradients are
+    /// PyTorch's: softplus_backward of gg for g, and gg g σ(x)(1 - σ(x)) for
+    /// x (differentiating g z / (z + 1) instead cancels where σ is near 1).
+    fn softplus_backward(g: &Tensor, x: &Tensor, threshold: &Tensor) -> Result<Tensor> {
+        let linear = t::cmp(BinaryOp::Gt, x, threshold)?;
+        let out = crate::autograd::no_grad(|| {
+            // The exponential never sees the linear branch's inputs (exp of a
+            // large x is inf, and inf / inf is NaN).
+            let z = t::un(UnaryOp::Exp, &t::where_(&linear, &t::num(0.0), x)?)?;
+            let soft = t::div(&t::mul(g, &z)?, &t::add(&z, &t::num(1.0))?)?;
+            t::where_(&linear, g, &soft)
+        })?;
+        let (g, x, threshold) = (g.clone(), x.clone(), threshold.clone());
+        let inputs = [&g, &x];
+        let out = crate::autograd::record(out, "SoftplusBackwardBackward0", &inputs, false, {
+            let (g, x) = (g.clone(), x.clone());
+            move || {
+                crate::autograd::rules::rule(move |gg| {
+                    let for_g = softplus_backward(gg, &x, &threshold)?;
+                    let s = t::un(UnaryOp::Sigmoid, &x)?;
+                    let curve = t::mul(&s, &t::sub(&t::num(1.0), &s)?)?;
+                    let for_x = t::mul(&t::mul(gg, &g)?, &curve)?;
+                    let linear = t::cmp(BinaryOp::Gt, &x, &threshold)?;
+                    let for_x = t::where_(&linear, &t::num(0.0), &for_x)?;
+                    Ok(vec![Some(for_g), Some(for_x)])
+                })
+            }
+        });
+        Ok(out)
     }
 
     pub fn atan2(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
