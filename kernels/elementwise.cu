@@ -17,6 +17,12 @@ __device__ __forceinline__ double sign_d(double x) {
     return 0.0;
 }
 
+// min(max(x + 3, 0), 6) as std::min and std::max have it: NaN stays NaN.
+template <typename F> __device__ __forceinline__ F hard_ramp(F x) {
+    F y = x + (F)3;
+    y = y < (F)0 ? (F)0 : y;
+    return (F)6 < y ? (F)6 : y;
+}
 // W. J. Cody's erf, as src/tensor/op/math.rs computes it, so both devices agree.
 __device__ double cody_erf(double x);
 // digamma, trigamma, erfinv and the Bessel I0/I1, as src/tensor/op/special.rs.
@@ -60,6 +66,8 @@ __device__ double un_f64(int op, double x) {
     // silu and gelu as src/tensor/op/unary.rs writes them; the products are
     // rounded on their own (no FMA), as on the CPU.
     case U_SILU: return x / (1.0 + exp(-x));
+    case U_HARDSIGMOID: return hard_ramp(x) / 6.0;
+    case U_HARDSWISH: return x * hard_ramp(x) / 6.0;
     case U_GELU: return __dmul_rn(x, 0.5) * (erf(__dmul_rn(x, 0.7071067811865476)) + 1.0);
     case U_GELU_TANH: {
         double u = __dmul_rn(x + __dmul_rn(__dmul_rn(x, __dmul_rn(x, x)), 0.044715), 0.7978845608028654);
@@ -112,6 +120,8 @@ __device__ float un_f32(int op, float x) {
     case U_RAD2_DEG: return x * (float)(180.0 / 3.141592653589793);
     case U_SIGMOID: return 1.0f / (1.0f + (float)exp(-(double)x));
     case U_SILU: return x / (1.0f + (float)exp(-(double)x));
+    case U_HARDSIGMOID: return hard_ramp(x) / 6.0f;
+    case U_HARDSWISH: return x * hard_ramp(x) / 6.0f;
     case U_GELU: return __fmul_rn(x, 0.5f) * ((float)erf((double)__fmul_rn(x, 0.70710677f)) + 1.0f);
     case U_GELU_TANH: {
         float u = __fmul_rn(x + __fmul_rn(__fmul_rn(x, __fmul_rn(x, x)), 0.044715f), (float)0.7978845608028654);

@@ -37,6 +37,17 @@ pub fn gelu(x: &Tensor, approximate: &str) -> Result<Tensor> {
     }
 }
 
+/// min(max(x + 3, 0), 6) / 6, and x times it: one element-wise op each.
+pub fn hardsigmoid(x: &Tensor) -> Result<Tensor> {
+    require_float(x, "hardsigmoid")?;
+    un(UnaryOp::Hardsigmoid, x)
+}
+
+pub fn hardswish(x: &Tensor) -> Result<Tensor> {
+    require_float(x, "hardswish")?;
+    un(UnaryOp::Hardswish, x)
+}
+
 /// x σ(x), as ATen computes it: x / (1 + e^-x).
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     require_float(x, "silu")?;

@@ -30,10 +30,26 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Function,
         "silu",
-        "silu(input)",
+        "silu(input, inplace=False)",
         "x * sigmoid(x).",
         "F.silu(tensor([-1., 0., 1.]))",
         silu
+    ),
+    row!(
+        Function,
+        "hardsigmoid",
+        "hardsigmoid(input, inplace=False)",
+        "min(max(x + 3, 0), 6) / 6, element-wise.",
+        "F.hardsigmoid(tensor([-4., 0., 1.]))",
+        hardsigmoid
+    ),
+    row!(
+        Function,
+        "hardswish",
+        "hardswish(input, inplace=False)",
+        "x * min(max(x + 3, 0), 6) / 6, element-wise.",
+        "F.hardswish(tensor([-4., 0., 1.]))",
+        hardswish
     ),
     row!(
         Function,
@@ -228,8 +244,23 @@ fn gelu(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn silu(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
+    let inplace = a.flag("inplace", false)?;
     a.finish()?;
-    tensor_out(f::silu(&x))
+    in_place_if(inplace, &x, f::silu(&x), "silu_")
+}
+
+fn hardsigmoid(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.tensor("input")?;
+    let inplace = a.flag("inplace", false)?;
+    a.finish()?;
+    in_place_if(inplace, &x, f::hardsigmoid(&x), "hardsigmoid_")
+}
+
+fn hardswish(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.tensor("input")?;
+    let inplace = a.flag("inplace", false)?;
+    a.finish()?;
+    in_place_if(inplace, &x, f::hardswish(&x), "hardswish_")
 }
 
 fn softplus(_: &mut Interp, mut a: Args) -> Result<Value> {

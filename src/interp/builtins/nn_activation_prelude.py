@@ -26,14 +26,6 @@ def relu6(input, inplace=False):
     return _in_place_if(inplace, input, input.clamp(0.0, 6.0))
 
 
-def hardsigmoid(input, inplace=False):
-    return _in_place_if(inplace, input, (input + 3.0).clamp(0.0, 6.0) / 6.0)
-
-
-def hardswish(input, inplace=False):
-    return _in_place_if(inplace, input, input * (input + 3.0).clamp(0.0, 6.0) / 6.0)
-
-
 def hardshrink(input, lambd=0.5):
     return torch.where(input.abs() > lambd, input, torch.zeros_like(input))
 
@@ -125,12 +117,12 @@ class Hardsigmoid(nn.Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return hardsigmoid(input, self.inplace)
+        return F.hardsigmoid(input, self.inplace)
 
 
 class Hardswish(Hardsigmoid):
     def forward(self, input):
-        return hardswish(input, self.inplace)
+        return F.hardswish(input, self.inplace)
 
 
 class Hardshrink(nn.Module):

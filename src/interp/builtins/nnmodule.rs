@@ -60,8 +60,6 @@ pub const PRELUDE_FUNCTIONAL: &[&str] = &[
     "kl_div",
     "hardtanh",
     "relu6",
-    "hardsigmoid",
-    "hardswish",
     "hardshrink",
     "softshrink",
     "tanhshrink",

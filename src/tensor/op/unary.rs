@@ -272,6 +272,14 @@ unary_ops! {
         f64 |x| x * 0.5 * (((x + x * (x * x) * 0.044715) * SQRT_2_OVER_PI).tanh() + 1.0), i64 |x| x,
         d Some(gelu_tanh_grad), "x Φ(x) by its tanh approximation (F.gelu(x, approximate='tanh')).",
         "F.gelu(tensor([-1., 0., 1.]), approximate='tanh')";
+    // F.hardsigmoid and F.hardswish: one pass each, ATen's operations in its
+    // order (min(max(x + 3, 0), 6) / 6); like F.gelu, no torch.* builtin.
+    Hardsigmoid "hardsigmoid" "HardsigmoidBackward0" FloatOnly Input,
+        f32 |x| hard_ramp_f32(x) / 6.0, f64 |x| hard_ramp_f64(x) / 6.0, i64 |x| x,
+        d Some(hardsigmoid_grad), "min(max(x + 3, 0), 6) / 6 (F.hardsigmoid).", "F.hardsigmoid(tensor([-4., 0., 1.]))";
+    Hardswish "hardswish" "HardswishBackward0" FloatOnly Input,
+        f32 |x| x * hard_ramp_f32(x) / 6.0, f64 |x| x * hard_ramp_f64(x) / 6.0, i64 |x| x,
+        d Some(hardswish_grad), "x min(max(x + 3, 0), 6) / 6 (F.hardswish).", "F.hardswish(tensor([-4., 0., 1.]))";
     Reciprocal "reciprocal" "ReciprocalBackward0" FloatPromote Output,
         f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
         d Some(|_, y, g| mul(g, &neg(&mul(y, y)?)?)), "1 / x, element-wise.", "reciprocal(tensor([2., 4.]))";
@@ -355,6 +363,42 @@ fn i1e_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
     let k = add(&un(UnaryOp::Sign, x)?, &un(UnaryOp::Reciprocal, x)?)?;
     let d = sub(&un(UnaryOp::I0e, x)?, &mul(&un(UnaryOp::I1e, x)?, &k)?)?;
     mul(g, &where_(&cmp(Eq, x, &num(0.0))?, &num(0.5), &d)?)
+}
+
+/// min(max(x + 3, 0), 6) as std::min and std::max have it: NaN stays NaN.
+#[inline(always)]
+fn hard_ramp_f32(x: f32) -> f32 {
+    let y = x + 3.0;
+    let y = if y < 0.0 { 0.0 } else { y };
+    if 6.0 < y { 6.0 } else { y }
+}
+
+#[inline(always)]
+fn hard_ramp_f64(x: f64) -> f64 {
+    let y = x + 3.0;
+    let y = if y < 0.0 { 0.0 } else { y };
+    if 6.0 < y { 6.0 } else { y }
+}
+
+/// g / 6 strictly inside (-3, 3), else 0: ATen's hardsigmoid_backward (g
+/// times the float 1/6).
+fn hardsigmoid_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::{Gt, LogicalAnd, Lt};
+    let inside = crate::tensor::ops::arith::bin(
+        LogicalAnd,
+        &cmp(Gt, x, &num(-3.0))?,
+        &cmp(Lt, x, &num(3.0))?,
+    )?;
+    where_(&inside, &scale(g, 1.0 / 6.0)?, &num(0.0))
+}
+
+/// 0 up to -3, g (x / 3 + 1/2) strictly inside (-3, 3), g from 3 (and for
+/// NaN): ATen's hardswish_backward, ends included as it includes them.
+fn hardswish_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    use crate::tensor::op::BinaryOp::{Le, Lt};
+    let slope = mul(g, &add(&div(x, &num(3.0))?, &num(0.5))?)?;
+    let upper = where_(&cmp(Lt, x, &num(3.0))?, &slope, g)?;
+    where_(&cmp(Le, x, &num(-3.0))?, &num(0.0), &upper)
 }
 
 /// d logit(x) = 1 / (x (1 - x)), NaN outside [0, 1] (as PyTorch).
