@@ -231,6 +231,8 @@ pub const NOT_IN_TORCH: &[&str] = &[
     "cross_entropy",
     "elu",
     "gelu",
+    "hardsigmoid",
+    "hardswish",
     "hist",
     "imshow",
     "kaiming_normal_",

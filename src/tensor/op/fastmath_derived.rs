@@ -5,7 +5,7 @@
 //! is the correctly rounded result but for inputs within a hair of a
 //! rounding boundary.
 
-use super::fastmath::{exp_parts, ln_core, sincos_core};
+use super::fastmath::{exp_parts, ln_core, ln_times_f32, sincos_core};
 
 /// 2^x of an f32: 2^q · 2^s with q the nearest integer and s = x - q (both
 /// exact), 2^s = exp(s ln 2) in f64; exact where x is an integer, so that
@@ -27,30 +27,14 @@ pub fn exp2_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { e }
 }
 
-/// ln(x) · factor for a positive finite x; log(0) and log of infinity,
-/// negatives and NaN as IEEE's log has them.
-#[inline(always)]
-fn scaled_ln(x: f32, factor: f64) -> f32 {
-    let y = (ln_core(x as f64) * factor) as f32;
-    if x > 0.0 && x.is_finite() {
-        y
-    } else if x == 0.0 {
-        f32::NEG_INFINITY
-    } else if x == f32::INFINITY {
-        x
-    } else {
-        f32::NAN
-    }
-}
-
 #[inline(always)]
 pub fn log2_f32(x: f32) -> f32 {
-    scaled_ln(x, std::f64::consts::LOG2_E)
+    ln_times_f32(x, std::f64::consts::LOG2_E)
 }
 
 #[inline(always)]
 pub fn log10_f32(x: f32) -> f32 {
-    scaled_ln(x, std::f64::consts::LOG10_E)
+    ln_times_f32(x, std::f64::consts::LOG10_E)
 }
 
 /// tan of an f32 with |x| < SINCOS_RANGE: sin / cos in f64, rounded once.
@@ -273,25 +257,7 @@ mod tests {
     /// a few inputs within a hair of a rounding boundary, never more than one
     /// ulp away, NaN where it is NaN, and the sign of zero kept.
     fn check(name: &str, f: fn(f32) -> f32, reference: fn(f64) -> f64, limit: f32) {
-        let (mut differ, mut total) = (0, 0);
-        for x in grid(limit) {
-            let want = reference(x as f64) as f32;
-            let got = f(x);
-            total += 1;
-            if want.is_nan() {
-                assert!(got.is_nan(), "{name}({x}) = {got}, want NaN");
-                continue;
-            }
-            if got.to_bits() != want.to_bits() {
-                differ += 1;
-                let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
-                assert!(ulps <= 1, "{name}({x}) = {got}, want {want}");
-            }
-        }
-        assert!(
-            differ * 10_000 < total,
-            "{name}: {differ} of {total} differ"
-        );
+        crate::tensor::op::fastmath::tests::check_on(name, f, reference, &grid(limit), 10_000);
         assert!(f(f32::NAN).is_nan(), "{name}(nan)");
     }
 
