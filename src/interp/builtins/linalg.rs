@@ -380,9 +380,9 @@ pub const ROWS: &[Builtin] = &[
 ];
 
 fn lstsq(a: &Tensor, b: &Tensor, rcond: Option<f64>) -> Result<Value> {
-    let solution = matmul(&lc::pinv(a, rcond)?, b)?;
+    let (pinv, rank) = lc::pinv_and_rank(a, rcond)?;
+    let solution = matmul(&pinv, b)?;
     let empty = Tensor::from_vec(Vec::<f64>::new(), &[0]).to_dtype(a.dtype())?;
-    let rank = lc::matrix_rank(a)?;
     Ok(Value::tuple(vec![
         Value::Tensor(solution),
         Value::Tensor(empty.clone()),

@@ -105,15 +105,19 @@ pub fn matrix_power(a: &Tensor, n: i64) -> Result<Tensor> {
     Ok(acc)
 }
 
+/// float32's or float64's epsilon, as PyTorch's default tolerances use.
+fn eps_of(a: &Tensor) -> f64 {
+    if a.dtype() == crate::tensor::DType::F64 {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    }
+}
+
 /// `torch.linalg.pinv` via the SVD: singular values at or below
 /// rtol·σ_max (default max(m, n)·eps) count as zero.
 pub fn pinv(a: &Tensor, rtol: Option<f64>) -> Result<Tensor> {
     let b = Batch::read(a, "pinv")?;
-    let eps = if a.dtype() == crate::tensor::DType::F64 {
-        f64::EPSILON
-    } else {
-        f32::EPSILON as f64
-    };
     if rtol.is_none() && crate::autograd::needs_grad(&[a]) {
         // Differentiable where it has a gradient (full rank): the
         // normal-equation forms (AᵀA)⁻¹Aᵀ or Aᵀ(AAᵀ)⁻¹.
@@ -130,7 +134,12 @@ pub fn pinv(a: &Tensor, rtol: Option<f64>) -> Result<Tensor> {
             };
         }
     }
-    let rtol = rtol.unwrap_or(b.m.max(b.n) as f64 * eps);
+    Ok(pinv_by_svd(a, &b, rtol)?.0)
+}
+
+/// The pseudo-inverse from one SVD, and the singular values it came from.
+fn pinv_by_svd(a: &Tensor, b: &Batch, rtol: Option<f64>) -> Result<(Tensor, Vec<f64>)> {
+    let rtol = rtol.unwrap_or(b.m.max(b.n) as f64 * eps_of(a));
     let (u, s, vh) = svd(&a.detached(), false)?;
     let s_host = s.to_host_f64()?;
     let r = b.m.min(b.n).max(1);
@@ -145,18 +154,19 @@ pub fn pinv(a: &Tensor, rtol: Option<f64>) -> Result<Tensor> {
         .collect();
     let inv_s = tensor_like(inv_s, s.shape(), a)?;
     let scaled = mul(&mt(&vh)?, &unsqueeze(&inv_s, -2)?)?;
-    matmul(&scaled, &mt(&u)?)
+    Ok((matmul(&scaled, &mt(&u)?)?, s_host))
 }
 
 /// `torch.linalg.matrix_rank`: singular values above tolerance.
 pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
     let b = Batch::read(a, "matrix_rank")?;
-    let eps = if a.dtype() == crate::tensor::DType::F64 {
-        f64::EPSILON
-    } else {
-        f32::EPSILON as f64
-    };
     let s = svdvals(&a.detached())?.to_host_f64()?;
+    ranks(a, &b, &s)
+}
+
+/// Each matrix's count of singular values above max(m, n)·eps·σ_max.
+fn ranks(a: &Tensor, b: &Batch, s: &[f64]) -> Result<Tensor> {
+    let eps = eps_of(a);
     let r = b.m.min(b.n);
     let ranks: Vec<i64> = if r == 0 {
         vec![0; b.count]
@@ -169,6 +179,18 @@ pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
             .collect()
     };
     Tensor::from_vec(ranks, &b.lead).to_device(a.device())
+}
+
+/// lstsq's pseudo-inverse (rcond as pinv's rtol) and the matrices' ranks:
+/// from one SVD where no gradient is wanted (matrix_rank would take a
+/// second), pinv's differentiable form otherwise.
+pub fn pinv_and_rank(a: &Tensor, rcond: Option<f64>) -> Result<(Tensor, Tensor)> {
+    if crate::autograd::needs_grad(&[a]) {
+        return Ok((pinv(a, rcond)?, matrix_rank(a)?));
+    }
+    let b = Batch::read(a, "lstsq")?;
+    let (p, s) = pinv_by_svd(a, &b, rcond)?;
+    Ok((p, ranks(a, &b, &s)?))
 }
 
 /// The triangle of A a triangular solve reads (unit diagonal if asked).
