@@ -393,6 +393,11 @@ fn activations_and_layers() {
     check("gelu(x, approximate='tanh')", &[("x", "a,b", S)], "");
     check("F.silu(x)", &[("x", "a,b", S)], "");
     check("F.softplus(x, beta=2)", &[("x", "a,b", S)], "");
+    // beta = 1 is the one-pass Softplus row; a low threshold puts inputs on
+    // both branches.
+    check("F.softplus(x)", &[("x", "a,b", S)], "");
+    check("F.softplus(x, threshold=0.5)", &[("x", "a,b", S)], "");
+    check("F.hardsigmoid(x * 2)", &[("x", "a,b", S)], "");
     check("F.elu(x)", &[("x", "a,b", S)], "");
     check("F.logsigmoid(x)", &[("x", "a,b", S)], "");
     check("F.softmax(x, dim=1)", &[("x", "a,b", S)], "");

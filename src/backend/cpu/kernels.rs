@@ -88,16 +88,18 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
 /// ATen's vectorized_loop: whole runs of 32 elements (two AVX-512 vectors)
 /// through the vector function, the rest through the op row's scalar one
 /// (which calls the C library's expf, as ATen's scalar loop does). So
-/// float32 sigmoid, silu and exp2 agree with PyTorch's bit for bit, SLEEF's 1-ulp
-/// exp included, on long tensors and short ones alike. (torch.exp, torch.log
-/// and F.gelu run MKL's and oneDNN's own code on long tensors, which nothing
-/// here reproduces; their rows stay correctly rounded.)
+/// float32 sigmoid, silu, exp2 and softplus agree with PyTorch's bit for bit,
+/// SLEEF's 1-ulp functions included, on long tensors and short ones alike.
+/// (torch.exp, torch.log and F.gelu run MKL's and oneDNN's own code on long
+/// tensors, which nothing here reproduces; their rows stay correctly rounded.)
+const VECTOR_RUN: usize = 32;
+
 macro_rules! vector_kernel {
     ($name:ident, $vector:ident) => {
         crate::multiversion! {
             fn $name<F: UnaryFn>(s: &[f32], d: &mut [Out<f32>]) {
                 use super::mathfun::$vector;
-                let whole = s.len() / 32 * 32;
+                let whole = s.len() / VECTOR_RUN * VECTOR_RUN;
                 let (d_vec, d_rest) = d.split_at_mut(whole);
                 for (o, &x) in d_vec.iter_mut().zip(&s[..whole]) {
                     o.write($vector(x));
@@ -108,10 +110,26 @@ macro_rules! vector_kernel {
             }
         }
     };
+    (binary $name:ident, $vector:ident) => {
+        crate::multiversion! {
+            fn $name<F: BinaryFn>(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
+                use super::mathfun::$vector;
+                let whole = a.len() / VECTOR_RUN * VECTOR_RUN;
+                let (d_vec, d_rest) = d.split_at_mut(whole);
+                for ((o, &x), &y) in d_vec.iter_mut().zip(&a[..whole]).zip(&b[..whole]) {
+                    o.write($vector(x, y));
+                }
+                for ((o, &x), &y) in d_rest.iter_mut().zip(&a[whole..]).zip(&b[whole..]) {
+                    o.write(F::f32(x, y));
+                }
+            }
+        }
+    };
 }
 vector_kernel!(sigmoid_vec, sigmoid_aten);
 vector_kernel!(silu_vec, silu_aten);
 vector_kernel!(exp2_vec, exp2_sleef);
+vector_kernel!(binary softplus_vec, softplus_aten);
 
 macro_rules! sincos_kernel {
     ($name:ident, $fast:path, $libm:ident) => {
@@ -192,35 +210,19 @@ pub fn binary_kernels(op: BinaryOp) -> BinaryKernels {
     k
 }
 
-crate::multiversion! {
-    /// F.softplus as ATen's vectorized_loop runs it: whole runs of 32
-    /// through SLEEF's exp and log1p, the rest through the op row's scalar
-    /// formula (the C library's, rounded as std::exp and std::log1p are).
-    fn softplus_vec<F: BinaryFn>(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
-        use super::mathfun::softplus_aten;
-        let whole = a.len() / 32 * 32;
-        let (d_vec, d_rest) = d.split_at_mut(whole);
-        for ((o, &x), &t) in d_vec.iter_mut().zip(&a[..whole]).zip(&b[..whole]) {
-            o.write(softplus_aten(x, t));
-        }
-        for ((o, &x), &t) in d_rest.iter_mut().zip(&a[whole..]).zip(&b[whole..]) {
-            o.write(F::f32(x, t));
-        }
-    }
-}
-
 macro_rules! fmod_kernel {
-    ($name:ident, $fast:expr, $row:expr) => {
+    ($name:ident, $from_fmod:expr, $row:expr) => {
         crate::multiversion! {
             fn $name(a: &[f32], b: &[f32], d: &mut [Out<f32>]) {
-                use crate::tensor::op::fastmath_derived::fmod_f32_exact;
+                use crate::tensor::op::fastmath_derived::fmod_f32;
                 // One pass that also learns whether every pair was exact (no
                 // early exit, so that it vectorises); the row's libm call
                 // redoes a block that was not.
                 let mut exact = true;
                 for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
-                    exact &= fmod_f32_exact(x, y);
-                    o.write($fast(x, y));
+                    let (r, ok) = fmod_f32(x, y);
+                    exact &= ok;
+                    o.write($from_fmod(r, y));
                 }
                 if !exact {
                     for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
@@ -231,17 +233,11 @@ macro_rules! fmod_kernel {
         }
     };
 }
-fmod_kernel!(
-    fmod_f32,
-    crate::tensor::op::fastmath_derived::fmod_f32,
-    |x: f32, y: f32| x % y
-);
+// fmod itself, and Python's modulo from it.
+fmod_kernel!(fmod_f32, |r: f32, _: f32| r, |x: f32, y: f32| x % y);
 fmod_kernel!(
     remainder_f32,
-    |x: f32, y: f32| {
-        use crate::tensor::op::{fastmath_derived::fmod_f32, math::py_mod_of_fmod_f32};
-        py_mod_of_fmod_f32(fmod_f32(x, y), y)
-    },
+    crate::tensor::op::math::py_mod_of_fmod_f32,
     crate::tensor::op::math::py_fmod_f32
 );
 

@@ -7,7 +7,7 @@
 #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
 
 pub use crate::tensor::op::fastmath::exp_sleef;
-use crate::tensor::op::fastmath::{fused, pow2, whole_i32};
+use crate::tensor::op::fastmath::{fused, ldexp2, pow2, whole_i32};
 
 const SQRTHF: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const LOG_P: [f32; 9] = [
@@ -155,10 +155,7 @@ pub fn exp2_sleef(d: f32) -> f32 {
     u = fused(u, s, 0.555_034_726_9e-1);
     u = fused(u, s, 0.240_226_447_6);
     u = fused(u, s, 0.693_147_182_5);
-    let u = fused(u, s, 1.0);
-    let qi = whole_i32(q);
-    let half = qi >> 1;
-    let u = u * pow2(half) * pow2(qi - half);
+    let u = ldexp2(fused(u, s, 1.0), q);
     let u = if d >= 128.0 { f32::INFINITY } else { u };
     let u = if d < -150.0 { 0.0 } else { u };
     if d.is_nan() { d } else { u }

@@ -242,25 +242,25 @@ fn gelu(_: &mut Interp, mut a: Args) -> Result<Value> {
     tensor_out(f::gelu(&x, &approx))
 }
 
-fn silu(_: &mut Interp, mut a: Args) -> Result<Value> {
+/// An activation of one tensor with `inplace=False` (silu, hardsigmoid,
+/// hardswish): the result, or written into the input.
+fn activation(mut a: Args, f: fn(&Tensor) -> Result<Tensor>, in_place_name: &str) -> Result<Value> {
     let x = a.tensor("input")?;
     let inplace = a.flag("inplace", false)?;
     a.finish()?;
-    in_place_if(inplace, &x, f::silu(&x), "silu_")
+    in_place_if(inplace, &x, f(&x), in_place_name)
 }
 
-fn hardsigmoid(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.tensor("input")?;
-    let inplace = a.flag("inplace", false)?;
-    a.finish()?;
-    in_place_if(inplace, &x, f::hardsigmoid(&x), "hardsigmoid_")
+fn silu(_: &mut Interp, a: Args) -> Result<Value> {
+    activation(a, f::silu, "silu_")
 }
 
-fn hardswish(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.tensor("input")?;
-    let inplace = a.flag("inplace", false)?;
-    a.finish()?;
-    in_place_if(inplace, &x, f::hardswish(&x), "hardswish_")
+fn hardsigmoid(_: &mut Interp, a: Args) -> Result<Value> {
+    activation(a, f::hardsigmoid, "hardsigmoid_")
+}
+
+fn hardswish(_: &mut Interp, a: Args) -> Result<Value> {
+    activation(a, f::hardswish, "hardswish_")
 }
 
 fn softplus(_: &mut Interp, mut a: Args) -> Result<Value> {

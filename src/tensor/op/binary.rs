@@ -468,23 +468,23 @@ mod grads {
             let soft = t::div(&t::mul(g, &z)?, &t::add(&z, &t::num(1.0))?)?;
             t::where_(&linear, g, &soft)
         })?;
-        let (g, x, threshold) = (g.clone(), x.clone(), threshold.clone());
-        let inputs = [&g, &x];
-        let out = crate::autograd::record(out, "SoftplusBackwardBackward0", &inputs, false, {
-            let (g, x) = (g.clone(), x.clone());
+        let (g0, x0, threshold) = (g.clone(), x.clone(), threshold.clone());
+        Ok(crate::autograd::record(
+            out,
+            "SoftplusBackwardBackward0",
+            &[g, x],
+            false,
             move || {
                 crate::autograd::rules::rule(move |gg| {
-                    let for_g = softplus_backward(gg, &x, &threshold)?;
-                    let s = t::un(UnaryOp::Sigmoid, &x)?;
+                    let for_g = softplus_backward(gg, &x0, &threshold)?;
+                    let s = t::un(UnaryOp::Sigmoid, &x0)?;
                     let curve = t::mul(&s, &t::sub(&t::num(1.0), &s)?)?;
-                    let for_x = t::mul(&t::mul(gg, &g)?, &curve)?;
-                    let linear = t::cmp(BinaryOp::Gt, &x, &threshold)?;
+                    let for_x = t::mul(&t::mul(gg, &g0)?, &curve)?;
                     let for_x = t::where_(&linear, &t::num(0.0), &for_x)?;
                     Ok(vec![Some(for_g), Some(for_x)])
                 })
-            }
-        });
-        Ok(out)
+            },
+        ))
     }
 
     pub fn atan2(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {

@@ -10,16 +10,30 @@ const LOG2E: f64 = std::f64::consts::LOG2_E;
 const LN2_HI: f64 = 6.931_471_803_691_238e-1;
 const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 
+/// The nearest integer to t (|t| < 2^51), as an f64 and as an i64: adding
+/// 1.5·2^52 rounds it into the low bits (an `as` cast would not vectorise).
+#[inline(always)]
+pub(super) fn nearest_int(t: f64) -> (f64, i64) {
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    let s = t + ROUND;
+    (
+        s - ROUND,
+        (s.to_bits() as i64).wrapping_sub(0x4338_0000_0000_0000),
+    )
+}
+
+/// 2^k as an f64, for k within the normal range [-1022, 1023].
+#[inline(always)]
+pub(super) fn pow2_f64(k: i64) -> f64 {
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
 /// exp(x) = scale · (1 + q): x = n ln 2 + r with |r| <= ln 2 / 2, q = e^r - 1 by
 /// its Taylor polynomial to r^13 (error below 2e-16), scale = 2^n. The caller
 /// keeps x within [-745, 709] so that 2^n is a normal f64.
 #[inline(always)]
 pub(super) fn exp_parts(x: f64) -> (f64, f64) {
-    // 1.5 * 2^52: adding it rounds to the nearest integer.
-    const ROUND: f64 = 6_755_399_441_055_744.0;
-    let t = x * LOG2E + ROUND;
-    let n = t - ROUND;
-    let ni = (t.to_bits() as i64).wrapping_sub(0x4338_0000_0000_0000);
+    let (n, ni) = nearest_int(x * LOG2E);
     let r = x - n * LN2_HI - n * LN2_LO;
     // 1/k! for k = 13 down to 2.
     const C: [f64; 12] = [
@@ -41,8 +55,7 @@ pub(super) fn exp_parts(x: f64) -> (f64, f64) {
         p = p * r + c;
     }
     let q = p * r * r + r;
-    let scale = f64::from_bits(((ni + 1023) as u64) << 52);
-    (q, scale)
+    (q, pow2_f64(ni))
 }
 
 /// e^x in f64 for the terms of a log-sum-exp (x <= 0), accurate to a few
@@ -285,17 +298,22 @@ pub fn pow2(k: i32) -> f32 {
     f32::from_bits((((k + 127).clamp(0, 255)) as u32) << 23)
 }
 
+/// u · 2^q as SLEEF's vldexp2 computes it: in two factors, so that 2^q never
+/// overflows on its own (q a whole f32 within ±200).
+#[inline(always)]
+pub fn ldexp2(u: f32, q: f32) -> f32 {
+    let qi = whole_i32(q);
+    let half = qi >> 1;
+    u * pow2(half) * pow2(qi - half)
+}
+
 /// SLEEF's `xexpf` (1 ulp), as `Sleef_expf8_u10` computes it with FMA: x = q ln 2 + s,
 /// exp(s) by a degree-6 polynomial, then scaled by 2^q in two halves.
 #[inline(always)]
 pub fn exp_sleef(d: f32) -> f32 {
     let (q, p) = exp_reduced(d);
-    let u = 1.0 + p;
-    // vldexp2: two factors, so 2^q never overflows on its own; q beyond
-    // ±200, and NaN, are decided below.
-    let qi = whole_i32(q);
-    let half = qi >> 1;
-    let u = u * pow2(half) * pow2(qi - half);
+    // q beyond ±200, and NaN, are decided below.
+    let u = ldexp2(1.0 + p, q);
     // Selects rather than branches, so that loops over exp_sleef vectorise.
     let u = if d < -104.0 { 0.0 } else { u };
     let u = if d > 100.0 { f32::INFINITY } else { u };
@@ -315,10 +333,8 @@ pub(super) fn sincos_core(x: f64) -> (f64, f64) {
     const PIO2_1: f64 = 1.570_796_326_734_125_6;
     const PIO2_2: f64 = 6.077_100_506_303_966e-11;
     const PIO2_2T: f64 = 2.022_266_248_795_950_6e-21;
-    const ROUND: f64 = 6_755_399_441_055_744.0;
-    let t = x * TWO_OVER_PI + ROUND;
-    let k = t - ROUND;
-    let q = t.to_bits() & 3;
+    let (k, ki) = nearest_int(x * TWO_OVER_PI);
+    let q = ki & 3;
     let r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_2T;
     let r2 = r * r;
     // (-1)^n / (2n+1)! for n = 8 down to 1, and / (2n)! for n = 9 down to 1.

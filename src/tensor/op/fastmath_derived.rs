@@ -5,7 +5,7 @@
 //! is the correctly rounded result but for inputs within a hair of a
 //! rounding boundary.
 
-use super::fastmath::{exp_parts, ln_core, ln_times_f32, sincos_core};
+use super::fastmath::{exp_parts, ln_core, ln_times_f32, nearest_int, pow2_f64, sincos_core};
 
 /// 2^x of an f32: 2^q · 2^s with q the nearest integer and s = x - q (both
 /// exact), 2^s = exp(s ln 2) in f64; exact where x is an integer, so that
@@ -16,14 +16,9 @@ pub fn exp2_f32(x: f32) -> f32 {
     // Below -150 the f32 result is 0, at 128 and above infinity.
     #[allow(clippy::manual_clamp)]
     let xc = (x as f64).max(-151.0).min(129.0);
-    // 1.5 * 2^52: adding it rounds to the nearest integer, in the low bits.
-    const ROUND: f64 = 6_755_399_441_055_744.0;
-    let t = xc + ROUND;
-    let q = t - ROUND;
-    let qi = (t.to_bits() as i64).wrapping_sub(0x4338_0000_0000_0000);
+    let (q, qi) = nearest_int(xc);
     let (p, scale) = exp_parts((xc - q) * std::f64::consts::LN_2);
-    let two_q = f64::from_bits(((qi + 1023) as u64) << 52);
-    let e = ((p + 1.0) * scale * two_q) as f32;
+    let e = ((p + 1.0) * scale * pow2_f64(qi)) as f32;
     if x.is_nan() { x } else { e }
 }
 
@@ -194,14 +189,14 @@ pub fn atan2_f32(y: f32, x: f32) -> f32 {
     let (ay, ax) = ((y as f64).abs(), (x as f64).abs());
     let left = x.is_sign_negative();
     let r = atan_core(ay / ax);
-    let r = if ay == ax && (ay == 0.0 || ay.is_infinite()) {
-        // 0/0 gives 0 (π on the left), inf/inf π/4 (3π/4 on the left).
-        if ay == 0.0 { 0.0 } else { FRAC_PI_4 }
+    // 0/0 gives 0 (π on the left), inf/inf π/4 (3π/4 on the left).
+    let r = if ay == 0.0 && ax == 0.0 { 0.0 } else { r };
+    let r = if ay.is_infinite() && ax.is_infinite() {
+        FRAC_PI_4
     } else {
         r
     };
     let r = if left { PI - r } else { r };
-    let r = if ay == ax && ay == 0.0 && left { PI } else { r };
     let r = (r as f32).copysign(y);
     if x.is_nan() || y.is_nan() {
         f32::NAN
@@ -210,27 +205,20 @@ pub fn atan2_f32(y: f32, x: f32) -> f32 {
     }
 }
 
-/// Below this |a / b| fmod_f32 is exact (see there).
-const FMOD_FAST: f64 = 67_108_864.0;
-
-/// Whether fmod_f32 gives C's fmod(a, b) exactly: a finite b and a quotient
-/// under 2^26 (a block of such pairs takes the vector loop).
+/// C's fmod of f32s, a - trunc(a / b)·b in f64, and whether that is exact:
+/// it is for a finite b and a quotient under 2^26 (a block of such pairs
+/// takes the vector loop; the kernel redoes any other block with libm's).
+/// The f64 quotient's rounding (2^-53 of a quotient under 2^26) is below
+/// the distance from a non-integral a / b to the nearest integer (2^-24 at
+/// least, as a - k b is a nonzero multiple of the smaller ulp), and k·b and
+/// the difference fit in 53 bits. A zero takes a's sign.
 #[inline(always)]
-pub fn fmod_f32_exact(a: f32, b: f32) -> bool {
-    b.is_finite() && ((a as f64) / (b as f64)).abs() < FMOD_FAST
-}
-
-/// C's fmod of f32s where fmod_f32_exact holds: a - trunc(a / b)·b in f64.
-/// Exact: the f64 quotient's rounding (2^-53 of a quotient under 2^26) is
-/// below the distance from a non-integral a / b to the nearest integer
-/// (2^-24 at least, as a - k b is a nonzero multiple of the smaller ulp),
-/// and k·b and the difference fit in 53 bits. A zero takes a's sign.
-#[inline(always)]
-pub fn fmod_f32(a: f32, b: f32) -> f32 {
+pub fn fmod_f32(a: f32, b: f32) -> (f32, bool) {
     let (ad, bd) = (a as f64, b as f64);
-    let k = (ad / bd).trunc();
-    let r = (ad - k * bd) as f32;
-    if r == 0.0 { 0.0f32.copysign(a) } else { r }
+    let q = ad / bd;
+    let exact = b.is_finite() && q.abs() < 67_108_864.0;
+    let r = (ad - q.trunc() * bd) as f32;
+    (if r == 0.0 { 0.0f32.copysign(a) } else { r }, exact)
 }
 
 #[cfg(test)]
@@ -318,8 +306,8 @@ mod tests {
                     let ulps = (got.to_bits() as i64 - want.to_bits() as i64).abs();
                     assert!(ulps <= 1, "atan2({y}, {x}) = {got}, want {want}");
                 }
-                if fmod_f32_exact(y, x) {
-                    let (got, want) = (fmod_f32(y, x), y % x);
+                if let (got, true) = fmod_f32(y, x) {
+                    let want = y % x;
                     assert!(
                         got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                         "fmod({y}, {x}) = {got}, want {want}"

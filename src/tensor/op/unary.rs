@@ -275,10 +275,10 @@ unary_ops! {
     // F.hardsigmoid and F.hardswish: one pass each, ATen's operations in its
     // order (min(max(x + 3, 0), 6) / 6); like F.gelu, no torch.* builtin.
     Hardsigmoid "hardsigmoid" "HardsigmoidBackward0" FloatOnly Input,
-        f32 |x| hard_ramp_f32(x) / 6.0, f64 |x| hard_ramp_f64(x) / 6.0, i64 |x| x,
+        f32 |x| hard_ramp(x) / 6.0, f64 |x| hard_ramp(x) / 6.0, i64 |x| x,
         d Some(hardsigmoid_grad), "min(max(x + 3, 0), 6) / 6 (F.hardsigmoid).", "F.hardsigmoid(tensor([-4., 0., 1.]))";
     Hardswish "hardswish" "HardswishBackward0" FloatOnly Input,
-        f32 |x| x * hard_ramp_f32(x) / 6.0, f64 |x| x * hard_ramp_f64(x) / 6.0, i64 |x| x,
+        f32 |x| x * hard_ramp(x) / 6.0, f64 |x| x * hard_ramp(x) / 6.0, i64 |x| x,
         d Some(hardswish_grad), "x min(max(x + 3, 0), 6) / 6 (F.hardswish).", "F.hardswish(tensor([-4., 0., 1.]))";
     Reciprocal "reciprocal" "ReciprocalBackward0" FloatPromote Output,
         f32 |x| 1.0 / x, f64 |x| 1.0 / x, i64 |x| x,
@@ -367,17 +367,11 @@ fn i1e_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
 
 /// min(max(x + 3, 0), 6) as std::min and std::max have it: NaN stays NaN.
 #[inline(always)]
-fn hard_ramp_f32(x: f32) -> f32 {
-    let y = x + 3.0;
-    let y = if y < 0.0 { 0.0 } else { y };
-    if 6.0 < y { 6.0 } else { y }
-}
-
-#[inline(always)]
-fn hard_ramp_f64(x: f64) -> f64 {
-    let y = x + 3.0;
-    let y = if y < 0.0 { 0.0 } else { y };
-    if 6.0 < y { 6.0 } else { y }
+fn hard_ramp<T: Copy + PartialOrd + std::ops::Add<Output = T> + From<f32>>(x: T) -> T {
+    let (zero, six) = (T::from(0.0), T::from(6.0));
+    let y = x + T::from(3.0);
+    let y = if y < zero { zero } else { y };
+    if six < y { six } else { y }
 }
 
 /// g / 6 strictly inside (-3, 3), else 0: ATen's hardsigmoid_backward (g
