@@ -499,6 +499,16 @@ fn convolution_and_pooling() {
         &[("x", "2,4,4", S), ("w", "3,2,3,2", S)],
         "",
     );
+    check(
+        "F.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))",
+        &[("x", "2,2,4,5", S)],
+        "",
+    );
+    check(
+        "F.fold(x, (4, 5), 2, padding=(1, 0), stride=(1, 2))",
+        &[("x", "1,8,10", S)],
+        "",
+    );
     check("F.max_pool2d(x, 2)", &[("x", "1,2,4,4", S)], "");
     check(
         "F.max_pool2d(x, 3, stride=2, padding=1)",

@@ -315,8 +315,12 @@ pub fn bind(obj: Value, class: &Rc<Class>, func: Rc<Func>, owner: Rc<Class>) -> 
             func,
             class: owner,
         })),
-        Binding::Instance if matches!(obj, Value::Class(_)) => Value::Function(func),
-        Binding::Instance => Value::Bound(Rc::new(Bound {
+        Binding::Instance | Binding::Property if matches!(obj, Value::Class(_)) => {
+            Value::Function(func)
+        }
+        // A property read through an instance is called by get_attr; bound
+        // here, it is its getter.
+        Binding::Instance | Binding::Property => Value::Bound(Rc::new(Bound {
             obj,
             func,
             class: owner,

@@ -309,6 +309,7 @@ impl Interp {
             defaults,
             grad_mode: None,
             binding: super::value::Binding::Instance,
+            setter: None,
         }));
         // `@d def f` is `f = d(f)`, innermost decorator first.
         for d in def.decorators.iter().rev() {

@@ -35,8 +35,11 @@ const IMPORTABLE: &[&str] = &[
     "timeit",
     "statistics",
     "gc",
+    "os",
+    "os.path",
     "torch.utils",
     "torch.utils.data",
+    "torch.utils.benchmark",
 ];
 
 /// Imports that change nothing in tsh.

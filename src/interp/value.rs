@@ -131,6 +131,8 @@ pub struct Func {
     pub grad_mode: Option<bool>,
     /// What looking it up on a class or instance binds it to.
     pub binding: Binding,
+    /// A property's setter (`@x.setter`), called on assignment to the name.
+    pub setter: Option<Rc<Func>>,
 }
 
 /// `@staticmethod` and `@classmethod` change what a method is called with.
@@ -142,6 +144,8 @@ pub enum Binding {
     Static,
     /// The class.
     Class,
+    /// `@property`: called with the instance when the name is read.
+    Property,
 }
 
 impl Func {
@@ -153,6 +157,7 @@ impl Func {
             defaults: self.defaults.clone(),
             grad_mode: self.grad_mode,
             binding,
+            setter: self.setter.clone(),
         }
     }
 }

@@ -20,18 +20,18 @@ use crate::tensor::shape::fmt_shape;
 
 /// The window's geometry before its output size is known.
 #[derive(Clone, Copy, Debug)]
-struct Geometry {
-    kernel: [usize; 2],
-    stride: [usize; 2],
-    pad_before: [usize; 2],
-    pad_total: [usize; 2],
-    dilation: [usize; 2],
-    ceil_mode: bool,
+pub(super) struct Geometry {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub pad_before: [usize; 2],
+    pub pad_total: [usize; 2],
+    pub dilation: [usize; 2],
+    pub ceil_mode: bool,
 }
 
 impl Geometry {
     /// The window with its output size for an input of `input` (H, W).
-    fn window(&self, input: [usize; 2]) -> Result<Window> {
+    pub(super) fn window(&self, input: [usize; 2]) -> Result<Window> {
         let mut out = [0usize; 2];
         for d in 0..2 {
             let span = self.dilation[d] * (self.kernel[d] - 1) + 1;
@@ -69,7 +69,7 @@ impl Geometry {
 
 /// im2col: `[N, C, H, W]` → `[N, C * kh * kw, L]`, `pad` outside the input. Its
 /// gradient sums the columns back into the image (col2im).
-fn unfold(x: &Tensor, win: &Window, pad: f64) -> Result<Tensor> {
+pub(super) fn unfold(x: &Tensor, win: &Window, pad: f64) -> Result<Tensor> {
     if x.dtype().is_complex() {
         return Err(crate::tensor::ops::complex::not_implemented(
             "im2col",

@@ -5,6 +5,7 @@
 pub mod activation;
 mod batch_norm;
 pub mod conv;
+pub mod fold;
 pub mod functional;
 pub mod init;
 mod layer_norm;

@@ -142,6 +142,7 @@ pub fn submodule(module: &str, name: &str) -> Option<&'static str> {
         ("torch", "distributions") => "torch.distributions",
         ("torch", "utils") => "torch.utils",
         ("torch.utils", "data") => "torch.utils.data",
+        ("torch.utils", "benchmark") => "torch.utils.benchmark",
         ("torch.backends", "mps") => "torch.backends.mps",
         _ => return None,
     })

@@ -9,6 +9,7 @@ use crate::interp::Interp;
 use crate::interp::args::Args;
 use crate::interp::value::Value;
 use crate::row;
+use crate::syntax::ast::Span;
 use crate::tensor::Tensor;
 
 /// Attributes a tensor has (besides its methods), for completion and suggestions.
@@ -270,6 +271,11 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 ))
             });
         }
+        Value::Module("torch.utils.benchmark") if super::nnmodule::BENCHMARK.contains(&name) => {
+            return it.nn_layer(name)?.ok_or_else(|| {
+                type_err(format!("torch.utils.benchmark has no attribute '{name}'"))
+            });
+        }
         Value::Module("torch.utils.data") if super::nnmodule::DATA.contains(&name) => {
             return it
                 .nn_layer(name)?
@@ -283,6 +289,14 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
                 .ok_or_else(|| type_err(format!("torch.nn has no attribute '{name}'")));
         }
         Value::Object(o) => {
+            if let Some(getter) = property_of(o, name) {
+                return it.call(
+                    &Value::Function(getter),
+                    vec![(obj.clone(), Span::default())],
+                    vec![],
+                    Span::default(),
+                );
+            }
             return crate::interp::classes::object_attr(o, name).ok_or_else(|| {
                 crate::error::name_err(format!(
                     "'{}' object has no attribute '{name}'",
@@ -292,6 +306,14 @@ pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         }
         // A function's name, as Python gives it; torch's builtins in a
         // submodule are named as PyTorch's bindings are (linalg_solve).
+        Value::Function(f)
+            if f.binding == crate::interp::value::Binding::Property && name == "setter" =>
+        {
+            return Ok(Value::Method(Rc::new((
+                obj.clone(),
+                &super::pytypes::PROPERTY_METHODS[0],
+            ))));
+        }
         Value::Function(f) if name == "__name__" || name == "__qualname__" => {
             return Ok(Value::str(&f.def.name));
         }
@@ -629,7 +651,38 @@ fn set_grad(t: &Tensor, v: Value) -> Result<()> {
     }
 }
 
-pub fn set_attr(_: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()> {
+/// The getter of a property named `name` on the object's class, where the
+/// object has no attribute of its own by that name.
+fn property_of(
+    o: &Rc<crate::interp::classes::Object>,
+    name: &str,
+) -> Option<Rc<crate::interp::value::Func>> {
+    if o.get(name).is_some() {
+        return None;
+    }
+    match o.class.lookup(name) {
+        Some((_, Value::Function(f))) if f.binding == crate::interp::value::Binding::Property => {
+            Some(f)
+        }
+        _ => None,
+    }
+}
+
+pub fn set_attr(it: &mut Interp, obj: &Value, name: &str, v: Value) -> Result<()> {
+    if let Value::Object(o) = obj
+        && let Some(p) = property_of(o, name)
+    {
+        let Some(setter) = p.setter.clone() else {
+            return Err(crate::error::name_err(format!(
+                "property '{name}' of '{}' object has no setter",
+                o.class.name
+            )));
+        };
+        let args = vec![(obj.clone(), Span::default()), (v, Span::default())];
+        return it
+            .call(&Value::Function(setter), args, vec![], Span::default())
+            .map(|_| ());
+    }
     match (obj, name) {
         (Value::Tensor(t), "requires_grad") => set_requires_grad(t, v.truthy()?),
         (Value::Tensor(t), "grad") => set_grad(t, v),

@@ -44,6 +44,7 @@ mod pyiter;
 mod pyitertools;
 mod pymath;
 mod pymethods;
+pub mod pyos;
 pub(crate) mod pyrandom;
 mod pyset_rows;
 mod pyspecial;
@@ -134,7 +135,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 52] {
+fn tables() -> [&'static [Builtin]; 53] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -159,6 +160,7 @@ fn tables() -> [&'static [Builtin]; 52] {
         pyrandom::ROWS,
         pytime::ROWS,
         pysys::ROWS,
+        pyos::ROWS,
         pytiming::ROWS,
         threads::ROWS,
         pycopy::ROWS,
@@ -426,6 +428,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         // The PyTorch whose behaviour tsh follows.
         ("torch", "__version__") => Some(Value::str("2.15.0")),
         ("sys", n) if pysys::attr(n).is_some() => pysys::attr(n),
+        ("os", n) if pyos::attr(n).is_some() => pyos::attr(n),
         (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
         ("numpy", n) => numpy::attr(n).or_else(|| {
             index()
@@ -452,6 +455,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "timeit"
             | "statistics"
             | "gc"
+            | "os"
+            | "os.path"
             | "sys.stdout"
             | "sys.stderr",
             n,

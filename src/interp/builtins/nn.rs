@@ -157,6 +157,22 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Function,
+        "unfold",
+        "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
+        "Sliding blocks of (N, C, H, W) as columns: (N, C * kh * kw, L), zeros outside the image (im2col).",
+        "F.unfold(arange(16.).reshape(1, 1, 4, 4), kernel_size=2, stride=2)",
+        unfold
+    ),
+    row!(
+        Function,
+        "fold",
+        "fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+        "Columns (N, C * kh * kw, L) summed back into (N, C, H, W) images where blocks overlap (col2im).",
+        "F.fold(ones(1, 4, 9), output_size=4, kernel_size=2)",
+        fold
+    ),
+    row!(
+        Function,
         "max_pool2d",
         "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)",
         "Maximum over each 2-d window.",
@@ -412,6 +428,40 @@ fn conv2d(_: &mut Interp, mut a: Args) -> Result<Value> {
         dilation,
         groups as usize,
     ))
+}
+
+/// kernel_size (required), dilation, padding and stride, as F.unfold and
+/// F.fold take them.
+fn blocks(a: &mut Args) -> Result<crate::nn::fold::Blocks> {
+    let kernel = pair(a, "kernel_size", None)?.ok_or_else(|| {
+        type_err(format!(
+            "{}() missing required argument 'kernel_size'",
+            a.name
+        ))
+        .at(a.span)
+    })?;
+    Ok(crate::nn::fold::Blocks {
+        kernel,
+        dilation: pair(a, "dilation", Some([1, 1]))?.unwrap_or([1, 1]),
+        padding: pair(a, "padding", Some([0, 0]))?.unwrap_or([0, 0]),
+        stride: pair(a, "stride", Some([1, 1]))?.unwrap_or([1, 1]),
+    })
+}
+
+fn unfold(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.tensor("input")?;
+    let b = blocks(&mut a)?;
+    a.finish()?;
+    tensor_out(crate::nn::fold::unfold_blocks(&x, &b))
+}
+
+fn fold(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.tensor("input")?;
+    let size = pair(&mut a, "output_size", None)?
+        .ok_or_else(|| type_err("fold() missing required argument 'output_size'").at(a.span))?;
+    let b = blocks(&mut a)?;
+    a.finish()?;
+    tensor_out(crate::nn::fold::fold_blocks(&x, size, &b))
 }
 
 fn pool_args(a: &mut Args, with_dilation: bool) -> Result<Pool> {

@@ -24,7 +24,8 @@ const PRELUDE: &str = concat!(
     include_str!("nn_conv_norm_prelude.py"),
     include_str!("nn_transformer_prelude.py"),
     include_str!("nn_sparse_prelude.py"),
-    include_str!("autograd_prelude.py")
+    include_str!("autograd_prelude.py"),
+    include_str!("benchmark_prelude.py")
 );
 
 /// The name error locations give the prelude's lines: they are not the
@@ -167,6 +168,9 @@ pub const PRELUDE_TORCH: &[&str] = &[
 /// torch.nn.utils's functions that the prelude defines.
 pub const NN_UTILS: &[&str] = &["clip_grad_norm_", "clip_grad_value_"];
 
+/// torch.utils.benchmark's classes, which benchmark_prelude.py defines.
+pub const BENCHMARK: &[&str] = &["Timer", "Measurement", "TaskSpec"];
+
 /// The names of torch.utils.data that the prelude defines.
 pub const DATA: &[&str] = &[
     "Dataset",
@@ -199,6 +203,8 @@ pub const LAYERS: &[&str] = &[
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
     "Upsample",
+    "Unfold",
+    "Fold",
     "Dropout1d",
     "Dropout2d",
     "SmoothL1Loss",
@@ -526,6 +532,7 @@ fn home(name: &str) -> &'static str {
         "PairwiseDistance" | "CosineSimilarity" => "distance",
         "ModuleList" | "ModuleDict" | "Sequential" | "ParameterList" => "container",
         "Upsample" | "UpsamplingNearest2d" | "UpsamplingBilinear2d" => "upsampling",
+        "Unfold" | "Fold" => "fold",
         n if n.starts_with("BatchNorm") => "batchnorm",
         n if n.starts_with("InstanceNorm") => "instancenorm",
         n if n.starts_with("Conv") => "conv",
@@ -844,6 +851,7 @@ impl Interp {
             AUTOGRAD_FUNCTIONAL,
             PRELUDE_FUNCTIONAL,
             NN_UTILS,
+            BENCHMARK,
         ];
         if !known.iter().any(|names| names.contains(&name)) || self.nn_loading {
             return Ok(None);
@@ -878,6 +886,10 @@ impl Interp {
                     "torch.optim.lr_scheduler".to_string()
                 } else if name.as_ref() == "RemovableHandle" {
                     "torch.utils.hooks".to_string()
+                } else if name.as_ref() == "Timer" {
+                    "torch.utils.benchmark.utils.timer".to_string()
+                } else if BENCHMARK.contains(&name.as_ref()) {
+                    "torch.utils.benchmark.utils.common".to_string()
                 } else if AUTOGRAD.contains(&name.as_ref()) {
                     "torch.autograd.function".to_string()
                 } else if matches!(home, "dataset" | "dataloader") {

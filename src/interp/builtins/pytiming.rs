@@ -5,6 +5,7 @@
 //! reference counting does, so there is no collector to switch).
 
 use std::cell::Cell;
+use std::rc::Rc;
 use std::time::Instant;
 
 use super::Builtin;
@@ -129,23 +130,50 @@ pub const ROWS: &[Builtin] = &[
     ),
 ];
 
-/// A statement to time: a callable, or code run in the session's scope.
-fn run_stmt(it: &mut Interp, stmt: &Value) -> Result<()> {
-    match stmt {
-        Value::Str(code) => {
-            // Interp::run points `source` at the code it runs; the script's
-            // own text is what later errors and traces quote.
-            let outer = it.source.clone();
-            let result = it.run(code, false);
-            it.source = outer;
-            result
+/// A statement to time: a callable, or code parsed once (a timing loop
+/// must not time the parser).
+enum Timed {
+    Call(Value),
+    Code(Rc<str>, Vec<crate::syntax::ast::Stmt>),
+}
+
+impl Timed {
+    fn new(stmt: Value) -> Result<Timed> {
+        Ok(match stmt {
+            Value::Str(code) => {
+                let program = crate::syntax::parse_program(&code)?;
+                Timed::Code(code, program)
+            }
+            f => Timed::Call(f),
+        })
+    }
+
+    fn run(&self, it: &mut Interp) -> Result<()> {
+        match self {
+            Timed::Code(code, program) => {
+                // Errors quote the timed code; the script's own text is what
+                // later errors and traces quote.
+                let outer = std::mem::replace(&mut it.source, code.clone());
+                let result = it.run_stmts(program, false, |_, _| {});
+                it.source = outer;
+                result
+            }
+            Timed::Call(f) => it.call(f, vec![], vec![], Default::default()).map(|_| ()),
         }
-        f => it.call(f, vec![], vec![], Default::default()).map(|_| ()),
     }
 }
 
-/// timeit's arguments: (stmt, setup, number); `repeat` only for timeit.repeat.
-fn timing_args(mut a: Args, with_repeat: bool) -> Result<(Value, Value, i64, i64)> {
+/// timeit's arguments: (stmt, setup, number, repeat, globals); `repeat`
+/// only for timeit.repeat.
+struct Timing {
+    stmt: Timed,
+    setup: Timed,
+    number: i64,
+    repeats: i64,
+    globals: Option<Value>,
+}
+
+fn timing_args(mut a: Args, with_repeat: bool) -> Result<Timing> {
     let stmt = a.take("stmt").map_or(Value::str("pass"), |(v, _)| v);
     let setup = a.take("setup").map_or(Value::str("pass"), |(v, _)| v);
     // A timer other than the default is accepted and not used.
@@ -156,38 +184,78 @@ fn timing_args(mut a: Args, with_repeat: bool) -> Result<(Value, Value, i64, i64
         1
     };
     let number = a.int_or("number", 1_000_000)?;
-    // tsh runs string statements in the session's own scope.
-    let _ = a.take("globals");
+    let globals = a
+        .take("globals")
+        .map(|(v, _)| v)
+        .filter(|v| !matches!(v, Value::None));
     a.finish()?;
     if number < 0 || repeats < 0 {
         return Err(value_err("timeit: number and repeat must not be negative"));
     }
-    Ok((stmt, setup, number, repeats))
+    Ok(Timing {
+        stmt: Timed::new(stmt)?,
+        setup: Timed::new(setup)?,
+        number,
+        repeats,
+        globals,
+    })
 }
 
-fn time_loop(it: &mut Interp, stmt: &Value, number: i64) -> Result<f64> {
+/// Run `f` with the names of a `globals=` dict in scope (over the session's
+/// own, which code given no globals sees); what setup assigns, stmt sees.
+fn in_globals<T>(
+    it: &mut Interp,
+    globals: Option<&Value>,
+    f: impl FnOnce(&mut Interp) -> Result<T>,
+) -> Result<T> {
+    let Some(g) = globals else {
+        return f(it);
+    };
+    let Value::Dict(d) = g else {
+        return Err(type_err(format!(
+            "globals must be a dict, not {}",
+            g.a_type_name()
+        )));
+    };
+    let scope = Rc::new(crate::interp::value::Scope::default());
+    for (k, v) in d.borrow().items.iter() {
+        if let Value::Str(name) = k {
+            scope.vars.borrow_mut().insert(name.clone(), v.clone());
+        }
+    }
+    let locals = std::mem::replace(&mut it.locals, vec![scope]);
+    let result = f(it);
+    it.locals = locals;
+    result
+}
+
+fn time_loop(it: &mut Interp, stmt: &Timed, number: i64) -> Result<f64> {
     let start = Instant::now();
     for _ in 0..number {
-        run_stmt(it, stmt)?;
+        stmt.run(it)?;
         crate::interrupt::check()?;
     }
     Ok(start.elapsed().as_secs_f64())
 }
 
 fn timeit(it: &mut Interp, a: Args) -> Result<Value> {
-    let (stmt, setup, number, _) = timing_args(a, false)?;
-    run_stmt(it, &setup)?;
-    Ok(Value::Float(time_loop(it, &stmt, number)?))
+    let t = timing_args(a, false)?;
+    in_globals(it, t.globals.as_ref(), |it| {
+        t.setup.run(it)?;
+        Ok(Value::Float(time_loop(it, &t.stmt, t.number)?))
+    })
 }
 
 fn repeat(it: &mut Interp, a: Args) -> Result<Value> {
-    let (stmt, setup, number, repeats) = timing_args(a, true)?;
-    let mut times = Vec::new();
-    for _ in 0..repeats {
-        run_stmt(it, &setup)?;
-        times.push(Value::Float(time_loop(it, &stmt, number)?));
-    }
-    Ok(Value::list(times))
+    let t = timing_args(a, true)?;
+    in_globals(it, t.globals.as_ref(), |it| {
+        let mut times = Vec::new();
+        for _ in 0..t.repeats {
+            t.setup.run(it)?;
+            times.push(Value::Float(time_loop(it, &t.stmt, t.number)?));
+        }
+        Ok(Value::list(times))
+    })
 }
 
 fn default_timer(it: &mut Interp, a: Args) -> Result<Value> {

@@ -99,7 +99,26 @@ pub const ROWS: &[Builtin] = &[
         "classmethod",
         classmethod
     ),
+    row!(
+        Python,
+        "property",
+        "property(fget, fset=None)",
+        "An attribute computed by a method (as a decorator: @property; `@name.setter` adds what assignment calls).",
+        "property",
+        property
+    ),
 ];
+
+/// What a property offers: `@name.setter` (a decorator that returns the
+/// property with a setter).
+pub const PROPERTY_METHODS: &[Builtin] = &[row!(
+    Method,
+    "setter",
+    "prop.setter(fset)",
+    "The property with `fset` called on assignment (as a decorator: @name.setter).",
+    "property",
+    property_setter
+)];
 
 fn staticmethod(_: &mut Interp, a: Args) -> Result<Value> {
     rebind(a, crate::interp::value::Binding::Static)
@@ -107,6 +126,46 @@ fn staticmethod(_: &mut Interp, a: Args) -> Result<Value> {
 
 fn classmethod(_: &mut Interp, a: Args) -> Result<Value> {
     rebind(a, crate::interp::value::Binding::Class)
+}
+
+fn property(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let getter = a.take("fget");
+    let setter = a.take("fset");
+    let _ = a.take("fdel");
+    let _ = a.take("doc");
+    a.finish()?;
+    let Some((Value::Function(f), _)) = getter else {
+        return Err(type_err("property() needs a getter defined with def"));
+    };
+    let mut p = f.rebound(crate::interp::value::Binding::Property);
+    p.setter = match setter {
+        None | Some((Value::None, _)) => None,
+        Some((Value::Function(s), _)) => Some(s),
+        Some((other, span)) => {
+            return Err(type_err(format!(
+                "a property's setter must be a function defined with def, not {}",
+                other.a_type_name()
+            ))
+            .at(span));
+        }
+    };
+    Ok(Value::Function(Rc::new(p)))
+}
+
+fn property_setter(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let prop = a.take("self");
+    let setter = a.take("fset");
+    a.finish()?;
+    match (prop, setter) {
+        (Some((Value::Function(p), _)), Some((Value::Function(s), _))) => {
+            let mut p = p.rebound(p.binding);
+            p.setter = Some(s);
+            Ok(Value::Function(Rc::new(p)))
+        }
+        _ => Err(type_err(
+            "@name.setter decorates a function defined with def",
+        )),
+    }
 }
 
 fn rebind(mut a: Args, binding: crate::interp::value::Binding) -> Result<Value> {
