@@ -381,6 +381,21 @@ impl Storage {
     pub fn predicate(&self, l: &Layout, op: PredicateOp) -> Result<Storage> {
         forward!(self, s => s.predicate(l, op), c => c.predicate(l, op))
     }
+    /// `self = self op rhs` in place over the contiguous layout `l`, where the
+    /// backend writes in place (the CPU); Ok(false) where it does not, and
+    /// the caller computes out of place.
+    pub fn binary_assign(
+        &mut self,
+        l: &Layout,
+        rhs: &Storage,
+        rl: &Layout,
+        op: BinaryOp,
+    ) -> Result<bool> {
+        match (self, rhs) {
+            (Storage::Cpu(a), Storage::Cpu(b)) => a.binary_assign(l, b, rl, op).map(|_| true),
+            _ => Ok(false),
+        }
+    }
     pub fn binary(&self, l: &Layout, rhs: &Storage, rl: &Layout, op: BinaryOp) -> Result<Storage> {
         match (self, rhs) {
             (Storage::Cpu(a), Storage::Cpu(b)) => a.binary(l, b, rl, op).map(Storage::Cpu),

@@ -572,8 +572,19 @@ pub fn inplace(t: &Tensor, op: BinOp, rhs: &Value) -> Result<()> {
             rhs.type_name()
         ))
     })?;
-    let result = tensor_binary(op, &inplace_source(t)?, &r)?;
-    write_into(t, &result, &format!("{}=", op.symbol()))
+    inplace_binary(t, op, &r, &format!("{}=", op.symbol()))
+}
+
+/// `t op= r` for tensors: written straight into t where the backend can
+/// (see tensor::ops::assign), else computed out of place and written back.
+pub fn inplace_binary(t: &Tensor, op: BinOp, r: &Tensor, what: &str) -> Result<()> {
+    if let Some(k) = tensor_op(op)
+        && crate::tensor::ops::assign::binary_assign(k, t, r)?
+    {
+        return Ok(());
+    }
+    let result = tensor_binary(op, &inplace_source(t)?, r)?;
+    write_into(t, &result, what)
 }
 
 /// What an in-place op computes from: `t` itself, or, when autograd tracks `t`, a

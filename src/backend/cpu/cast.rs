@@ -106,6 +106,11 @@ pub fn copy_into(dst: &mut CpuStorage, l: &Layout, src: &CpuStorage, sl: &Layout
 }
 
 fn copy_typed<T: Element>(dst: &mut [T], l: &Layout, src: &[T], sl: &Layout) {
+    if l.is_contiguous() {
+        let n = l.numel();
+        super::assign::read_into(src, sl, &mut dst[l.offset..l.offset + n]);
+        return;
+    }
     // A contiguous source is read in place: no copy before the copy.
     let values = super::strided::contiguous(src, sl);
     let mut at = 0;

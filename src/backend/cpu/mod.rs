@@ -2,6 +2,7 @@
 //! for large loops and `gemm` for matrix products. It knows nothing of the
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
+mod assign;
 mod batch_norm;
 mod bf16_gemm;
 mod cascade;
@@ -38,6 +39,20 @@ use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, Unar
 use crate::tensor::{DType, Device};
 
 impl CpuStorage {
+    /// `self = self op rhs` over the contiguous layout `l` (rhs laid out in
+    /// its shape, in self's dtype), in place.
+    pub fn binary_assign(
+        &mut self,
+        l: &Layout,
+        rhs: &Self,
+        rl: &Layout,
+        op: BinaryOp,
+    ) -> Result<()> {
+        elementwise::check_integer_op(op, self, rhs, rl)?;
+        assign::binary_assign(self, l, rhs, rl, &kernels::binary_kernels(op));
+        Ok(())
+    }
+
     pub fn full(n: usize, dtype: DType, value: Scalar) -> CpuStorage {
         crate::with_dtype!(dtype, T => {
             // `<T as Element>`: half's own inherent from_f64 would shadow the trait's.

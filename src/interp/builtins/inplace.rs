@@ -113,9 +113,7 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
         other = ew::binary(BinaryOp::Mul, &other, &alpha)?;
     }
     a.finish()?;
-    let result =
-        crate::interp::ops::tensor_binary(op, &crate::interp::ops::inplace_source(&t)?, &other)?;
-    write_into(&t, &result, op.symbol())?;
+    crate::interp::ops::inplace_binary(&t, op, &other, op.symbol())?;
     Ok(Value::Tensor(t))
 }
 

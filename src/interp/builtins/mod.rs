@@ -260,18 +260,45 @@ fn index() -> &'static Index {
             }
         }
         for b in inplace_variants() {
-            ix.methods.insert(b.name, b);
+            // A method written by hand (add_'s alpha, mul_) stays.
+            ix.methods.entry(b.name).or_insert(b);
         }
         ix
     })
 }
+
+/// Methods whose `name_` PyTorch has, beyond the rows marked `inplace` (the
+/// op rows): rows with arguments of their own, written elsewhere.
+const ALSO_INPLACE: &[&str] = &[
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "round",
+    "logit",
+    "lerp",
+    "clamp_min",
+    "clamp_max",
+    "clip",
+    "cumsum",
+    "cumprod",
+    "nan_to_num",
+    "mvlgamma",
+    "polygamma",
+    "float_power",
+    "sgn",
+];
 
 /// The methods `name_` of the rows marked `inplace`.
 fn inplace_variants() -> &'static [Builtin] {
     static ROWS: OnceLock<Vec<Builtin>> = OnceLock::new();
     ROWS.get_or_init(|| {
         all()
-            .filter(|b| b.inplace)
+            .filter(|b| {
+                b.inplace
+                    || (ALSO_INPLACE.contains(&b.name)
+                        && matches!(b.reach, Reach::Method | Reach::Both))
+            })
             .map(|b| Builtin {
                 name: ops::leak(format!("{}_", b.name)),
                 sig: ops::leak(b.sig.replacen('(', "_(", 1)),

@@ -118,7 +118,9 @@ pub fn rows() -> &'static [Builtin] {
                 reach: Reach::Both,
                 func: binary_builtin,
                 typed: &[],
-                inplace: false,
+                // x.atan2_(y), x.eq_(y): computed, then written back (a
+                // comparison's bools as 1 and 0 in x's dtype).
+                inplace: true,
             });
         }
         out

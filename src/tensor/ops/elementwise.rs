@@ -193,7 +193,7 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
 /// divides it by one, in float32 with the number unrounded (ATen's opmath
 /// scalar), rounding the result once; add and sub round the number to the
 /// tensor's dtype first, as every op here does.
-fn number_kept_in_float(op: BinaryOp, dtype: DType, a0: &Tensor, b0: &Tensor) -> bool {
+pub(super) fn number_kept_in_float(op: BinaryOp, dtype: DType, a0: &Tensor, b0: &Tensor) -> bool {
     let (na, nb) = (a0.is_wrapped_number(), b0.is_wrapped_number());
     matches!(dtype, DType::F16 | DType::BF16)
         && match op {

@@ -239,6 +239,29 @@ pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
 /// A value ready to be written: broadcast to `shape`, in `dtype`, on `device`,
 /// in storage of its own (so writing never reads what it overwrites).
 fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
+    let v = prepared_view(value, shape, t)?;
+    // Already the target's shape, in memory of its own: the copy can read it
+    // directly (a value sharing t's memory is copied first, so that no
+    // element is overwritten before it is read).
+    if value.shape() == shape && !v.shares_storage(t) {
+        return Ok(v);
+    }
+    let s = v.read().cast(v.layout(), t.dtype())?;
+    Ok(Tensor::from_contiguous(s, shape))
+}
+
+/// A value ready to be copied into `shape` by `copy_into`, which reads any
+/// layout: a broadcast value stays a view (a scalar fill reads one element),
+/// except where it shares t's memory and must be copied first.
+fn copy_source(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
+    let v = prepared_view(value, shape, t)?;
+    if v.shares_storage(t) {
+        return prepared(value, shape, t);
+    }
+    Ok(v)
+}
+
+fn prepared_view(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
     check_broadcast_to(value.shape(), shape).map_err(|_| {
         shape_err(format!(
             "cannot assign a value of shape {} to a selection of shape {}",
@@ -248,15 +271,7 @@ fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
         .hint("the value must broadcast to the selected shape")
     })?;
     let v = crate::autograd::no_grad(|| value.to_dtype(t.dtype())?.to_device(t.device()))?;
-    // Already the target's dtype, device and shape, in memory of its own: the
-    // copy can read it directly (a value sharing t's memory is copied first,
-    // so that no element is overwritten before it is read).
-    if v.shape() == shape && !v.shares_storage(t) {
-        return Ok(v);
-    }
-    let expanded = v.view_with(v.layout().expand(shape));
-    let s = expanded.read().cast(expanded.layout(), t.dtype())?;
-    Ok(Tensor::from_contiguous(s, shape))
+    Ok(v.view_with(v.layout().expand(shape)))
 }
 
 /// Refuse writes through a layout whose elements share memory (an expanded view).
@@ -294,7 +309,7 @@ pub fn index_put_raw(t: &Tensor, indices: &[Idx], value: &Tensor, accumulate: bo
     match select_elements(t, indices)? {
         Selection::View(v) => {
             check_writable(v.layout())?;
-            let src = prepared(value, v.shape(), t)?;
+            let src = copy_source(value, v.shape(), t)?;
             let src = if accumulate {
                 crate::autograd::no_grad(|| crate::tensor::ops::arith::add(&v, &src))?
             } else {
@@ -353,7 +368,7 @@ pub fn write_all(t: &Tensor, value: &Tensor) -> Result<()> {
         // storage object, so they see the new elements as after a copy.
         std::mem::swap(&mut *t.write(), &mut *value.write());
     } else {
-        let src = prepared(value, t.shape(), t)?;
+        let src = copy_source(value, t.shape(), t)?;
         let s = src.read();
         t.write().copy_into(t.layout(), &s, src.layout())?;
     }
@@ -385,7 +400,7 @@ pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
         };
         return write_region(&t.view_as_real()?, &real, &as_pairs(value, t)?);
     }
-    let src = prepared(value, &region.shape, t)?;
+    let src = copy_source(value, &region.shape, t)?;
     let s = src.read();
     t.write().copy_into(region, &s, src.layout())
 }

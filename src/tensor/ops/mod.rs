@@ -3,6 +3,7 @@
 
 pub mod arith;
 pub mod arrange;
+pub mod assign;
 pub mod compare;
 pub mod complex;
 pub mod creation;

@@ -1,0 +1,102 @@
+//! Writes into an existing buffer: `a op= b` (in-place arithmetic) and copies
+//! (`copy_`, `fill_`, `zero_`), block by block and on every core when large.
+
+use rayon::prelude::*;
+
+use super::elem::{BLOCK, CpuStorage, Element};
+use super::kernels::BinaryKernels;
+use super::scratch::{Out, scratch, written};
+use super::strided::{block, gather, is_scalar, parallel, runs, task_len, transposed};
+use crate::tensor::layout::Layout;
+use crate::with_storage;
+
+/// `f(start, task)` over consecutive tasks of `dst` (element `start` of the
+/// whole first), in parallel when `dst` is big.
+fn each_task<T: Send>(dst: &mut [T], f: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    if parallel(dst.len()) {
+        let len = task_len(dst.len());
+        dst.par_chunks_mut(len)
+            .enumerate()
+            .for_each(|(t, task)| f(t * len, task));
+    } else {
+        f(0, dst);
+    }
+}
+
+/// `a = a op b` over a contiguous layout `la` of `a` (b laid out in its
+/// shape). Each block of `a` is first copied to scratch, where the kernel
+/// reads it while writing the block back in place: one read and one write of
+/// `a`, as the in-place op's own loop would do.
+pub fn binary_assign(
+    a: &mut CpuStorage,
+    la: &Layout,
+    b: &CpuStorage,
+    lb: &Layout,
+    k: &BinaryKernels,
+) {
+    let n = la.numel();
+    with_storage!(a, x => {
+        // Unreachable: the tensor layer casts the operand to the tensor's dtype.
+        let y = Element::slice(b).expect("in-place operands share a dtype");
+        assign_typed(&mut x[la.offset..la.offset + n], y, lb, k);
+    })
+}
+
+fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKernels) {
+    // A transposed operand is copied in tiles first (see elementwise::pairwise).
+    let tiled = transposed(lb).map(|_| gather(b, lb));
+    let flat = tiled.as_ref().map(|_| Layout::contiguous(&lb.shape));
+    let (b, lb) = (tiled.as_deref().unwrap_or(b), flat.as_ref().unwrap_or(lb));
+    let scalar = (is_scalar(lb) && lb.numel() > 0).then(|| [b[lb.offset]; BLOCK]);
+    each_task(dst, &|start, task| {
+        for (i, d) in task.chunks_mut(BLOCK).enumerate() {
+            let n = d.len();
+            let (mut xa, mut xb) = (scratch(), scratch());
+            xa[..n].write_copy_of_slice(d);
+            // SAFETY: the line above wrote xa[..n].
+            let x = unsafe { written(&xa[..n]) };
+            let y = match &scalar {
+                Some(s) => &s[..n],
+                None => block(b, lb, start + i * BLOCK, &mut xb[..n]),
+            };
+            T::binary_block(x, y, as_out(d), k);
+        }
+    });
+}
+
+/// Initialised elements seen as output slots, for a kernel to overwrite.
+fn as_out<T: Copy>(d: &mut [T]) -> &mut [Out<T>] {
+    // SAFETY: Out<T> is MaybeUninit<T>, laid out as T; T is Copy (no drop),
+    // and the kernels write only initialised values into the slots.
+    unsafe { &mut *(d as *mut [T] as *mut [Out<T>]) }
+}
+
+/// Copy the elements of `sl` in row-major order into `dst` (contiguous):
+/// a broadcast scalar is a fill, other layouts are read run by run, with no
+/// gathered copy in between.
+pub fn read_into<T: Copy + Send + Sync>(src: &[T], sl: &Layout, dst: &mut [T]) {
+    if let Some(_t) = transposed(sl) {
+        // Tiled, so that neither side walks across cache lines.
+        dst.copy_from_slice(&gather(src, sl));
+        return;
+    }
+    if is_scalar(sl) && sl.numel() > 0 {
+        let v = src[sl.offset];
+        each_task(dst, &|_, task| task.fill(v));
+        return;
+    }
+    each_task(dst, &|start, task| {
+        let mut at = 0;
+        runs(sl, start, task.len(), &mut |off, stride, count| {
+            let d = &mut task[at..at + count];
+            if stride == 1 {
+                d.copy_from_slice(&src[off..off + count]);
+            } else {
+                for (k, x) in d.iter_mut().enumerate() {
+                    *x = src[off + k * stride];
+                }
+            }
+            at += count;
+        });
+    });
+}

@@ -1,0 +1,54 @@
+//! In-place arithmetic written straight into the tensor (`a.add_(b)`,
+//! `a += b`, an optimizer's update): the same kernel as `a + b`, so the same
+//! bits, without a result buffer to allocate, fill and swap in. Where the
+//! fast path does not apply (autograd recording, a result dtype or shape
+//! other than the tensor's, a view over another operand's memory, a device
+//! without it) the caller computes out of place and writes the result back.
+
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::tensor::device::Device;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::shape::broadcast_shapes;
+
+/// `t = t op other`, written into t's own elements. Ok(false) where the
+/// fast path does not apply (nothing was written).
+pub fn binary_assign(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
+    if !applies(op, t, other)? {
+        return Ok(false);
+    }
+    let other = crate::autograd::no_grad(|| other.to_dtype(t.dtype()))?;
+    let lb = other.layout().expand(t.shape());
+    let src = other.read();
+    let written = t.write().binary_assign(t.layout(), &src, &lb, op)?;
+    Ok(written)
+}
+
+fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
+    let arithmetic = matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+    );
+    if !arithmetic
+        || t.device() != Device::Cpu
+        || other.device() != Device::Cpu
+        || t.dtype().is_complex()
+        || other.dtype().is_complex()
+        || crate::autograd::needs_grad(&[t, other])
+        || !t.is_contiguous()
+        || t.shares_storage(other)
+    {
+        return Ok(false);
+    }
+    // The result must be what `t op other` would be: t's dtype and shape,
+    // computed as the out-of-place op computes it.
+    let Ok(shape) = broadcast_shapes(t.shape(), other.shape()) else {
+        return Ok(false);
+    };
+    let Ok(dtype) = super::elementwise::compute_dtype(op, t, other) else {
+        return Ok(false);
+    };
+    Ok(shape == t.shape()
+        && dtype == t.dtype()
+        && !super::elementwise::number_kept_in_float(op, dtype, t, other))
+}
