@@ -10,6 +10,7 @@ use crate::tensor::Tensor;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::op::UnaryOp;
 use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, sub, un};
+use crate::tensor::ops::elementwise::add_scaled;
 use crate::tensor::ops::index::write_all;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,7 +171,8 @@ impl Optimizer {
     }
 
     /// The parameter's next value. Each line is one PyTorch in-place op, so the
-    /// rounding matches: `a.add_(b, alpha=k)` is `a + k * b`.
+    /// rounding matches: `a.add_(b, alpha=k)` is `add_scaled` (one fused
+    /// multiply-add, as ATen computes it).
     fn update(&mut self, i: usize, p: &Tensor, mut g: Tensor) -> Result<Tensor> {
         let (lr, wd) = (self.lr, self.weight_decay);
         let steps = self.steps;
@@ -184,17 +186,19 @@ impl Optimizer {
                 g = coupled(p, g, wd)?;
                 if momentum != 0.0 {
                     let buf = match &st.m {
-                        Some(b) => add(&mul(b, &num(momentum))?, &mul(&g, &num(1.0 - dampening))?)?,
+                        Some(b) => {
+                            add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?
+                        }
                         None => g.deep_clone()?,
                     };
                     st.m = Some(buf.clone());
                     g = if nesterov {
-                        add(&g, &mul(&buf, &num(momentum))?)?
+                        add_scaled(&g, &buf, &num(momentum), false)?
                     } else {
                         buf
                     };
                 }
-                add(p, &mul(&g, &num(-lr))?)
+                add_scaled(p, &g, &num(-lr), false)
             }
             Kind::Adam {
                 beta1,
@@ -252,7 +256,7 @@ impl Optimizer {
                     let buf = taken(&mut st.vmax, p)?;
                     let buf = add(&mul(&buf, &num(momentum))?, &div(&g, &avg)?)?;
                     st.vmax = Some(buf.clone());
-                    return add(p, &mul(&buf, &num(-lr))?);
+                    return add_scaled(p, &buf, &num(-lr), false);
                 }
                 add(p, &div(&mul(&num(-lr), &g)?, &avg)?)
             }
@@ -290,7 +294,7 @@ impl Optimizer {
                 )?;
                 st.m = Some(sq);
                 st.v = Some(acc);
-                add(p, &mul(&delta, &num(-lr))?)
+                add_scaled(p, &delta, &num(-lr), false)
             }
             Kind::Adamax { beta1, beta2, eps } => {
                 g = coupled(p, g, wd)?;
@@ -355,7 +359,7 @@ fn coupled(p: &Tensor, g: Tensor, wd: f64) -> Result<Tensor> {
     if wd == 0.0 {
         return Ok(g);
     }
-    add(&g, &mul(p, &num(wd))?)
+    add_scaled(&g, p, &num(wd), false)
 }
 
 /// A state buffer, zeros like the parameter on its first step.

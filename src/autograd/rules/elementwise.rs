@@ -144,6 +144,21 @@ pub fn record_lerp(start: &Tensor, end: &Tensor, w: &Tensor, out: Tensor) -> Ten
     })
 }
 
+/// `a + alpha * b` (alpha already negated for sub): the gradient passes to a
+/// and, scaled by alpha, to b.
+pub fn record_add_scaled(
+    op: BinaryOp,
+    a: &Tensor,
+    b: &Tensor,
+    alpha: &Tensor,
+    out: Tensor,
+) -> Tensor {
+    let alpha = alpha.clone();
+    record(out, op.grad_fn(false, false), &[a, b], false, move || {
+        rule(move |g| Ok(vec![Some(g.clone()), Some(mul(g, &alpha)?)]))
+    })
+}
+
 /// A dtype conversion or copy: the gradient passes through (the engine casts it).
 pub fn record_identity(name: &'static str, x: &Tensor, out: Tensor) -> Tensor {
     record(out, name, &[x], false, || {

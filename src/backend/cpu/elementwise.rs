@@ -8,7 +8,9 @@ use super::rows::Rows;
 use super::scratch::{Out, scratch};
 use super::strided::{block, fill_blocks, is_scalar};
 use crate::error::{Result, value_err};
+use crate::tensor::DType;
 use crate::tensor::layout::Layout;
+use crate::tensor::op::TernaryOp;
 use crate::with_storage;
 
 fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
@@ -207,8 +209,9 @@ fn select_block<T: Copy>(c: &[bool], x: &[T], y: &[T], dst: &mut [Out<T>]) {
 }
 
 crate::multiversion! {
-    /// Compiled with FMA, which PyTorch's lerp uses (and its bits need).
-    fn clamp_lerp_block<T: Element>(lerp: bool, p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
+    /// Compiled with FMA, which PyTorch's lerp and add with alpha use (and
+    /// their bits need).
+    fn float_ternary_block<T: Element>(op: TernaryOp, p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
         let wide = matches!(T::DTYPE, crate::tensor::DType::F64);
         let n = dst.len();
         let (p, q, r) = (&p[..n], &q[..n], &r[..n]);
@@ -220,11 +223,13 @@ crate::multiversion! {
                 }
             };
         }
-        match (wide, lerp) {
-            (true, true) => each!(f64, lerp_f64),
-            (true, false) => each!(f64, clamp_f64),
-            (false, true) => each!(f32, lerp_f32),
-            (false, false) => each!(f32, clamp_f32),
+        match (wide, op) {
+            (true, TernaryOp::Lerp) => each!(f64, lerp_f64),
+            (false, TernaryOp::Lerp) => each!(f32, lerp_f32),
+            (true, TernaryOp::AddScaled) => each!(f64, add_scaled_f64),
+            (false, TernaryOp::AddScaled) => each!(f32, add_scaled_f32),
+            (true, _) => each!(f64, clamp_f64),
+            (false, _) => each!(f32, clamp_f32),
         }
     }
 }
@@ -265,14 +270,25 @@ macro_rules! clamp_lerp {
 clamp_lerp!(f32, clamp_f32, lerp_f32);
 clamp_lerp!(f64, clamp_f64, lerp_f64);
 
+/// PyTorch's add with alpha: `x + alpha * y` as one fused multiply-add (its
+/// vector and scalar loops both contract it).
+#[inline(always)]
+fn add_scaled_f32(x: f32, y: f32, alpha: f32) -> f32 {
+    alpha.mul_add(y, x)
+}
+
+#[inline(always)]
+fn add_scaled_f64(x: f64, y: f64, alpha: f64) -> f64 {
+    alpha.mul_add(y, x)
+}
+
 pub fn ternary(
     a: &CpuStorage,
     la: &Layout,
     b: (&CpuStorage, &Layout),
     c: (&CpuStorage, &Layout),
-    op: crate::tensor::op::TernaryOp,
+    op: TernaryOp,
 ) -> Result<CpuStorage> {
-    use crate::tensor::op::TernaryOp;
     let mismatch = || value_err("internal: the operands of a ternary op differ in dtype");
     Ok(match op {
         TernaryOp::Where => {
@@ -284,16 +300,20 @@ pub fn ternary(
                 Element::wrap(triplewise(cond, la, x, b.1, y, c.1, &select_block))
             })
         }
-        TernaryOp::Clamp | TernaryOp::Lerp => with_storage!(a, x => {
+        TernaryOp::AddScaled if !matches!(a.dtype(), DType::F32 | DType::F64) => {
+            return Err(value_err(
+                "internal: a fused add with alpha reached the backend for an integer or half dtype",
+            ));
+        }
+        TernaryOp::Clamp | TernaryOp::Lerp | TernaryOp::AddScaled => with_storage!(a, x => {
             let lo = Element::slice(b.0).ok_or_else(mismatch)?;
             let hi = Element::slice(c.0).ok_or_else(mismatch)?;
             // float clamp and lerp in PyTorch's compute type: f64 for float64,
             // f32 for the rest (float16 and bfloat16 round once at the end).
-            let lerp = op == TernaryOp::Lerp;
             Element::wrap(if op == TernaryOp::Clamp && !a.dtype().is_float() {
                 triplewise(x, la, lo, b.1, hi, c.1, &clamp_int_block)
             } else {
-                triplewise(x, la, lo, b.1, hi, c.1, &|p, q, r, d| clamp_lerp_block(lerp, p, q, r, d))
+                triplewise(x, la, lo, b.1, hi, c.1, &|p, q, r, d| float_ternary_block(op, p, q, r, d))
             })
         }),
     })

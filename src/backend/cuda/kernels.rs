@@ -109,7 +109,7 @@ pub const REDUCTIONS: [&str; 14] = [
     "CountNonzero",
 ];
 pub const SCANS: [&str; 4] = ["Sum", "Prod", "Max", "Min"];
-pub const TERNARIES: [&str; 3] = ["Where", "Clamp", "Lerp"];
+pub const TERNARIES: [&str; 4] = ["Where", "Clamp", "Lerp", "AddScaled"];
 
 /// The op and dtype codes as #defines, numbered as the host's enums are (the
 /// kernels switch on the same numbers the host passes).

@@ -11,7 +11,6 @@ use crate::interp::value::Value;
 use crate::row;
 use crate::syntax::ast::BinOp;
 use crate::tensor::Tensor;
-use crate::tensor::op::BinaryOp;
 use crate::tensor::ops::elementwise as ew;
 
 pub const ROWS: &[Builtin] = &[
@@ -107,10 +106,16 @@ fn requires_grad_(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
     let t = receiver(&mut a)?;
-    let mut other = a.tensor(param)?;
+    let other = a.tensor(param)?;
     if let Some((v, s)) = a.take_kw("alpha") {
+        // `t ± alpha * other` as add and sub with alpha compute it (one
+        // rounding), written back.
         let alpha = convert::to_tensor_arg(&v, a.name, "alpha").map_err(|e| e.at(s))?;
-        other = ew::binary(BinaryOp::Mul, &other, &alpha)?;
+        a.finish()?;
+        let source = crate::interp::ops::inplace_source(&t)?;
+        let r = ew::add_scaled(&source, &other, &alpha, op == BinOp::Sub)?;
+        write_into(&t, &r, op.symbol())?;
+        return Ok(Value::Tensor(t));
     }
     a.finish()?;
     crate::interp::ops::inplace_binary(&t, op, &other, op.symbol())?;

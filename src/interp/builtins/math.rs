@@ -349,30 +349,35 @@ fn where_(_: &mut Interp, mut a: Args) -> Result<Value> {
     ew::where_(&c, &x, &y).map(Value::Tensor)
 }
 
-fn scaled(a: &mut Args) -> Result<Tensor> {
+/// add and sub: `input ± alpha * other`, alpha a keyword.
+fn add_or_sub(mut a: Args, subtract: bool) -> Result<Value> {
+    let x = a.tensor("input")?;
     let y = a.tensor("other")?;
-    match a.take_kw("alpha") {
-        None => Ok(y),
+    let alpha = match a.take_kw("alpha") {
+        None => None,
         Some((v, s)) => {
-            let alpha =
-                crate::interp::convert::to_tensor_arg(&v, "add", "alpha").map_err(|e| e.at(s))?;
-            binary(BinaryOp::Mul, &y, &alpha)
+            Some(crate::interp::convert::to_tensor_arg(&v, a.name, "alpha").map_err(|e| e.at(s))?)
         }
+    };
+    a.finish()?;
+    let op = if subtract {
+        BinaryOp::Sub
+    } else {
+        BinaryOp::Add
+    };
+    match alpha {
+        None => binary(op, &x, &y),
+        Some(alpha) => ew::add_scaled(&x, &y, &alpha, subtract),
     }
+    .map(Value::Tensor)
 }
 
-fn add(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.tensor("input")?;
-    let y = scaled(&mut a)?;
-    a.finish()?;
-    binary(BinaryOp::Add, &x, &y).map(Value::Tensor)
+fn add(_: &mut Interp, a: Args) -> Result<Value> {
+    add_or_sub(a, false)
 }
 
-fn sub(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.tensor("input")?;
-    let y = scaled(&mut a)?;
-    a.finish()?;
-    binary(BinaryOp::Sub, &x, &y).map(Value::Tensor)
+fn sub(_: &mut Interp, a: Args) -> Result<Value> {
+    add_or_sub(a, true)
 }
 
 fn div(_: &mut Interp, mut a: Args) -> Result<Value> {

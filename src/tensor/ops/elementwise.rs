@@ -447,6 +447,36 @@ fn int_bound(bound: &Tensor, dtype: DType, is_min: bool) -> Result<Option<Tensor
     Ok(open.then(|| Tensor::scalar_i64(if is_min { lo } else { hi }, dtype)))
 }
 
+/// `a + alpha * b` (`sub`: `a - alpha * b`), PyTorch's add and sub with a
+/// Python-number alpha: one fused multiply-add for float32 and float64, as
+/// ATen computes them; other dtypes multiply, then add.
+pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Result<Tensor> {
+    let op = if subtract {
+        BinaryOp::Sub
+    } else {
+        BinaryOp::Add
+    };
+    let dtype = result_type(&[a.operand(), b.operand(), alpha.operand()]);
+    if !alpha.is_wrapped_number() || !matches!(dtype, DType::F32 | DType::F64) {
+        return binary(op, a, &binary(BinaryOp::Mul, b, alpha)?);
+    }
+    let alpha = if subtract {
+        crate::autograd::no_grad(|| unary(UnaryOp::Neg, alpha))?
+    } else {
+        alpha.clone()
+    };
+    let out = crate::autograd::no_grad(|| {
+        ternary(
+            TernaryOp::AddScaled,
+            [a, b, &alpha],
+            [dtype; 3],
+            dtype,
+            op.symbol(),
+        )
+    })?;
+    Ok(rules::record_add_scaled(op, a, b, &alpha, out))
+}
+
 /// `lerp(start, end, weight)` as PyTorch computes it (floats only).
 pub fn lerp(start: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
     // The weight takes the dtype of start and end, which must be floats.

@@ -1,0 +1,42 @@
+# add and sub with alpha round once, as ATen's fused multiply-add does
+# (x + alpha * y in two roundings differs in about 2% of float32 elements),
+# and so do the optimizers whose updates are add_ with alpha.
+import torch
+
+torch.manual_seed(0)
+a = torch.randn(64)
+b = torch.randn(64)
+print(torch.add(a, b, alpha=-0.0123).tolist())
+print(torch.sub(a, b, alpha=0.377).tolist())
+print(a.double().add(b.double(), alpha=1e-3).tolist()[:8])
+x = a.clone()
+x.add_(b, alpha=2.5e-3)
+print(x.tolist())
+x.sub_(b[:1], alpha=3.1)
+print(x.tolist()[:8])
+print(torch.add(a.reshape(8, 8), b[:8], alpha=0.7).sum(0).tolist())
+print(torch.add(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6]), alpha=3))
+print(torch.add(torch.tensor([1.5, 2.5], dtype=torch.float16), torch.tensor([0.1, 0.2], dtype=torch.float16), alpha=0.3))
+
+w = torch.randn(5, requires_grad=True)
+v = torch.randn(5, requires_grad=True)
+y = torch.sub(w, v, alpha=0.25)
+print(y.grad_fn.name(), torch.add(w, v, alpha=2).grad_fn.name())
+(y * torch.arange(5.0)).sum().backward()
+print(w.grad.tolist(), v.grad.tolist())
+
+# Optimizer steps on given gradients (a backward's own bits would differ
+# with the matrix-product library).
+params = [torch.randn(40), torch.randn(8, 5)]
+grads = [[torch.randn_like(q) for q in params] for _ in range(3)]
+for make in [lambda ps: torch.optim.SGD(ps, lr=0.05),
+             lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-3),
+             lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, nesterov=True),
+             lambda ps: torch.optim.Adadelta(ps, lr=0.5)]:
+    ps = [q.clone().requires_grad_() for q in params]
+    opt = make(ps)
+    for step in grads:
+        for q, g in zip(ps, step):
+            q.grad = g.clone()
+        opt.step()
+    print(ps[0].detach().tolist()[:12], ps[1][0].detach().tolist())
