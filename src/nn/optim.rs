@@ -9,8 +9,8 @@ use crate::error::{Result, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::op::UnaryOp;
-use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, sub, un};
-use crate::tensor::ops::elementwise::add_scaled;
+use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, un};
+use crate::tensor::ops::elementwise::{add_scaled, lerp};
 use crate::tensor::ops::index::write_all;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -222,8 +222,7 @@ impl Optimizer {
                 let bc1 = 1.0 - beta1.powi(steps as i32);
                 let bc2_sqrt = (1.0 - beta2.powi(steps as i32)).sqrt();
                 let denom = add(&div(&un(UnaryOp::Sqrt, &used)?, &num(bc2_sqrt))?, &num(eps))?;
-                // param.addcdiv_(m, denom, value=-lr / bc1)
-                let next = add(&p, &div(&mul(&num(-lr / bc1), &m)?, &denom)?)?;
+                let next = addcdiv(&p, &m, &denom, -lr / bc1)?;
                 st.m = Some(m);
                 st.v = Some(v);
                 Ok(next)
@@ -237,14 +236,11 @@ impl Optimizer {
                 g = coupled(p, g, wd)?;
                 // square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
                 let sq = taken(&mut st.m, p)?;
-                let sq = add(
-                    &mul(&sq, &num(alpha))?,
-                    &mul(&mul(&num(1.0 - alpha), &g)?, &g)?,
-                )?;
+                let sq = addcmul(&mul(&sq, &num(alpha))?, &g, &g, 1.0 - alpha)?;
                 let avg = if centered {
                     let ga = taken(&mut st.v, p)?;
-                    let ga = add(&ga, &mul(&num(1.0 - alpha), &sub(&g, &ga)?)?)?;
-                    let avg = un(UnaryOp::Sqrt, &sub(&sq, &mul(&ga, &ga)?)?)?;
+                    let ga = lerp(&ga, &g, &num(1.0 - alpha))?;
+                    let avg = un(UnaryOp::Sqrt, &addcmul(&sq, &ga, &ga, -1.0)?)?;
                     st.v = Some(ga);
                     avg
                 } else {
@@ -254,7 +250,7 @@ impl Optimizer {
                 let avg = add(&avg, &num(eps))?;
                 if momentum > 0.0 {
                     let buf = taken(&mut st.vmax, p)?;
-                    let buf = add(&mul(&buf, &num(momentum))?, &div(&g, &avg)?)?;
+                    let buf = addcdiv(&mul(&buf, &num(momentum))?, &g, &avg, 1.0)?;
                     st.vmax = Some(buf.clone());
                     return add_scaled(p, &buf, &num(-lr), false);
                 }
@@ -274,24 +270,21 @@ impl Optimizer {
                         &num(initial_accumulator_value),
                     )?,
                 };
-                let sum = add(&sum, &mul(&g, &g)?)?;
+                let sum = addcmul(&sum, &g, &g, 1.0)?;
                 let std = add(&un(UnaryOp::Sqrt, &sum)?, &num(eps))?;
                 st.m = Some(sum);
-                add(p, &div(&mul(&num(-clr), &g)?, &std)?)
+                addcdiv(p, &g, &std, -clr)
             }
             Kind::Adadelta { rho, eps } => {
                 g = coupled(p, g, wd)?;
                 let sq = taken(&mut st.m, p)?;
                 let acc = taken(&mut st.v, p)?;
                 // square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
-                let sq = add(&mul(&sq, &num(rho))?, &mul(&mul(&num(1.0 - rho), &g)?, &g)?)?;
+                let sq = addcmul(&mul(&sq, &num(rho))?, &g, &g, 1.0 - rho)?;
                 let std = un(UnaryOp::Sqrt, &add(&sq, &num(eps))?)?;
                 let delta = un(UnaryOp::Sqrt, &add(&acc, &num(eps))?)?;
                 let delta = mul(&div(&delta, &std)?, &g)?;
-                let acc = add(
-                    &mul(&acc, &num(rho))?,
-                    &mul(&mul(&num(1.0 - rho), &delta)?, &delta)?,
-                )?;
+                let acc = addcmul(&mul(&acc, &num(rho))?, &delta, &delta, 1.0 - rho)?;
                 st.m = Some(sq);
                 st.v = Some(acc);
                 add_scaled(p, &delta, &num(-lr), false)
@@ -300,7 +293,7 @@ impl Optimizer {
                 g = coupled(p, g, wd)?;
                 let m = taken(&mut st.m, p)?;
                 let inf = taken(&mut st.v, p)?;
-                let m = add(&m, &mul(&num(1.0 - beta1), &sub(&g, &m)?)?)?;
+                let m = lerp(&m, &g, &num(1.0 - beta1))?;
                 // exp_inf = max(exp_inf * beta2, |g| + eps)
                 let inf = bin(
                     BinaryOp::Maximum,
@@ -308,7 +301,7 @@ impl Optimizer {
                     &add(&un(UnaryOp::Abs, &g)?, &num(eps))?,
                 )?;
                 let clr = lr / (1.0 - beta1.powi(steps as i32));
-                let next = add(p, &div(&mul(&num(-clr), &m)?, &inf)?)?;
+                let next = addcdiv(p, &m, &inf, -clr)?;
                 st.m = Some(m);
                 st.v = Some(inf);
                 Ok(next)
@@ -332,8 +325,8 @@ impl Optimizer {
                 let denom = add(&un(UnaryOp::Sqrt, &div(&v, &num(bc2))?)?, &num(eps))?;
                 let k1 = -lr * (1.0 - mu) / (1.0 - product);
                 let k2 = -lr * mu_next / (1.0 - product * mu_next);
-                let next = add(&p, &div(&mul(&num(k1), &g)?, &denom)?)?;
-                let next = add(&next, &div(&mul(&num(k2), &m)?, &denom)?)?;
+                let next = addcdiv(&p, &g, &denom, k1)?;
+                let next = addcdiv(&next, &m, &denom, k2)?;
                 st.m = Some(m);
                 st.v = Some(v);
                 Ok(next)
@@ -381,10 +374,17 @@ fn adam_moments(
 ) -> Result<(Tensor, Tensor)> {
     let m = taken(&mut st.m, p)?;
     let v = taken(&mut st.v, p)?;
-    let m = add(&m, &mul(&num(1.0 - beta1), &sub(g, &m)?)?)?;
-    let v = add(
-        &mul(&v, &num(beta2))?,
-        &mul(&mul(&num(1.0 - beta2), g)?, g)?,
-    )?;
+    let m = lerp(&m, g, &num(1.0 - beta1))?;
+    let v = addcmul(&mul(&v, &num(beta2))?, g, g, 1.0 - beta2)?;
     Ok((m, v))
+}
+
+/// `x.addcmul(t1, t2, value=k)`: x + (k * t1) * t2, as ATen rounds it.
+fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
+    crate::tensor::ops::stats::addc(x, t1, t2, value, false)
+}
+
+/// `x.addcdiv(t1, t2, value=k)`: x + k * (t1 / t2), as ATen rounds it.
+fn addcdiv(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
+    crate::tensor::ops::stats::addc(x, t1, t2, value, true)
 }

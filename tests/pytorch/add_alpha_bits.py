@@ -1,4 +1,4 @@
-# add and sub with alpha round once, as ATen's fused multiply-add does
+# add and sub with alpha, and addcmul, round once, as ATen's fused multiply-add does
 # (x + alpha * y in two roundings differs in about 2% of float32 elements),
 # and so do the optimizers whose updates are add_ with alpha.
 import torch
@@ -18,6 +18,16 @@ print(torch.add(a.reshape(8, 8), b[:8], alpha=0.7).sum(0).tolist())
 print(torch.add(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6]), alpha=3))
 print(torch.add(torch.tensor([1.5, 2.5], dtype=torch.float16), torch.tensor([0.1, 0.2], dtype=torch.float16), alpha=0.3))
 
+# addcmul rounds (value * t1) * t2 + input once; addcdiv divides last, so
+# input + (value * t1) / t2 rounds at each step.
+t1 = torch.randn(64)
+t2 = torch.randn(64).abs() + 0.5
+print(torch.addcmul(a, t1, t2, value=0.37).tolist())
+print(torch.addcdiv(a, t1, t2, value=-0.1).tolist())
+x = a.clone()
+x.addcmul_(t1, t1, value=1e-3)
+print(x.tolist()[:8])
+
 w = torch.randn(5, requires_grad=True)
 v = torch.randn(5, requires_grad=True)
 y = torch.sub(w, v, alpha=0.25)
@@ -32,7 +42,8 @@ grads = [[torch.randn_like(q) for q in params] for _ in range(3)]
 for make in [lambda ps: torch.optim.SGD(ps, lr=0.05),
              lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-3),
              lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, nesterov=True),
-             lambda ps: torch.optim.Adadelta(ps, lr=0.5)]:
+             lambda ps: torch.optim.Adadelta(ps, lr=0.5),
+             lambda ps: torch.optim.Adamax(ps, lr=1e-2)]:
     ps = [q.clone().requires_grad_() for q in params]
     opt = make(ps)
     for step in grads:

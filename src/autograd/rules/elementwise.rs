@@ -144,18 +144,26 @@ pub fn record_lerp(start: &Tensor, end: &Tensor, w: &Tensor, out: Tensor) -> Ten
     })
 }
 
-/// `a + alpha * b` (alpha already negated for sub): the gradient passes to a
-/// and, scaled by alpha, to b.
-pub fn record_add_scaled(
-    op: BinaryOp,
+/// `a + b * c`: the gradient passes to a, times c to b and times b to c.
+/// Each factor is kept only where the other needs it (add with alpha keeps
+/// no tensor, as PyTorch's AddBackward0 keeps none).
+pub fn record_fused_multiply_add(
+    name: &'static str,
     a: &Tensor,
     b: &Tensor,
-    alpha: &Tensor,
+    c: &Tensor,
     out: Tensor,
 ) -> Tensor {
-    let alpha = alpha.clone();
-    record(out, op.grad_fn(false, false), &[a, b], false, move || {
-        rule(move |g| Ok(vec![Some(g.clone()), Some(mul(g, &alpha)?)]))
+    let sb = c.requires_grad().then(|| Saved::new(b));
+    let sc = b.requires_grad().then(|| Saved::new(c));
+    let saves = sb.is_some() || sc.is_some();
+    record(out, name, &[a, b, c], saves, move || {
+        rule(move |g| {
+            let times = |s: &Option<Saved>| -> crate::error::Result<Option<Tensor>> {
+                s.as_ref().map(|s| mul(g, &s.get()?)).transpose()
+            };
+            Ok(vec![Some(g.clone()), times(&sc)?, times(&sb)?])
+        })
     })
 }
 

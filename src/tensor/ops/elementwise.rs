@@ -465,16 +465,27 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Res
     } else {
         alpha.clone()
     };
+    fused_multiply_add(op.grad_fn(false, false), a, b, &alpha)
+}
+
+/// `a + b * c` rounded once (a fused multiply-add) in float32 or float64,
+/// their result type; recorded as `name`.
+pub fn fused_multiply_add(
+    name: &'static str,
+    a: &Tensor,
+    b: &Tensor,
+    c: &Tensor,
+) -> Result<Tensor> {
+    let dtype = result_type(&[a.operand(), b.operand(), c.operand()]);
+    if !matches!(dtype, DType::F32 | DType::F64) {
+        return Err(dtype_err(format!(
+            "internal: a fused multiply-add in {dtype}, which has none"
+        )));
+    }
     let out = crate::autograd::no_grad(|| {
-        ternary(
-            TernaryOp::AddScaled,
-            [a, b, &alpha],
-            [dtype; 3],
-            dtype,
-            op.symbol(),
-        )
+        ternary(TernaryOp::AddScaled, [a, c, b], [dtype; 3], dtype, "add")
     })?;
-    Ok(rules::record_add_scaled(op, a, b, &alpha, out))
+    Ok(rules::record_fused_multiply_add(name, a, b, c, out))
 }
 
 /// `lerp(start, end, weight)` as PyTorch computes it (floats only).

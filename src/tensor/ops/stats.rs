@@ -11,7 +11,7 @@ use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, sub, un, where_};
 use crate::tensor::ops::creation::{arange_on, zeros_on};
-use crate::tensor::ops::elementwise::predicate;
+use crate::tensor::ops::elementwise::{fused_multiply_add, predicate};
 use crate::tensor::ops::index::{Idx, index, index_put_raw};
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::{reduce, scan};
@@ -391,7 +391,14 @@ pub fn addc(input: &Tensor, t1: &Tensor, t2: &Tensor, value: f64, divide: bool) 
     } else {
         "AddcmulBackward0"
     };
+    let dtype = crate::tensor::promote::result_type(&[input.operand(), t1.operand(), t2.operand()]);
     let out = composite(name, &[input, t1, t2], |t| {
+        // addcmul of float32 and float64 as ATen's compiled loop rounds it:
+        // (value * t1) * t2 + input as one fused multiply-add. (addcdiv's
+        // division comes last, so nothing fuses: input + (value * t1) / t2.)
+        if !divide && matches!(dtype, DType::F32 | DType::F64) {
+            return fused_multiply_add(name, &t[0], &mul(&num(value), &t[1])?, &t[2]);
+        }
         let scaled = mul(&num(value), &t[1])?;
         let term = if divide {
             div(&scaled, &t[2])?
