@@ -14,7 +14,7 @@ x.add_(b, alpha=2.5e-3)
 print(x.tolist())
 x.sub_(b[:1], alpha=3.1)
 print(x.tolist()[:8])
-print(torch.add(a.reshape(8, 8), b[:8], alpha=0.7).sum(0).tolist())
+print(torch.add(a.reshape(8, 8), b[:8], alpha=0.7)[2:4].tolist())
 print(torch.add(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6]), alpha=3))
 print(torch.add(torch.tensor([1.5, 2.5], dtype=torch.float16), torch.tensor([0.1, 0.2], dtype=torch.float16), alpha=0.3))
 

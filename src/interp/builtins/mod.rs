@@ -57,6 +57,7 @@ pub(crate) mod pywarnings;
 mod quantize;
 mod quantized_tensor;
 mod reduce;
+pub mod runtime_switches;
 mod select;
 mod shape;
 mod sparse;
@@ -135,7 +136,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 53] {
+fn tables() -> [&'static [Builtin]; 54] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -161,6 +162,7 @@ fn tables() -> [&'static [Builtin]; 53] {
         pytime::ROWS,
         pysys::ROWS,
         pyos::ROWS,
+        runtime_switches::ROWS,
         pytiming::ROWS,
         threads::ROWS,
         pycopy::ROWS,
@@ -484,6 +486,9 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             | "gc"
             | "os"
             | "os.path"
+            | "torch.jit"
+            | "torch.backends.mkldnn"
+            | "torch.backends.cpu"
             | "sys.stdout"
             | "sys.stderr",
             n,
@@ -495,6 +500,10 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
                 .map(|b| Value::Builtin(b))
         }
         ("torch", n) if modules::NOT_IN_TORCH.contains(&n) => None,
+        ("torch", n) if index().module.contains_key(format!("torch.{n}").as_str()) => index()
+            .module
+            .get(format!("torch.{n}").as_str())
+            .map(|b| Value::Builtin(b)),
         ("torch", n) => {
             if let Some(d) = DType::from_name(n) {
                 return Some(Value::DType(d));

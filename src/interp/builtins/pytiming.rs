@@ -42,6 +42,22 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Python,
+        "exec",
+        "exec(source, globals=None)",
+        "Run Python statements given as a string, in the session (with a globals dict: in its names, and what they assign goes back into it).",
+        "exec('y = 6 * 7'); y",
+        exec
+    ),
+    row!(
+        Python,
+        "eval",
+        "eval(source, globals=None)",
+        "The value of one expression given as a string.",
+        "eval('2 ** 10')",
+        eval
+    ),
+    row!(
+        Python,
         "globals",
         "globals()",
         "A dict of the session's variables (a copy: timeit's globals= takes it; tsh runs timed code in the session itself).",
@@ -223,10 +239,69 @@ fn in_globals<T>(
             scope.vars.borrow_mut().insert(name.clone(), v.clone());
         }
     }
-    let locals = std::mem::replace(&mut it.locals, vec![scope]);
+    let locals = std::mem::replace(&mut it.locals, vec![scope.clone()]);
     let result = f(it);
     it.locals = locals;
+    // What the code assigned goes back into the dict, as Python's does.
+    let mut dict = d.borrow_mut();
+    for (name, v) in scope.vars.borrow().iter() {
+        let key = Value::Str(name.clone());
+        match dict
+            .items
+            .iter_mut()
+            .find(|(k, _)| matches!(k, Value::Str(s) if s == name))
+        {
+            Some(slot) => slot.1 = v.clone(),
+            None => dict.items.push((key, v.clone())),
+        }
+    }
     result
+}
+
+/// exec's and eval's arguments: the code, and a globals dict if given
+/// (a locals mapping is accepted and not used).
+fn source_args(mut a: Args) -> Result<(String, Option<Value>)> {
+    let code = a.string("source")?;
+    let globals = a
+        .take("globals")
+        .map(|(v, _)| v)
+        .filter(|v| !matches!(v, Value::None));
+    let _ = a.take("locals");
+    a.finish()?;
+    Ok((code, globals))
+}
+
+fn exec(it: &mut Interp, a: Args) -> Result<Value> {
+    let (code, globals) = source_args(a)?;
+    let program = Timed::new(Value::str(&code))?;
+    in_globals(it, globals.as_ref(), |it| program.run(it))?;
+    Ok(Value::None)
+}
+
+fn eval(it: &mut Interp, a: Args) -> Result<Value> {
+    let (code, globals) = source_args(a)?;
+    let program = crate::syntax::parse_program(code.trim())?;
+    let [stmt] = program.as_slice() else {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Syntax,
+            "eval() takes one expression",
+        )
+        .hint("run statements with exec(...)"));
+    };
+    let crate::syntax::ast::StmtKind::Expr(e) = &stmt.kind else {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::Syntax,
+            "eval() takes an expression, not a statement",
+        )
+        .hint("run statements with exec(...)"));
+    };
+    let source: Rc<str> = Rc::from(code.trim());
+    in_globals(it, globals.as_ref(), |it| {
+        let outer = std::mem::replace(&mut it.source, source.clone());
+        let v = it.eval(e);
+        it.source = outer;
+        v
+    })
 }
 
 fn time_loop(it: &mut Interp, stmt: &Timed, number: i64) -> Result<f64> {
