@@ -433,13 +433,7 @@ fn conv2d(_: &mut Interp, mut a: Args) -> Result<Value> {
 /// kernel_size (required), dilation, padding and stride, as F.unfold and
 /// F.fold take them.
 fn blocks(a: &mut Args) -> Result<crate::nn::fold::Blocks> {
-    let kernel = pair(a, "kernel_size", None)?.ok_or_else(|| {
-        type_err(format!(
-            "{}() missing required argument 'kernel_size'",
-            a.name
-        ))
-        .at(a.span)
-    })?;
+    let kernel = required_pair(a, "kernel_size")?;
     Ok(crate::nn::fold::Blocks {
         kernel,
         dilation: pair(a, "dilation", Some([1, 1]))?.unwrap_or([1, 1]),
@@ -457,21 +451,21 @@ fn unfold(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn fold(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
-    let size = pair(&mut a, "output_size", None)?
-        .ok_or_else(|| type_err("fold() missing required argument 'output_size'").at(a.span))?;
+    let size = required_pair(&mut a, "output_size")?;
     let b = blocks(&mut a)?;
     a.finish()?;
     tensor_out(crate::nn::fold::fold_blocks(&x, size, &b))
 }
 
+/// A pair argument with no default (kernel_size, output_size).
+fn required_pair(a: &mut Args, param: &str) -> Result<[usize; 2]> {
+    pair(a, param, None)?.ok_or_else(|| {
+        type_err(format!("{}() missing required argument '{param}'", a.name)).at(a.span)
+    })
+}
+
 fn pool_args(a: &mut Args, with_dilation: bool) -> Result<Pool> {
-    let kernel = pair(a, "kernel_size", None)?.ok_or_else(|| {
-        type_err(format!(
-            "{}() missing required argument 'kernel_size'",
-            a.name
-        ))
-        .at(a.span)
-    })?;
+    let kernel = required_pair(a, "kernel_size")?;
     let stride = pair(a, "stride", None)?
         .filter(|s| s != &[0, 0])
         .unwrap_or(kernel);
