@@ -934,6 +934,17 @@ fn statistics_and_fused_products() {
         &[("x", "a,b", S), ("y", "a,b", S), ("z", "a,b", P)],
         "",
     );
+    // add and sub with alpha: one fused multiply-add, broadcast too.
+    check(
+        "torch.add(x, y, alpha=-0.7)",
+        &[("x", "a,b", S), ("y", "b", S)],
+        "",
+    );
+    check(
+        "torch.sub(x, y, alpha=2.5)",
+        &[("x", "a,b", S), ("y", "a,b", S)],
+        "",
+    );
 }
 
 /// torch.linalg's differentiable decompositions, on well-conditioned

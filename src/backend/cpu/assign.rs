@@ -7,6 +7,7 @@ use super::elem::{BLOCK, CpuStorage, Element};
 use super::kernels::BinaryKernels;
 use super::scratch::{Out, scratch, written};
 use super::strided::{block, gather, is_scalar, parallel, runs, task_len, transposed};
+use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
 
@@ -33,13 +34,15 @@ pub fn binary_assign(
     b: &CpuStorage,
     lb: &Layout,
     k: &BinaryKernels,
-) {
+) -> Result<()> {
     let n = la.numel();
     with_storage!(a, x => {
-        // Unreachable: the tensor layer casts the operand to the tensor's dtype.
-        let y = Element::slice(b).expect("in-place operands share a dtype");
+        let y = Element::slice(b).ok_or_else(|| {
+            value_err("internal: in-place operands reached the backend in two dtypes")
+        })?;
         assign_typed(&mut x[la.offset..la.offset + n], y, lb, k);
-    })
+    });
+    Ok(())
 }
 
 fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKernels) {
@@ -75,7 +78,7 @@ fn as_out<T: Copy>(d: &mut [T]) -> &mut [Out<T>] {
 /// a broadcast scalar is a fill, other layouts are read run by run, with no
 /// gathered copy in between.
 pub fn read_into<T: Copy + Send + Sync>(src: &[T], sl: &Layout, dst: &mut [T]) {
-    if let Some(_t) = transposed(sl) {
+    if transposed(sl).is_some() {
         // Tiled, so that neither side walks across cache lines.
         dst.copy_from_slice(&gather(src, sl));
         return;

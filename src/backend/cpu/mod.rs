@@ -49,8 +49,7 @@ impl CpuStorage {
         op: BinaryOp,
     ) -> Result<()> {
         elementwise::check_integer_op(op, self, rhs, rl)?;
-        assign::binary_assign(self, l, rhs, rl, &kernels::binary_kernels(op));
-        Ok(())
+        assign::binary_assign(self, l, rhs, rl, &kernels::binary_kernels(op))
     }
 
     pub fn full(n: usize, dtype: DType, value: Scalar) -> CpuStorage {
