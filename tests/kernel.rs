@@ -110,22 +110,30 @@ async fn within<T>(what: &str, f: impl std::future::Future<Output = T>) -> T {
     }
 }
 
+/// A socket connected to `endpoint`, retried until the kernel, which may
+/// still be starting, has bound it (a connection it resets is tried again).
+async fn connected<S: Socket>(what: &str, endpoint: &str) -> S {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let mut s = S::new();
+        match within(what, s.connect(endpoint)).await {
+            Ok(()) => return s,
+            Err(_) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{what}: {e}"),
+        }
+    }
+}
+
 impl Client {
     async fn connect(ports: &[u16]) -> Client {
         let at = |p: u16| format!("tcp://127.0.0.1:{p}");
-        let mut shell = DealerSocket::new();
-        within("shell", shell.connect(&at(ports[0]))).await.unwrap();
-        let mut control = DealerSocket::new();
-        within("control", control.connect(&at(ports[3])))
-            .await
-            .unwrap();
-        let mut iopub = SubSocket::new();
-        within("iopub", iopub.connect(&at(ports[1]))).await.unwrap();
+        let shell: DealerSocket = connected("shell", &at(ports[0])).await;
+        let control: DealerSocket = connected("control", &at(ports[3])).await;
+        let mut iopub: SubSocket = connected("iopub", &at(ports[1])).await;
         iopub.subscribe("").await.unwrap();
-        let mut hb = ReqSocket::new();
-        within("heartbeat", hb.connect(&at(ports[4])))
-            .await
-            .unwrap();
+        let hb: ReqSocket = connected("heartbeat", &at(ports[4])).await;
         Client {
             session: "test-session".into(),
             shell,
