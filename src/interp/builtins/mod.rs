@@ -289,6 +289,11 @@ const ALSO_INPLACE: &[&str] = &[
     "polygamma",
     "float_power",
     "sgn",
+    "gcd",
+    "lcm",
+    "ldexp",
+    "heaviside",
+    "logical_not",
 ];
 
 /// The methods `name_` of the rows marked `inplace`.
