@@ -337,8 +337,8 @@ __device__ __forceinline__ void ternary_impl(i64 n, int op, const Strided& la, c
             if (p != p || q != q || r != r) y = f64_nan();
             else { y = p > q ? p : q; y = y < r ? y : r; }
         } else if (op == T_ADD_SCALED) {
-            // add and sub with alpha as PyTorch: x + alpha * other, one fused multiply-add.
-            y = sizeof(T) <= 4 ? (double)fmaf((float)r, (float)q, (float)p) : fma(r, q, p);
+            // add with alpha and addcmul as PyTorch: a + b * c, one fused multiply-add.
+            y = sizeof(T) <= 4 ? (double)fmaf((float)q, (float)r, (float)p) : fma(q, r, p);
         } else if (sizeof(T) <= 4) {
             // lerp as PyTorch: in float below double, each step one fused multiply-add.
             float s = (float)p, e = (float)q, w = (float)r, diff = e - s;

@@ -254,7 +254,7 @@ impl Optimizer {
                     st.vmax = Some(buf.clone());
                     return add_scaled(p, &buf, &num(-lr), false);
                 }
-                add(p, &div(&mul(&num(-lr), &g)?, &avg)?)
+                addcdiv(p, &g, &avg, -lr)
             }
             Kind::Adagrad {
                 lr_decay,
@@ -384,7 +384,7 @@ fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
     crate::tensor::ops::stats::addc(x, t1, t2, value, false)
 }
 
-/// `x.addcdiv(t1, t2, value=k)`: x + k * (t1 / t2), as ATen rounds it.
+/// `x.addcdiv(t1, t2, value=k)`: x + (k * t1) / t2, as ATen rounds it.
 fn addcdiv(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
     crate::tensor::ops::stats::addc(x, t1, t2, value, true)
 }

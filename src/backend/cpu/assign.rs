@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 
 use super::elem::{BLOCK, CpuStorage, Element};
+use super::elementwise::{filled, operand};
 use super::kernels::BinaryKernels;
 use super::scratch::{Out, scratch, written};
-use super::strided::{block, gather, is_scalar, parallel, runs, task_len, transposed};
+use super::strided::{copy_runs, gather, is_scalar, parallel, task_len, transposed};
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
@@ -50,7 +51,7 @@ fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKerne
     let tiled = transposed(lb).map(|_| gather(b, lb));
     let flat = tiled.as_ref().map(|_| Layout::contiguous(&lb.shape));
     let (b, lb) = (tiled.as_deref().unwrap_or(b), flat.as_ref().unwrap_or(lb));
-    let scalar = (is_scalar(lb) && lb.numel() > 0).then(|| [b[lb.offset]; BLOCK]);
+    let scalar = filled(b, lb);
     each_task(dst, &|start, task| {
         for (i, d) in task.chunks_mut(BLOCK).enumerate() {
             let n = d.len();
@@ -58,10 +59,7 @@ fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKerne
             xa[..n].write_copy_of_slice(d);
             // SAFETY: the line above wrote xa[..n].
             let x = unsafe { written(&xa[..n]) };
-            let y = match &scalar {
-                Some(s) => &s[..n],
-                None => block(b, lb, start + i * BLOCK, &mut xb[..n]),
-            };
+            let y = operand(b, lb, scalar.as_deref(), start + i * BLOCK, &mut xb[..n]);
             T::binary_block(x, y, as_out(d), k);
         }
     });
@@ -88,18 +86,5 @@ pub fn read_into<T: Copy + Send + Sync>(src: &[T], sl: &Layout, dst: &mut [T]) {
         each_task(dst, &|_, task| task.fill(v));
         return;
     }
-    each_task(dst, &|start, task| {
-        let mut at = 0;
-        runs(sl, start, task.len(), &mut |off, stride, count| {
-            let d = &mut task[at..at + count];
-            if stride == 1 {
-                d.copy_from_slice(&src[off..off + count]);
-            } else {
-                for (k, x) in d.iter_mut().enumerate() {
-                    *x = src[off + k * stride];
-                }
-            }
-            at += count;
-        });
-    });
+    each_task(dst, &|start, task| copy_runs(src, sl, start, as_out(task)));
 }

@@ -50,7 +50,7 @@ pub fn predicate(s: &CpuStorage, l: &Layout, k: &PredicateKernels) -> CpuStorage
 }
 
 /// A block of one operand: its own slice or scratch, or the pre-filled scalar block.
-fn operand<'a, T: Copy>(
+pub(super) fn operand<'a, T: Copy>(
     src: &'a [T],
     l: &Layout,
     scalar: Option<&'a [T]>,
@@ -63,7 +63,7 @@ fn operand<'a, T: Copy>(
     }
 }
 
-fn filled<T: Copy + Default>(src: &[T], l: &Layout) -> Option<Vec<T>> {
+pub(super) fn filled<T: Copy + Default>(src: &[T], l: &Layout) -> Option<Vec<T>> {
     (is_scalar(l) && l.numel() > 0).then(|| vec![src[l.offset]; BLOCK])
 }
 
@@ -270,16 +270,16 @@ macro_rules! clamp_lerp {
 clamp_lerp!(f32, clamp_f32, lerp_f32);
 clamp_lerp!(f64, clamp_f64, lerp_f64);
 
-/// PyTorch's add with alpha: `x + alpha * y` as one fused multiply-add (its
-/// vector and scalar loops both contract it).
+/// `x + y * z` as one fused multiply-add: PyTorch's add with alpha and its
+/// addcmul (ATen's vector and scalar loops both contract them).
 #[inline(always)]
-fn add_scaled_f32(x: f32, y: f32, alpha: f32) -> f32 {
-    alpha.mul_add(y, x)
+fn add_scaled_f32(x: f32, y: f32, z: f32) -> f32 {
+    y.mul_add(z, x)
 }
 
 #[inline(always)]
-fn add_scaled_f64(x: f64, y: f64, alpha: f64) -> f64 {
-    alpha.mul_add(y, x)
+fn add_scaled_f64(x: f64, y: f64, z: f64) -> f64 {
+    y.mul_add(z, x)
 }
 
 pub fn ternary(

@@ -115,7 +115,7 @@ pub fn block<'a, T: Copy>(
 }
 
 /// Copy elements `[start, start + dst.len())` of `l` into `dst`.
-fn copy_runs<T: Copy>(src: &[T], l: &Layout, start: usize, dst: &mut [Out<T>]) {
+pub(super) fn copy_runs<T: Copy>(src: &[T], l: &Layout, start: usize, dst: &mut [Out<T>]) {
     let mut at = 0;
     runs(l, start, dst.len(), &mut |off, stride, count| {
         let d = &mut dst[at..at + count];

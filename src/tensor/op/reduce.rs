@@ -137,7 +137,7 @@ pub enum TernaryOp {
     Clamp,
     /// lerp(start, end, weight) as PyTorch computes it.
     Lerp,
-    /// a + c * b rounded once, a fused multiply-add (PyTorch's add and sub with
-    /// alpha: c is alpha, negated for sub); float32 and float64 only.
+    /// a + b * c rounded once, a fused multiply-add (PyTorch's add and sub with
+    /// alpha, c alpha negated for sub; addcmul); float32 and float64 only.
     AddScaled,
 }

@@ -7,7 +7,6 @@
 
 use crate::error::Result;
 use crate::tensor::Tensor;
-use crate::tensor::device::Device;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::shape::broadcast_shapes;
 
@@ -20,8 +19,7 @@ pub fn binary_assign(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
     let other = crate::autograd::no_grad(|| other.to_dtype(t.dtype()))?;
     let lb = other.layout().expand(t.shape());
     let src = other.read();
-    let written = t.write().binary_assign(t.layout(), &src, &lb, op)?;
-    Ok(written)
+    t.write().binary_assign(t.layout(), &src, &lb, op)
 }
 
 fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
@@ -29,9 +27,8 @@ fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
         op,
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
     );
+    // The device is the backend's to decide (Storage::binary_assign).
     if !arithmetic
-        || t.device() != Device::Cpu
-        || other.device() != Device::Cpu
         || t.dtype().is_complex()
         || other.dtype().is_complex()
         || crate::autograd::needs_grad(&[t, other])

@@ -483,7 +483,7 @@ pub fn fused_multiply_add(
         )));
     }
     let out = crate::autograd::no_grad(|| {
-        ternary(TernaryOp::AddScaled, [a, c, b], [dtype; 3], dtype, "add")
+        ternary(TernaryOp::AddScaled, [a, b, c], [dtype; 3], dtype, "add")
     })?;
     Ok(rules::record_fused_multiply_add(name, a, b, c, out))
 }

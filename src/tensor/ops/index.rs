@@ -246,8 +246,13 @@ fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
     if value.shape() == shape && !v.shares_storage(t) {
         return Ok(v);
     }
-    let s = v.read().cast(v.layout(), t.dtype())?;
-    Ok(Tensor::from_contiguous(s, shape))
+    materialized(&v)
+}
+
+/// The elements of a view, in memory of their own.
+fn materialized(v: &Tensor) -> Result<Tensor> {
+    let s = v.read().cast(v.layout(), v.dtype())?;
+    Ok(Tensor::from_contiguous(s, v.shape()))
 }
 
 /// A value ready to be copied into `shape` by `copy_into`, which reads any
@@ -256,7 +261,7 @@ fn prepared(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
 fn copy_source(value: &Tensor, shape: &[usize], t: &Tensor) -> Result<Tensor> {
     let v = prepared_view(value, shape, t)?;
     if v.shares_storage(t) {
-        return prepared(value, shape, t);
+        return materialized(&v);
     }
     Ok(v)
 }
