@@ -10,7 +10,8 @@
 //! whole of k and rounds its tile straight into the result (a B panel is
 //! 64 bytes per k pair: for k up to 512 it stays in L1, beyond that L2 feeds
 //! it faster than the kernel reads). Blocks of rows run on every core.
-//! Elsewhere (no AVX512-BF16) products go through f32, as before.
+//! Processors with AMX tiles take bf16_amx.rs's kernel instead (as oneDNN
+//! does there); elsewhere (no AVX512-BF16) products go through f32.
 
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -28,27 +29,29 @@ const NR: usize = 64;
 /// while every panel of B passes it).
 const A_BLOCK_BYTES: usize = 1 << 18;
 
-/// Rows per block of A: a few blocks per core, of equal numbers of tiles (one
-/// block more on one core would leave the other idle for its length), as
-/// many as fit `A_BLOCK_BYTES`.
-fn block_rows(m: usize, k: usize, parallel: bool) -> usize {
+/// Rows per block of A, a multiple of the kernel's `unit` rows: a few blocks
+/// per core, of equal numbers of tiles (one block more on one core would
+/// leave the other idle for its length), as many as fit `A_BLOCK_BYTES`.
+pub(super) fn block_rows(m: usize, k: usize, parallel: bool, unit: usize) -> usize {
     let tasks = if parallel {
         4 * crate::threads::count()
     } else {
         1
     };
-    let fit = (A_BLOCK_BYTES / (2 * k.max(1)) / MR).max(1);
-    m.div_ceil(MR).div_ceil(tasks).clamp(1, fit) * MR
+    let fit = (A_BLOCK_BYTES / (2 * k.max(1)) / unit).max(1);
+    m.div_ceil(unit).div_ceil(tasks).clamp(1, fit) * unit
 }
 
 /// Proof that this processor runs AVX512-BF16, which `product` needs
-/// (there is no value of it elsewhere).
+/// (there is no value of it elsewhere), and whether it has AMX tiles too.
 #[derive(Clone, Copy)]
 pub struct Bf16Dot(Isa);
 
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-struct Isa;
+struct Isa {
+    tiles: Option<super::bf16_amx::Tiles>,
+}
 
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy)]
@@ -62,7 +65,11 @@ impl Bf16Dot {
             let has = std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
                 && std::is_x86_feature_detected!("avx512bf16");
-            has.then_some(Bf16Dot(Isa))
+            has.then(|| {
+                Bf16Dot(Isa {
+                    tiles: super::bf16_amx::Tiles::detect(),
+                })
+            })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -82,12 +89,12 @@ pub struct Operand<'a> {
 
 impl Operand<'_> {
     #[inline(always)]
-    fn at(&self, i: usize, j: usize) -> u16 {
+    pub(super) fn at(&self, i: usize, j: usize) -> u16 {
         self.data[self.offset + i * self.rows + j * self.cols].to_bits()
     }
 
     /// Row `i`'s elements `j0..j0 + w`, where rows are contiguous.
-    fn row(&self, i: usize, j0: usize, w: usize) -> Option<&[bf16]> {
+    pub(super) fn row(&self, i: usize, j0: usize, w: usize) -> Option<&[bf16]> {
         (self.cols == 1).then(|| &self.data[self.offset + i * self.rows + j0..][..w])
     }
 }
@@ -107,38 +114,65 @@ pub fn product(
     if m * n == 0 {
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(tiles) = dot.0.tiles
+        && super::bf16_amx::suits(m, k, n)
+    {
+        return super::bf16_amx::product(tiles, a, b, m, k, n, dst, parallel);
+    }
     let kp = k.div_ceil(2);
-    let mc = block_rows(m, k, parallel);
-    with_buffer(&PACKED_B, n.div_ceil(NR) * NR * kp, |packed_b| {
-        let pack = |(jp, panel): (usize, &mut [u32])| pack_b(b, k, n, jp * NR, panel);
-        if parallel {
-            packed_b
-                .par_chunks_mut(NR * kp.max(1))
-                .enumerate()
-                .for_each(pack);
-        } else {
-            packed_b
-                .chunks_mut(NR * kp.max(1))
-                .enumerate()
-                .for_each(pack);
-        }
-        let packed_b = &*packed_b;
-        let block = |(blk, rows): (usize, &mut [Out<bf16>])| {
-            row_block(dot, a, blk * mc, k, n, packed_b, rows)
-        };
-        if parallel {
-            dst.par_chunks_mut(mc * n).enumerate().for_each(block);
-        } else {
-            dst.chunks_mut(mc * n).enumerate().for_each(block);
-        }
+    let mc = block_rows(m, k, parallel, MR);
+    drive(b, k, n, NR, kp, mc, dst, parallel, |i0, packed_b, rows| {
+        row_block(dot, a, i0, k, n, packed_b, rows)
     });
+}
+
+/// The frame both kernels share: B packed once into panels of `nr` columns
+/// by `pairs` k pairs, then the result in blocks of `mc` rows, each computed
+/// by `block(first row, packed B, rows)`; on every core where `parallel`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn drive(
+    b: Operand,
+    k: usize,
+    n: usize,
+    nr: usize,
+    pairs: usize,
+    mc: usize,
+    dst: &mut [Out<bf16>],
+    parallel: bool,
+    block: impl Fn(usize, &[u32], &mut [Out<bf16>]) + Sync,
+) {
+    with_buffer(&PACKED_B, n.div_ceil(nr) * nr * pairs, |packed_b| {
+        each_chunk(parallel, packed_b, nr * pairs.max(1), |jp, panel| {
+            pack_b(b, k, n, jp * nr, nr, panel)
+        });
+        let packed_b = &*packed_b;
+        each_chunk(parallel, dst, mc * n, |blk, rows| {
+            block(blk * mc, packed_b, rows)
+        });
+    })
+}
+
+/// `f(index, chunk)` for each `len`-long chunk of `v`, on every core where
+/// `parallel`.
+fn each_chunk<T: Send>(
+    parallel: bool,
+    v: &mut [T],
+    len: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    if parallel {
+        v.par_chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
+    } else {
+        v.chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
+    }
 }
 
 thread_local! {
     /// Packing space, kept between products (zeroing it anew cost a tenth of a
     /// 512² product); the packers write every slot they hand on.
-    static PACKED_A: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
-    static PACKED_B: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    pub(super) static PACKED_A: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    pub(super) static PACKED_B: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Buffers up to this many words are kept between products; a bigger one
@@ -146,7 +180,7 @@ thread_local! {
 const KEPT_WORDS: usize = 1 << 21;
 
 /// `f` with `len` slots of this thread's buffer `key`.
-fn with_buffer<R>(
+pub(super) fn with_buffer<R>(
     key: &'static LocalKey<RefCell<Vec<u32>>>,
     len: usize,
     f: impl FnOnce(&mut [u32]) -> R,
@@ -197,17 +231,21 @@ fn row_block(
 /// A pair of bf16 along k as one 32-bit word, the lower k in the low half
 /// (what `vdpbf16ps` multiplies lane by lane); an odd k's last pair has a 0.
 #[inline(always)]
-fn pair(lo: u16, hi: u16) -> u32 {
+pub(super) fn pair(lo: u16, hi: u16) -> u32 {
     lo as u32 | (hi as u32) << 16
 }
 
-/// B's columns `j0..j0 + NR` as one panel: k pair, then column (columns
-/// past n are zeros).
-fn pack_b(b: Operand, k: usize, n: usize, j0: usize, panel: &mut [u32]) {
-    let w = NR.min(n - j0);
-    for (p, out) in panel.chunks_mut(NR).enumerate() {
+/// B's columns `j0..j0 + nr` as one panel: k pair, then column (columns
+/// past n and pairs past k are zeros).
+pub(super) fn pack_b(b: Operand, k: usize, n: usize, j0: usize, nr: usize, panel: &mut [u32]) {
+    let w = nr.min(n - j0);
+    for (p, out) in panel.chunks_mut(nr).enumerate() {
         out[w..].fill(0);
         let (r0, r1) = (2 * p, 2 * p + 1);
+        if r0 >= k {
+            out.fill(0);
+            continue;
+        }
         match (
             b.row(r0, j0, w),
             (r1 < k).then(|| b.row(r1, j0, w)).flatten(),
@@ -275,7 +313,7 @@ fn store_tile(tile: &[[u16; NR]; MR], dst: &mut [Out<bf16>], n: usize, i: usize,
 fn tile(dot: Bf16Dot, a: &[u32], b: &[u32], kp: usize) -> [[u16; NR]; MR] {
     #[cfg(target_arch = "x86_64")]
     {
-        let Bf16Dot(Isa) = dot;
+        let Bf16Dot(Isa { .. }) = dot;
         // SAFETY: `dot` proves the processor runs the instructions; the
         // slices hold kp pairs of MR rows and NR columns (checked inside).
         unsafe { x86::tile(a, b, kp) }

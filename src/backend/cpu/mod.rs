@@ -4,6 +4,8 @@
 
 mod assign;
 mod batch_norm;
+#[cfg(target_arch = "x86_64")]
+mod bf16_amx;
 mod bf16_gemm;
 mod cascade;
 mod cast;
