@@ -86,9 +86,9 @@ fn atan_core(a: f64) -> f64 {
     ];
     let mut p = C[0];
     for k in &C[1..] {
-        p = p * u2 + k;
+        p = p.mul_add(u2, *k);
     }
-    let r = base + (u + u * u2 * p);
+    let r = base + (u * u2).mul_add(p, u);
     if inverted {
         std::f64::consts::FRAC_PI_2 - r
     } else {

@@ -6,6 +6,7 @@
 pub mod binary;
 pub mod fastmath;
 pub mod fastmath_derived;
+pub mod fastmath_erf;
 pub mod igamma;
 pub mod math;
 pub mod reduce;

@@ -8,6 +8,7 @@ use super::fastmath::{erf_f32, exp_f32, expm1_f32, ln_f32, log1p_f32, tanh_f32};
 use super::fastmath_derived::{
     acos_f32, acosh_f32, asin_f32, asinh_f32, atan_f32, atanh_f32, exp2_f32, log2_f32, log10_f32,
 };
+use super::fastmath_erf::{erfc_f32, erfinv_f32};
 use super::math::{libm, sign_f32, sign_f64, sinc_f32, sinc_f64};
 use super::special as sp;
 use crate::error::Result;
@@ -288,7 +289,7 @@ unary_ops! {
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, std::f64::consts::FRAC_2_SQRT_PI)?)),
         "The Gauss error function.", "erf(tensor([0., 1.]))";
     Erfc "erfc" "ErfcBackward0" FloatPromote Input,
-        f32 |x| libm::erfc(x as f64) as f32, f64 |x| libm::erfc(x), i64 |x| x,
+        f32 |x| erfc_f32(x), f64 |x| libm::erfc(x), i64 |x| x,
         d Some(|x, _, g| mul(g, &scale(&un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?, -std::f64::consts::FRAC_2_SQRT_PI)?)),
         "1 - erf(x), accurate where erf is near 1.", "erfc(tensor([0., 3.]))";
     Asinh "asinh" "AsinhBackward0" FloatPromote Input,
@@ -324,7 +325,7 @@ unary_ops! {
         f32 |x| sp::trigamma(x as f64) as f32, f64 |x| sp::trigamma(x), i64 |x| x,
         d None, "ψ'(x) = polygamma(1, x).", "torch.special.polygamma(1, tensor([1., 0.5]))";
     Erfinv "erfinv" "ErfinvBackward0" FloatPromote Output,
-        f32 |x| sp::erfinv(x as f64) as f32, f64 |x| sp::erfinv(x), i64 |x| x,
+        f32 |x| erfinv_f32(x), f64 |x| sp::erfinv(x), i64 |x| x,
         d Some(|_, y, g| mul(g, &scale(&un(UnaryOp::Exp, &mul(y, y)?)?, std::f64::consts::PI.sqrt() / 2.0)?)),
         "The inverse of erf, on (-1, 1).", "erfinv(tensor([0., 0.5, -1.]))";
     I0 "i0" "I0Backward0" FloatPromote Input,
