@@ -128,9 +128,9 @@ fn row_block(
     let panels_b = n.div_ceil(T);
     // Row-major A with whole steps along k is read in place, but for a last
     // panel of fewer than PM rows; anything else is packed first.
-    let direct = a.cols == 1 && k % TK == 0;
+    let direct = a.cols == 1 && k.is_multiple_of(TK);
     let packed_panels = if direct {
-        usize::from(h % PM != 0)
+        usize::from(!h.is_multiple_of(PM))
     } else {
         h.div_ceil(PM)
     };
@@ -189,7 +189,7 @@ impl<'a> ARows<'a> {
 /// A's rows `i0..i0 + h` (h ≤ PM) as one panel: per step of k, PM rows of 16
 /// pairs (two tiles of 16 rows); rows past h and pairs past k are zeros.
 fn pack_a(a: Operand, i0: usize, h: usize, k: usize, panel: &mut [u32]) {
-    if h < PM || k % TK != 0 {
+    if h < PM || !k.is_multiple_of(TK) {
         panel.fill(0);
     }
     for r in 0..h {

@@ -1,5 +1,5 @@
 //! Matrix products. f32 and f64 go to the `gemm` crate (strided operands, no
-//! copies); bf16 with AVX512-BF16 dot products where the processor has them
+//! copies), but for matrix-vector products (gemv.rs); bf16 with AVX512-BF16 dot products where the processor has them
 //! (bf16_gemm.rs), else f16 and bf16 compute in f32; integers use a plain i64
 //! triple loop.
 
@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use super::cast::cast;
 use super::elem::{CpuStorage, Element};
+use super::gemv::{Num, VectorProduct};
 use super::scratch::{Out, filled_vec};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
@@ -63,7 +64,7 @@ impl Spec {
 
 /// Every batch's product, contiguous. Many small products (a convolution's
 /// batch) run side by side, one per core; a few big ones each use every core.
-fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec<T> {
+fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let batches = spec.a_offsets.len();
     if k == 0 {
@@ -77,6 +78,18 @@ fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec
         .collect();
     filled_vec(batches * m * n, |out| {
         if m * n == 0 {
+            return;
+        }
+        if m == 1 || n == 1 {
+            for (dst, &(ao, bo)) in out.chunks_mut(m * n).zip(&pairs) {
+                if !vector_product(spec, ao, bo).run(
+                    if n == 1 { b } else { a },
+                    if n == 1 { a } else { b },
+                    dst,
+                ) {
+                    product(a, b, spec, ao, bo, dst, zero, one, spec.parallelism());
+                }
+            }
             return;
         }
         let side_by_side = batches > 1
@@ -95,6 +108,33 @@ fn gemm_typed<T: Element>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) -> Vec
             }
         }
     })
+}
+
+/// A product with one row (`m == 1`) or one column (`n == 1`) as a vector
+/// times a matrix: `A @ v` sums A's columns scaled by v, `v @ B` B's rows.
+fn vector_product(spec: &Spec, ao: usize, bo: usize) -> VectorProduct {
+    let ([ar, ac], [br, bc]) = (spec.a_strides, spec.b_strides);
+    if spec.n == 1 {
+        VectorProduct {
+            k: spec.k,
+            width: spec.m,
+            x_off: bo,
+            x_step: br,
+            m_off: ao,
+            p_step: ac,
+            j_step: ar,
+        }
+    } else {
+        VectorProduct {
+            k: spec.k,
+            width: spec.n,
+            x_off: ao,
+            x_step: ac,
+            m_off: bo,
+            p_step: br,
+            j_step: bc,
+        }
+    }
 }
 
 /// One `[m, k] @ [k, n]` product into `dst` (every slot written: rows left when

@@ -12,6 +12,7 @@ mod cast;
 mod elem;
 mod elementwise;
 mod extrema;
+mod gemv;
 mod index;
 mod join;
 pub mod kernels;

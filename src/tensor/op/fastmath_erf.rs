@@ -8,6 +8,8 @@
 //! inputs within a hair of a rounding boundary (PyTorch's agree with those for
 //! over 99% of inputs).
 
+#![allow(clippy::excessive_precision)]
+
 use super::fastmath::{exp_lse_term, ln_core};
 use super::math::{ERF_P1, ERF_P2, ERF_Q1, ERF_Q2};
 
@@ -37,7 +39,9 @@ const ERFC_Q3_REV: [f64; 6] = [
 /// compile them to the instruction), highest power first.
 #[inline(always)]
 fn poly(coeffs: &[f64], x: f64) -> f64 {
-    coeffs[1..].iter().fold(coeffs[0], |acc, c| acc.mul_add(x, *c))
+    coeffs[1..]
+        .iter()
+        .fold(coeffs[0], |acc, c| acc.mul_add(x, *c))
 }
 
 /// The same with a leading coefficient of 1 (not stored).
@@ -189,7 +193,11 @@ mod tests {
         for k in 1..25 {
             let y = 1.0 - (0.5f32).powi(k);
             for y in [y, f32::from_bits(y.to_bits() - 1), -y] {
-                assert_eq!(erfinv_f32(y), special::erfinv(y as f64) as f32, "erfinv({y})");
+                assert_eq!(
+                    erfinv_f32(y),
+                    special::erfinv(y as f64) as f32,
+                    "erfinv({y})"
+                );
             }
         }
     }
