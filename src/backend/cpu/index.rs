@@ -29,12 +29,24 @@ pub(super) fn row_starts(il: &Layout, strides: &[usize], offset: usize) -> Vec<u
 }
 
 /// What an advanced index selects, in the result's row-major order: runs of
-/// `run` consecutive storage elements, one starting at each offset of
-/// `starts` (whole rows when the index picks rows, as an embedding does;
-/// single elements otherwise).
+/// `run` consecutive storage elements, one starting at each `o + i` for o in
+/// `outer`, then i in `inner` (whole rows when the index picks rows, as an
+/// embedding does; single elements otherwise). The two factors keep the
+/// table small: `index_select` along the last dim of a [32, 16, 32, 32]
+/// image has 16K outer offsets and 64 inner ones, not a 1M-entry table.
 struct Selection {
-    starts: Vec<usize>,
+    outer: Vec<usize>,
+    inner: Vec<usize>,
     run: usize,
+}
+
+impl Selection {
+    fn starts(&self) -> impl Iterator<Item = usize> + '_ {
+        let inner = &self.inner;
+        self.outer
+            .iter()
+            .flat_map(move |&o| inner.iter().map(move |&i| o + i))
+    }
 }
 
 fn selected(
@@ -91,35 +103,24 @@ fn selected(
     };
     let (before, after) = rest.split_at(insert_at.min(rest.len()));
     let (lb, la) = (sub(before, l.offset), sub(after, 0));
-    if lb.numel() == 1 && la.is_contiguous() {
-        // Leading dims indexed (`a[idx]`, `weight[ids]`): each index picks a
-        // contiguous run (an element, or a row).
-        for b in &mut base {
-            *b += l.offset;
-        }
+    let outer = offsets(&lb);
+    if la.is_contiguous() {
+        // Each index picks a contiguous run (an element, or a row: `a[idx]`,
+        // `weight[ids]`) after each offset of the dims before it.
         return Ok(Selection {
-            starts: base,
+            outer,
+            inner: base,
             run: la.numel(),
         });
     }
-    let total = lb.numel() * nb * la.numel();
-    let mut out = Vec::with_capacity(total);
-    if total == 0 {
-        return Ok(Selection {
-            starts: out,
-            run: 1,
-        });
-    }
-    let after_offsets = offsets(&la);
-    for ob in offsets(&lb) {
-        for &bb in &base {
-            for &oa in &after_offsets {
-                out.push(ob + bb + oa);
-            }
-        }
-    }
+    let after = offsets(&la);
+    let inner = base
+        .iter()
+        .flat_map(|&b| after.iter().map(move |&a| b + a))
+        .collect();
     Ok(Selection {
-        starts: out,
+        outer,
+        inner,
         run: 1,
     })
 }
@@ -255,38 +256,50 @@ fn gather_row<T: Copy>(
 fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
     use rayon::prelude::*;
     let run = sel.run;
-    let copy = |dst: &mut [Out<T>], starts: &[usize]| {
+    // The runs at `o + i` for i in `inner`, into `dst`.
+    let copy = |dst: &mut [Out<T>], o: usize, inner: &[usize]| {
         if run == 1 {
-            for (d, &o) in dst.iter_mut().zip(starts) {
-                d.write(v[o]);
+            for (d, &i) in dst.iter_mut().zip(inner) {
+                d.write(v[o + i]);
             }
         } else {
-            for (d, &o) in dst.chunks_exact_mut(run).zip(starts) {
-                d.write_copy_of_slice(&v[o..o + run]);
+            for (d, &i) in dst.chunks_exact_mut(run).zip(inner) {
+                d.write_copy_of_slice(&v[o + i..o + i + run]);
             }
         }
     };
-    let n = sel.starts.len() * run;
+    let row = sel.inner.len() * run;
+    let n = sel.outer.len() * row;
     filled_vec(n, |out| {
-        if run == 0 {
+        if row == 0 {
             return;
         }
-        // Tasks of about 16K elements.
-        let per = (1usize << 14).div_ceil(run);
         if n < 1 << 16 || crate::threads::count() == 1 {
-            copy(out, &sel.starts);
-        } else {
-            out.par_chunks_mut(per * run)
-                .zip(sel.starts.par_chunks(per))
-                .for_each(|(dst, starts)| copy(dst, starts));
+            for (dst, &o) in out.chunks_mut(row).zip(&sel.outer) {
+                copy(dst, o, &sel.inner);
+            }
+            return;
         }
+        // Tasks of about 16K elements: whole rows, or pieces of a long one.
+        let per = (1usize << 14).div_ceil(run);
+        out.par_chunks_mut(row)
+            .zip(sel.outer.par_iter())
+            .for_each(|(dst, &o)| {
+                if row <= per * run {
+                    copy(dst, o, &sel.inner);
+                } else {
+                    dst.par_chunks_mut(per * run)
+                        .zip(sel.inner.par_chunks(per))
+                        .for_each(|(d, inner)| copy(d, o, inner));
+                }
+            });
     })
 }
 
 fn put<T: Element>(dst: &mut [T], sel: &Selection, values: &[T], accumulate: bool) {
     let run = sel.run.max(1);
     let float = T::DTYPE.is_float();
-    for (&o, xs) in sel.starts.iter().zip(values.chunks_exact(run)) {
+    for (o, xs) in sel.starts().zip(values.chunks_exact(run)) {
         let d = &mut dst[o..o + run];
         if !accumulate {
             d.copy_from_slice(xs);
