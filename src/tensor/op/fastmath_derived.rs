@@ -102,28 +102,64 @@ pub fn atan_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { r.copysign(x) }
 }
 
-/// asin(x) in f64 for an f32 x: atan(x / sqrt(1 - x²)), where 1 - x² is
-/// exact near |x| = 1 (x² has 48 bits); NaN beyond |x| = 1.
+/// fdlibm's rational R(z) = (asin(x) - x) / x³ with z = x² <= 1/4:
+/// z·P(z) / (1 + z·Q(z)), both highest power first.
+const ASIN_P: [f64; 6] = [
+    3.479_331_075_960_211_675_7e-5,
+    7.915_349_942_898_145_321_76e-4,
+    -4.005_553_450_067_941_140_27e-2,
+    2.012_125_321_348_629_258_81e-1,
+    -3.255_658_186_224_009_154_05e-1,
+    1.666_666_666_666_666_574_15e-1,
+];
+const ASIN_Q: [f64; 4] = [
+    7.703_815_055_590_193_527_91e-2,
+    -6.882_839_716_054_532_930_3e-1,
+    2.020_945_760_233_505_694_71,
+    -2.403_394_911_734_414_218_78,
+];
+
+/// asin(a) for a = |x| <= 1 as fdlibm reduces it, with one division: below
+/// 1/2, a + a·R(a²); beyond, π/2 - 2(s + s·R(z)) with z = (1 - a)/2 and
+/// s = √z (1 - a is exact). Returns s + s·R(z) and whether a was below 1/2;
+/// NaN beyond 1 (the square root's).
 #[inline(always)]
-fn asin_core(x: f64) -> f64 {
-    let a = x.abs();
-    let r = atan_core(a / (1.0 - a * a).sqrt());
-    let r = if a > 1.0 { f64::NAN } else { r };
-    r.copysign(x)
+fn asin_parts(a: f64) -> (f64, bool) {
+    let small = a <= 0.5;
+    let z = if small { a * a } else { (1.0 - a) * 0.5 };
+    let s = if small { a } else { z.sqrt() };
+    let p = ASIN_P[1..].iter().fold(ASIN_P[0], |acc, c| acc.mul_add(z, *c));
+    let q = ASIN_Q[1..].iter().fold(ASIN_Q[0], |acc, c| acc.mul_add(z, *c));
+    let r = z * p / q.mul_add(z, 1.0);
+    (s.mul_add(r, s), small)
 }
 
 #[inline(always)]
 pub fn asin_f32(x: f32) -> f32 {
-    let r = asin_core(x as f64) as f32;
-    if x.is_nan() { x } else { r }
+    let (t, small) = asin_parts((x as f64).abs());
+    let r = if small {
+        t
+    } else {
+        std::f64::consts::FRAC_PI_2 - 2.0 * t
+    };
+    let r = (r as f32).copysign(x);
+    if x.is_nan() || x.abs() > 1.0 { f32::NAN } else { r }
 }
 
-/// acos = π/2 - asin: near x = 1, where acos is small, it is still at least
-/// sqrt(2^-23), so asin's 1e-16 leaves a relative error under 1e-12.
+/// acos(x) from the same parts: π/2 ∓ t below |x| = 1/2; 2t (x > 0) or
+/// π - 2t (x < 0) beyond, so that acos near 1 keeps its relative digits.
 #[inline(always)]
 pub fn acos_f32(x: f32) -> f32 {
-    let r = (std::f64::consts::FRAC_PI_2 - asin_core(x as f64)) as f32;
-    if x.is_nan() { x } else { r }
+    use std::f64::consts::{FRAC_PI_2, PI};
+    let xd = x as f64;
+    let (t, small) = asin_parts(xd.abs());
+    let r = match (small, xd < 0.0) {
+        (true, false) => FRAC_PI_2 - t,
+        (true, true) => FRAC_PI_2 + t,
+        (false, false) => 2.0 * t,
+        (false, true) => PI - 2.0 * t,
+    };
+    if x.is_nan() || x.abs() > 1.0 { f32::NAN } else { r as f32 }
 }
 
 /// atanh(x) = ln((1 + x) / (1 - x)) / 2. ln_core keeps its digits near 1
