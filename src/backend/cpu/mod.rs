@@ -63,7 +63,13 @@ impl CpuStorage {
             } else {
                 <T as Element>::from_i64(value.i)
             };
-            T::wrap(vec![x; n])
+            // Block by block, on every core when long (a 4 MB zeros was
+            // one memset on one core, half PyTorch's speed).
+            T::wrap(strided::fill_blocks(n, &|_, dst| {
+                for o in dst {
+                    o.write(x);
+                }
+            }))
         })
     }
 

@@ -103,7 +103,9 @@ pub fn atan_f32(x: f32) -> f32 {
 }
 
 /// fdlibm's rational R(z) = (asin(x) - x) / x³ with z = x² <= 1/4:
-/// z·P(z) / (1 + z·Q(z)), both highest power first.
+/// z·P(z) / (1 + z·Q(z)), both highest power first (written as fdlibm
+/// writes them).
+#[allow(clippy::excessive_precision)]
 const ASIN_P: [f64; 6] = [
     3.479_331_075_960_211_675_7e-5,
     7.915_349_942_898_145_321_76e-4,
@@ -112,6 +114,7 @@ const ASIN_P: [f64; 6] = [
     -3.255_658_186_224_009_154_05e-1,
     1.666_666_666_666_666_574_15e-1,
 ];
+#[allow(clippy::excessive_precision)]
 const ASIN_Q: [f64; 4] = [
     7.703_815_055_590_193_527_91e-2,
     -6.882_839_716_054_532_930_3e-1,
@@ -128,8 +131,12 @@ fn asin_parts(a: f64) -> (f64, bool) {
     let small = a <= 0.5;
     let z = if small { a * a } else { (1.0 - a) * 0.5 };
     let s = if small { a } else { z.sqrt() };
-    let p = ASIN_P[1..].iter().fold(ASIN_P[0], |acc, c| acc.mul_add(z, *c));
-    let q = ASIN_Q[1..].iter().fold(ASIN_Q[0], |acc, c| acc.mul_add(z, *c));
+    let p = ASIN_P[1..]
+        .iter()
+        .fold(ASIN_P[0], |acc, c| acc.mul_add(z, *c));
+    let q = ASIN_Q[1..]
+        .iter()
+        .fold(ASIN_Q[0], |acc, c| acc.mul_add(z, *c));
     let r = z * p / q.mul_add(z, 1.0);
     (s.mul_add(r, s), small)
 }
@@ -143,7 +150,11 @@ pub fn asin_f32(x: f32) -> f32 {
         std::f64::consts::FRAC_PI_2 - 2.0 * t
     };
     let r = (r as f32).copysign(x);
-    if x.is_nan() || x.abs() > 1.0 { f32::NAN } else { r }
+    if x.is_nan() || x.abs() > 1.0 {
+        f32::NAN
+    } else {
+        r
+    }
 }
 
 /// acos(x) from the same parts: π/2 ∓ t below |x| = 1/2; 2t (x > 0) or
@@ -159,7 +170,11 @@ pub fn acos_f32(x: f32) -> f32 {
         (false, false) => 2.0 * t,
         (false, true) => PI - 2.0 * t,
     };
-    if x.is_nan() || x.abs() > 1.0 { f32::NAN } else { r as f32 }
+    if x.is_nan() || x.abs() > 1.0 {
+        f32::NAN
+    } else {
+        r as f32
+    }
 }
 
 /// atanh(x) = ln((1 + x) / (1 - x)) / 2. ln_core keeps its digits near 1
