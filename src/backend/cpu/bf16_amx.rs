@@ -358,10 +358,11 @@ unsafe fn round_row(row: &[f32]) -> [u16; PN] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::cpu::bf16_gemm::check_against_f64;
 
-    /// Against an f64 reference on exact values (small multiples of 1/8:
-    /// every sum is exact in f32), for shapes that cut every edge of the
-    /// tiles and the block, with A row-major and transposed.
+    /// Shapes that cut every edge of the tiles and the block, with A
+    /// row-major (read in place or packed) and transposed, on one core and
+    /// on every core.
     #[test]
     fn tile_products_match_f64_on_every_edge() {
         let Some(tiles) = Tiles::detect() else {
@@ -376,47 +377,10 @@ mod tests {
             (40, 7, 100, false),
             (70, 64, 48, false),
         ] {
-            let a: Vec<bf16> = (0..m * k)
-                .map(|x| bf16::from_f32(((x * 7 % 13) as f32 - 6.0) / 8.0))
-                .collect();
-            let b: Vec<bf16> = (0..k * n)
-                .map(|x| bf16::from_f32(((x * 5 % 11) as f32 - 5.0) / 8.0))
-                .collect();
-            let at: Vec<bf16> = (0..m * k).map(|x| a[(x % m) * k + x / m]).collect();
-            let opa = if a_transposed {
-                Operand {
-                    data: &at,
-                    offset: 0,
-                    rows: 1,
-                    cols: m,
-                }
-            } else {
-                Operand {
-                    data: &a,
-                    offset: 0,
-                    rows: k,
-                    cols: 1,
-                }
-            };
-            let opb = Operand {
-                data: &b,
-                offset: 0,
-                rows: n,
-                cols: 1,
-            };
             for parallel in [false, true] {
-                let mut out = vec![Out::new(bf16::ZERO); m * n];
-                product(tiles, opa, opb, m, k, n, &mut out, parallel);
-                for i in 0..m {
-                    for j in 0..n {
-                        let want: f64 = (0..k)
-                            .map(|p| a[i * k + p].to_f64() * b[p * n + j].to_f64())
-                            .sum();
-                        // SAFETY: the slots were initialised, and product rewrote them.
-                        let got = unsafe { out[i * n + j].assume_init() };
-                        assert_eq!(got, bf16::from_f64(want), "({m}, {k}, {n}) at ({i}, {j})");
-                    }
-                }
+                check_against_f64((m, k, n), a_transposed, false, |a, b, out| {
+                    product(tiles, a, b, m, k, n, out, parallel)
+                });
             }
         }
     }

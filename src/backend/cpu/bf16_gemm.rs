@@ -376,12 +376,66 @@ mod x86 {
     }
 }
 
+/// A product checked against an f64 reference on exact operands (small
+/// multiples of 1/8: every input and product is exact in f32, so the sums
+/// are too, and the rounding to bf16 is the reference's).
+#[cfg(test)]
+pub(super) fn check_against_f64(
+    (m, k, n): (usize, usize, usize),
+    a_transposed: bool,
+    b_transposed: bool,
+    product: impl Fn(Operand, Operand, &mut [Out<bf16>]),
+) {
+    let a: Vec<bf16> = (0..m * k)
+        .map(|x| bf16::from_f32(((x * 7 % 13) as f32 - 6.0) / 8.0))
+        .collect();
+    let b: Vec<bf16> = (0..k * n)
+        .map(|x| bf16::from_f32(((x * 5 % 11) as f32 - 5.0) / 8.0))
+        .collect();
+    // Transposed: element (i, j) of an r × c matrix at j * r + i.
+    let t = |v: &[bf16], r: usize, c: usize| -> Vec<bf16> {
+        (0..r * c).map(|x| v[(x % r) * c + x / r]).collect()
+    };
+    let (at, bt) = (t(&a, m, k), t(&b, k, n));
+    fn operand<'a>(v: &'a [bf16], vt: &'a [bf16], r: usize, c: usize, t: bool) -> Operand<'a> {
+        if t {
+            Operand {
+                data: vt,
+                offset: 0,
+                rows: 1,
+                cols: r,
+            }
+        } else {
+            Operand {
+                data: v,
+                offset: 0,
+                rows: c,
+                cols: 1,
+            }
+        }
+    }
+    let mut out = vec![Out::new(bf16::ZERO); m * n];
+    product(
+        operand(&a, &at, m, k, a_transposed),
+        operand(&b, &bt, k, n, b_transposed),
+        &mut out,
+    );
+    for i in 0..m {
+        for j in 0..n {
+            let want: f64 = (0..k)
+                .map(|p| a[i * k + p].to_f64() * b[p * n + j].to_f64())
+                .sum();
+            // SAFETY: the slots were initialised, and product rewrote them.
+            let got = unsafe { out[i * n + j].assume_init() };
+            assert_eq!(got, bf16::from_f64(want), "({m}, {k}, {n}) at ({i}, {j})");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Against an f64 reference: the rounding of a bf16 product from f32 sums
-    /// (every input and product is exact in f32; sums differ in the last bits).
     #[test]
     fn products_of_every_edge_shape_match_f64() {
         let Some(dot) = Bf16Dot::detect() else {
@@ -394,38 +448,9 @@ mod tests {
             (8, 512, 32),
             (3, 0, 5),
         ] {
-            let a: Vec<bf16> = (0..m * k)
-                .map(|x| bf16::from_f32(((x * 7 % 13) as f32 - 6.0) / 4.0))
-                .collect();
-            let b: Vec<bf16> = (0..k * n)
-                .map(|x| bf16::from_f32(((x * 5 % 11) as f32 - 5.0) / 8.0))
-                .collect();
-            // B read transposed: element (i, j) at j * k + i.
-            let bt: Vec<bf16> = (0..n * k).map(|x| b[(x % k) * n + x / k]).collect();
-            let mut out = vec![Out::new(bf16::ZERO); m * n];
-            let opa = Operand {
-                data: &a,
-                offset: 0,
-                rows: k,
-                cols: 1,
-            };
-            let opb = Operand {
-                data: &bt,
-                offset: 0,
-                rows: 1,
-                cols: k,
-            };
-            product(dot, opa, opb, m, k, n, &mut out, true);
-            for i in 0..m {
-                for j in 0..n {
-                    let want: f64 = (0..k)
-                        .map(|p| a[i * k + p].to_f64() * b[p * n + j].to_f64())
-                        .sum();
-                    // SAFETY: the slots were initialised, and product rewrote them.
-                    let got = unsafe { out[i * n + j].assume_init() };
-                    assert_eq!(got, bf16::from_f64(want), "({m}, {k}, {n}) at ({i}, {j})");
-                }
-            }
+            check_against_f64((m, k, n), false, true, |a, b, out| {
+                product(dot, a, b, m, k, n, out, true)
+            });
         }
     }
 }
