@@ -1,7 +1,8 @@
-# bfloat16 matmul (AVX512-BF16 dot products where the processor has them, f32
-# elsewhere): odd and even k, edges of the 6x64 tile, transposed and batched
-# operands, k = 0 and empty products. The values are small multiples of 1/8,
-# so every sum is exact and both paths print PyTorch's digits.
+# bfloat16 matmul (AMX tiles or AVX512-BF16 dot products where the processor
+# has them, f32 elsewhere): odd and even k, edges of the 6x64 and 32x32
+# blocks, transposed and batched operands, k = 0 and empty products. The
+# values are small multiples of 1/8, so every sum is exact and every path
+# prints PyTorch's digits.
 import torch
 
 def grid(*shape, mod=13, scale=8.0):
