@@ -319,20 +319,37 @@ fn put<T: Element>(dst: &mut [T], sel: &Selection, values: &[T], accumulate: boo
 /// The multi-index of every non-zero element, one row each: int64 `[n, ndim]`.
 pub fn nonzero(s: &CpuStorage, l: &Layout) -> CpuStorage {
     let nd = l.ndim();
-    let flags: Vec<bool> = with_storage!(s, v => super::strided::gather(v, l).iter().map(|x| x.to_f64() != 0.0).collect());
-    let mut out: Vec<i64> = Vec::new();
-    let mut idx = vec![0usize; nd];
-    for &f in &flags {
-        if f {
-            out.extend(idx.iter().map(|&i| i as i64));
+    let flags: Vec<bool> = with_storage!(s, v => {
+        super::strided::contiguous(v, l).iter().map(|x| x.to_f64() != 0.0).collect()
+    });
+    if nd == 0 {
+        // A scalar's one index has no entries: the caller sizes [count, 0].
+        return CpuStorage::I64(Vec::new());
+    }
+    // Row by row along the last dim, without a branch per element: every
+    // element's multi-index is written at the cursor, which moves on only
+    // past the non-zero ones (a mask of random signs mispredicted half its
+    // branches).
+    let count = flags.iter().filter(|&&f| f).count();
+    let mut out = vec![0i64; (count + 1) * nd];
+    let (width, lead) = (l.shape[nd - 1], &l.shape[..nd - 1]);
+    let mut prefix = vec![0i64; nd - 1];
+    let mut at = 0;
+    for row in flags.chunks(width.max(1)) {
+        for (j, &f) in row.iter().enumerate() {
+            let slot = &mut out[at..at + nd];
+            slot[..nd - 1].copy_from_slice(&prefix);
+            slot[nd - 1] = j as i64;
+            at += nd * usize::from(f);
         }
-        for d in (0..nd).rev() {
-            idx[d] += 1;
-            if idx[d] < l.shape[d] {
+        for d in (0..nd - 1).rev() {
+            prefix[d] += 1;
+            if prefix[d] < lead[d] as i64 {
                 break;
             }
-            idx[d] = 0;
+            prefix[d] = 0;
         }
     }
+    out.truncate(count * nd);
     CpuStorage::I64(out)
 }
