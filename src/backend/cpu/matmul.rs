@@ -82,11 +82,8 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
         }
         if m == 1 || n == 1 {
             for (dst, &(ao, bo)) in out.chunks_mut(m * n).zip(&pairs) {
-                if !vector_product(spec, ao, bo).run(
-                    if n == 1 { b } else { a },
-                    if n == 1 { a } else { b },
-                    dst,
-                ) {
+                let (product_of, x, mat) = vector_product(spec, a, b, ao, bo);
+                if !product_of.run(x, mat, dst) {
                     product(a, b, spec, ao, bo, dst, zero, one, spec.parallelism());
                 }
             }
@@ -111,11 +108,18 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
 }
 
 /// A product with one row (`m == 1`) or one column (`n == 1`) as a vector
-/// times a matrix: `A @ v` sums A's columns scaled by v, `v @ B` B's rows.
-fn vector_product(spec: &Spec, ao: usize, bo: usize) -> VectorProduct {
+/// times a matrix, with the vector's and the matrix's data: `A @ v` sums A's
+/// columns scaled by v, `v @ B` B's rows.
+fn vector_product<'a, T>(
+    spec: &Spec,
+    a: &'a [T],
+    b: &'a [T],
+    ao: usize,
+    bo: usize,
+) -> (VectorProduct, &'a [T], &'a [T]) {
     let ([ar, ac], [br, bc]) = (spec.a_strides, spec.b_strides);
     if spec.n == 1 {
-        VectorProduct {
+        let p = VectorProduct {
             k: spec.k,
             width: spec.m,
             x_off: bo,
@@ -123,9 +127,10 @@ fn vector_product(spec: &Spec, ao: usize, bo: usize) -> VectorProduct {
             m_off: ao,
             p_step: ac,
             j_step: ar,
-        }
+        };
+        (p, b, a)
     } else {
-        VectorProduct {
+        let p = VectorProduct {
             k: spec.k,
             width: spec.n,
             x_off: ao,
@@ -133,7 +138,8 @@ fn vector_product(spec: &Spec, ao: usize, bo: usize) -> VectorProduct {
             m_off: bo,
             p_step: br,
             j_step: bc,
-        }
+        };
+        (p, a, b)
     }
 }
 

@@ -164,15 +164,12 @@ fn set_flush_denormal(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::Bool(false))
 }
 
-/// The first positional argument, handed back (`what` names it in errors).
+/// The first argument, `param`, handed back; the options after it (example
+/// inputs, strict, ...) change nothing in tsh and are not read.
 fn given(mut a: Args, param: &str) -> Result<Value> {
-    let v = a
-        .take(param)
+    a.take(param)
         .map(|(v, _)| v)
-        .ok_or_else(|| type_err(format!("{}() missing required argument '{param}'", a.name)))?;
-    // Options (example inputs, strict, ...) change nothing in tsh.
-    let _ = a.positional;
-    Ok(v)
+        .ok_or_else(|| type_err(format!("{}() missing required argument '{param}'", a.name)))
 }
 
 fn compile(_: &mut Interp, mut a: Args) -> Result<Value> {

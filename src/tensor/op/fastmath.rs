@@ -6,6 +6,8 @@
 //! 1e-16 of a rounding boundary; PyTorch's SLEEF versions (1 ulp) agree with
 //! correct rounding for all but a few percent of inputs.
 
+use super::math::horner_fma;
+
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 const LN2_HI: f64 = 6.931_471_803_691_238e-1;
 const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
@@ -52,10 +54,7 @@ pub(super) fn exp_parts(x: f64) -> (f64, f64) {
     ];
     // FMAs: the multiversioned kernels that inline this compile them to the
     // instruction (half the operations of separate multiplies and adds).
-    let mut p = C[0];
-    for c in &C[1..] {
-        p = p.mul_add(r, *c);
-    }
+    let p = horner_fma(&C, r);
     let q = (p * r).mul_add(r, r);
     (q, pow2_f64(ni))
 }
@@ -141,10 +140,7 @@ pub(super) fn ln_core(xd: f64) -> f64 {
         1.0 / 5.0,
         1.0 / 3.0,
     ];
-    let mut p = C[0];
-    for c in &C[1..] {
-        p = p.mul_add(s2, *c);
-    }
+    let p = horner_fma(&C, s2);
     let ln_m = (2.0 * s * s2).mul_add(p, 2.0 * s);
     e as f64 * std::f64::consts::LN_2 + ln_m
 }
@@ -361,14 +357,7 @@ pub(super) fn sincos_core(x: f64) -> (f64, f64) {
         1.0 / 24.0,
         -0.5,
     ];
-    let mut ps = S[0];
-    for c in &S[1..] {
-        ps = ps.mul_add(r2, *c);
-    }
-    let mut pc = C[0];
-    for c in &C[1..] {
-        pc = pc.mul_add(r2, *c);
-    }
+    let (ps, pc) = (horner_fma(&S, r2), horner_fma(&C, r2));
     let (sin_r, cos_r) = ((r * r2).mul_add(ps, r), r2.mul_add(pc, 1.0));
     // Quadrant q: sin x is sin r, cos r, -sin r, -cos r; cos x is cos r,
     // -sin r, -cos r, sin r.

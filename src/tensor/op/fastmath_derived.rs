@@ -6,6 +6,7 @@
 //! rounding boundary.
 
 use super::fastmath::{exp_parts, ln_core, ln_times_f32, nearest_int, pow2_f64, sincos_core};
+use super::math::horner_fma;
 
 /// 2^x of an f32: 2^q · 2^s with q the nearest integer and s = x - q (both
 /// exact), 2^s = exp(s ln 2) in f64; exact where x is an integer, so that
@@ -84,10 +85,7 @@ fn atan_core(a: f64) -> f64 {
         1.0 / 5.0,
         -1.0 / 3.0,
     ];
-    let mut p = C[0];
-    for k in &C[1..] {
-        p = p.mul_add(u2, *k);
-    }
+    let p = horner_fma(&C, u2);
     let r = base + (u * u2).mul_add(p, u);
     if inverted {
         std::f64::consts::FRAC_PI_2 - r
@@ -131,13 +129,7 @@ fn asin_parts(a: f64) -> (f64, bool) {
     let small = a <= 0.5;
     let z = if small { a * a } else { (1.0 - a) * 0.5 };
     let s = if small { a } else { z.sqrt() };
-    let p = ASIN_P[1..]
-        .iter()
-        .fold(ASIN_P[0], |acc, c| acc.mul_add(z, *c));
-    let q = ASIN_Q[1..]
-        .iter()
-        .fold(ASIN_Q[0], |acc, c| acc.mul_add(z, *c));
-    let r = z * p / q.mul_add(z, 1.0);
+    let r = z * horner_fma(&ASIN_P, z) / horner_fma(&ASIN_Q, z).mul_add(z, 1.0);
     (s.mul_add(r, s), small)
 }
 

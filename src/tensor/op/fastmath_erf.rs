@@ -11,7 +11,7 @@
 #![allow(clippy::excessive_precision)]
 
 use super::fastmath::{exp_lse_term, ln_core};
-use super::math::{ERF_P1, ERF_P2, ERF_Q1, ERF_Q2};
+use super::math::{ERF_P1, ERF_P2, ERF_Q1, ERF_Q2, horner_fma, horner_fma_monic};
 
 /// Cody's third interval (|x| >= 4): erfc(x) = e^(-x²)/x · (1/√π - z·P(z)/Q(z))
 /// with z = 1/x² and Q monic. Both are stored reversed, as polynomials in
@@ -35,21 +35,6 @@ const ERFC_Q3_REV: [f64; 6] = [
     1.0,
 ];
 
-/// A polynomial by Horner's rule with FMAs (the multiversioned kernels
-/// compile them to the instruction), highest power first.
-#[inline(always)]
-fn poly(coeffs: &[f64], x: f64) -> f64 {
-    coeffs[1..]
-        .iter()
-        .fold(coeffs[0], |acc, c| acc.mul_add(x, *c))
-}
-
-/// The same with a leading coefficient of 1 (not stored).
-#[inline(always)]
-fn poly_monic(coeffs: &[f64], x: f64) -> f64 {
-    coeffs.iter().fold(1.0, |acc, c| acc.mul_add(x, *c))
-}
-
 /// Below this |x| Cody's first interval (erf as x·P1/Q1), below 4 his second.
 const FIRST: f64 = 0.5;
 const SECOND: f64 = 4.0;
@@ -63,12 +48,12 @@ pub fn erfc_f32(x: f32) -> f32 {
     // the clamp, where exp_lse_term stops at e^-708: 0 as an f32 either way.
     let t = a * a;
     let e = exp_lse_term(-t);
-    let near = (poly_monic(&ERF_Q1, t), a * poly(&ERF_P1, t));
+    let near = (horner_fma_monic(&ERF_Q1, t), a * horner_fma(&ERF_P1, t));
     let near = (near.0 - near.1, near.0);
-    let mid = (e * poly(&ERF_P2, a), poly_monic(&ERF_Q2, a));
-    let q = t * poly(&ERFC_Q3_REV, t);
+    let mid = (e * horner_fma(&ERF_P2, a), horner_fma_monic(&ERF_Q2, a));
+    let q = t * horner_fma(&ERFC_Q3_REV, t);
     let far = (
-        e * (q * (std::f64::consts::FRAC_2_SQRT_PI * 0.5) - poly(&ERFC_P3_REV, t)),
+        e * (q * (std::f64::consts::FRAC_2_SQRT_PI * 0.5) - horner_fma(&ERFC_P3_REV, t)),
         a * q,
     );
     let (n, d) = if a < FIRST {
@@ -89,8 +74,8 @@ pub fn erfc_f32(x: f32) -> f32 {
 fn erf_fraction(x: f64, e: f64) -> (f64, f64) {
     let a = x.abs();
     let t = x * x;
-    let (p1, q1) = (x * poly(&ERF_P1, t), poly_monic(&ERF_Q1, t));
-    let (p2, q2) = (poly(&ERF_P2, a), poly_monic(&ERF_Q2, a));
+    let (p1, q1) = (x * horner_fma(&ERF_P1, t), horner_fma_monic(&ERF_Q1, t));
+    let (p2, q2) = (horner_fma(&ERF_P2, a), horner_fma_monic(&ERF_Q2, a));
     let far = (q2 - e * p2).copysign(x);
     if a < FIRST { (p1, q1) } else { (far, q2) }
 }
@@ -109,9 +94,12 @@ pub fn erfinv_f32(y: f32) -> f32 {
     // The guess: a rational in y² on |y| <= 0.7, in sqrt(-ln((1 - |y|)/2))
     // beyond (the logarithm's argument kept positive where it is unused).
     let z = yd * yd;
-    let central = (yd * poly(&A, z), poly(&B, z).mul_add(z, 1.0));
+    let central = (yd * horner_fma(&A, z), horner_fma(&B, z).mul_add(z, 1.0));
     let w = (-ln_core(((1.0 - ya) / 2.0).max(1e-300))).sqrt();
-    let tail = (poly(&C, w).copysign(yd), poly(&D, w).mul_add(w, 1.0));
+    let tail = (
+        horner_fma(&C, w).copysign(yd),
+        horner_fma(&D, w).mul_add(w, 1.0),
+    );
     let (n, d) = if ya <= 0.7 { central } else { tail };
     let mut x = n / d;
     // Newton: x -= (erf(x) - y) / (2/√π · e^(-x²)), with erf(x) = n/d:
