@@ -242,3 +242,12 @@ err_fn!(index_err, Index);
 err_fn!(device_err, Device);
 err_fn!(name_err, Name);
 err_fn!(io_err, Io);
+
+/// A factorisation that failed on its input (a singular matrix, one that is
+/// not positive-definite): PyTorch's `torch.linalg.LinAlgError`, a
+/// RuntimeError whose class is named `_LinAlgError`.
+pub fn linalg_err(message: impl Into<String>) -> Error {
+    let mut e = Error::new(ErrorKind::Value, message);
+    e.class = Some("_LinAlgError".into());
+    e
+}

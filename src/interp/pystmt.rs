@@ -338,6 +338,8 @@ fn catches(classes: Option<&Expr>, e: &Error) -> bool {
         "Exception" => !matches!(e.kind, Interrupt | Exit),
         "RuntimeError" => matches!(e.kind, Shape | Dtype | Device | Value | Memory | Recursion),
         "ZeroDivisionError" => e.kind == Value && e.message.contains("by zero"),
+        // `torch.linalg.LinAlgError` is the class PyTorch names `_LinAlgError`.
+        "LinAlgError" => e.class.as_deref() == Some("_LinAlgError"),
         "ArithmeticError" | "OverflowError" => e.kind == Value,
         other => kind_of_class(other) == Some(e.kind),
     }

@@ -179,10 +179,12 @@ pub fn transposed(l: &Layout) -> Option<Layout> {
 }
 
 /// The elements of a transposed-matrix layout `t` (see `transposed`) in row
-/// order, a 32×32 tile at a time (both sides of a tile stay in L1), bands of
-/// rows in parallel.
+/// order, an 8×8 tile at a time, bands of rows in parallel. A tile's lines
+/// stay in L1 even when the rows are a power of two apart: those lines all
+/// fall in one cache set, which holds 12, and 16- or 32-line tiles evicted
+/// each other (a 1024² float32 transpose: 1.6 ms at 16, 0.62 ms at 8).
 fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
-    const TILE: usize = 32;
+    const TILE: usize = 8;
     let (rows, cols, step) = (t.shape[0], t.shape[1], t.strides[1]);
     crate::threads::ensure();
     filled_vec(rows * cols, |out| {
@@ -202,4 +204,26 @@ fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
                 }
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Transposed matrices, square and not, powers of two and not, whole
+    /// tiles and ragged, gather to what the layout's offsets say.
+    #[test]
+    fn transposed_gathers_match_offsets() {
+        for (rows, cols) in [(512, 512), (130, 257), (8, 4096), (1000, 33), (4096, 5)] {
+            let src: Vec<f32> = (0..rows * cols).map(|i| i as f32).collect();
+            let l = Layout::contiguous(&[rows, cols]).transpose(0, 1);
+            // Starting one column in: an offset, and ragged tiles.
+            let sliced = l.slice(0, 1, cols - 1, 1);
+            for l in [l, sliced] {
+                assert!(transposed(&l).is_some() || l.numel() < 1 << 14);
+                let want: Vec<f32> = l.offsets().map(|o| src[o]).collect();
+                assert_eq!(gather(&src, &l), want, "{rows}x{cols}");
+            }
+        }
+    }
 }

@@ -184,10 +184,9 @@ pub const ROWS: &[Builtin] = &[
         "X with A X = B.",
         "torch.linalg.solve(tensor([[3., 1.], [1., 2.]]), tensor([9., 8.]))",
         |a: Tensor, b: Tensor, left: bool| if left {
-            la::solve(&a, &b)
+            crate::tensor::ops::linalg_solve::solve(&a, &b)
         } else {
-            // X A = B is Aᵀ Xᵀ = Bᵀ.
-            la::mt(&la::solve(&la::mt(&a)?, &la::mt(&b)?)?)
+            crate::tensor::ops::linalg_solve::solve_right(&a, &b)
         }
     ),
     op!(

@@ -716,6 +716,7 @@ fn exception_class(name: &str) -> &'static str {
         "OverflowError",
         "ValueError",
         "RuntimeError",
+        "_LinAlgError",
         "NotImplementedError",
         "StopIteration",
         "MemoryError",

@@ -4,17 +4,16 @@
 //! device and gradients of gradients work. Composites (norms, pinv,
 //! matrix_power...) are built from these in linalg_composite.rs.
 
-use faer::linalg::solvers::{DenseSolveCore, Solve};
+use faer::linalg::solvers::DenseSolveCore;
 use faer::{Mat, MatRef, Side};
 
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
-use crate::error::{Result, dtype_err, shape_err, value_err};
+use crate::error::{Result, dtype_err, linalg_err, shape_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::ops::arith::{mul, neg};
 use crate::tensor::ops::matmul::matmul;
-use crate::tensor::ops::view::{expand, narrow, transpose, unsqueeze};
-use crate::tensor::shape::broadcast_shapes;
+use crate::tensor::ops::view::{narrow, transpose, unsqueeze};
 
 /// A stack of m×n matrices read off a tensor, row-major, in f64.
 pub(super) struct Batch {
@@ -27,17 +26,7 @@ pub(super) struct Batch {
 
 impl Batch {
     pub(super) fn read(a: &Tensor, what: &str) -> Result<Batch> {
-        if a.ndim() < 2 {
-            return Err(shape_err(format!(
-                "linalg.{what}: The input tensor A must have at least 2 dimensions."
-            )));
-        }
-        if !a.dtype().is_float() {
-            return Err(dtype_err(format!(
-                "linalg.{what}: Expected a floating point or complex tensor as input. Got {}",
-                a.dtype()
-            )));
-        }
+        check_linalg_input(a, what, "A")?;
         let shape = a.shape();
         let nd = shape.len();
         let lead = shape[..nd - 2].to_vec();
@@ -88,11 +77,28 @@ impl Batch {
     }
 }
 
+/// What every factorisation asks of its input `name`: matrices of a
+/// floating dtype.
+pub(super) fn check_linalg_input(a: &Tensor, what: &str, name: &str) -> Result<()> {
+    if a.ndim() < 2 {
+        return Err(shape_err(format!(
+            "linalg.{what}: The input tensor {name} must have at least 2 dimensions."
+        )));
+    }
+    if !a.dtype().is_float() {
+        return Err(dtype_err(format!(
+            "linalg.{what}: Expected a floating point or complex tensor as input. Got {}",
+            a.dtype()
+        )));
+    }
+    Ok(())
+}
+
 /// faer's factorisations that follow run on every thread for matrices of
 /// 256×256 and more (a 512 LU, QR or eigh: 15-35% faster on two cores) and
 /// on the calling one below, where sharing the work costs more than it saves.
 /// Every op here starts by reading its matrices, so this is decided there.
-fn parallel_for(elements: usize) {
+pub(super) fn parallel_for(elements: usize) {
     let par = if elements >= 256 * 256 && crate::threads::many() {
         faer::Par::rayon(0)
     } else {
@@ -130,7 +136,7 @@ pub fn inv(a: &Tensor) -> Result<Tensor> {
         let lu = m.partial_piv_lu();
         let singular = (0..b.n).any(|i| lu.U()[(i, i)] == 0.0);
         if singular {
-            return Err(value_err(format!(
+            return Err(linalg_err(format!(
                 "linalg.inv: The diagonal element {} is zero, the inversion could not be completed because the input matrix is singular.",
                 (0..b.n).find(|&i| lu.U()[(i, i)] == 0.0).unwrap_or(0) + 1
             )));
@@ -195,112 +201,19 @@ pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
     Ok((sign, log))
 }
 
-/// `torch.linalg.solve(A, B)`: X with AX = B (B a vector or matrices).
-/// Gradients: g_B = A⁻ᵀ g, g_A = −g_B Xᵀ.
-pub fn solve(a: &Tensor, rhs: &Tensor) -> Result<Tensor> {
-    // PyTorch's rule: B is a (batch of) vector(s) when it is 1-d or has
-    // exactly A's batch-and-row shape; otherwise a (batch of) matrix.
-    let vector = rhs.ndim() == 1
-        || (rhs.ndim() + 1 == a.ndim() && rhs.shape() == &a.shape()[..a.ndim() - 1]);
-    let bm = if vector {
-        unsqueeze(rhs, -1)?
-    } else {
-        rhs.clone()
-    };
-    let x = lu_solve(&a.detached(), &bm.detached())?;
-    let x = if vector {
-        crate::tensor::ops::view::squeeze(&x, Some(&[-1]))?
-    } else {
-        x
-    };
-    let x = x.detached();
-    let (a0, x0) = (Saved::new(a), Saved::output(&x));
-    let rhs_shape = rhs.shape().to_vec();
-    Ok(record(
-        x,
-        "LinalgSolveExBackward0",
-        &[a, rhs],
-        true,
-        move || {
-            rule(move |g| {
-                let (a0, x0) = (a0.get()?, x0.get()?);
-                let g = if vector { unsqueeze(g, -1)? } else { g.clone() };
-                let xm = if vector {
-                    unsqueeze(&x0, -1)?
-                } else {
-                    x0.clone()
-                };
-                // A⁻ᵀ g as a solve (recorded, for double backward), not an inverse.
-                let gb = solve(&mt(&a0)?, &g)?;
-                let ga = neg(&matmul(&gb, &mt(&xm)?)?)?;
-                let gb = if vector {
-                    crate::tensor::ops::view::squeeze(&gb, Some(&[-1]))?
-                } else {
-                    gb
-                };
-                // Both were broadcast against each other's batch dims.
-                let ga = crate::autograd::rules::sum_to(&ga, a0.shape())?;
-                let gb = crate::autograd::rules::sum_to(&gb, &rhs_shape)?;
-                Ok(vec![Some(ga), Some(gb)])
-            })
-        },
-    ))
-}
-
-/// X with A X = B, B matrices, the batch dims broadcast: one LU of each A
-/// (partial pivoting) and its two triangular solves, as LAPACK's gesv (a
-/// third of the work of forming A⁻¹ first).
-fn lu_solve(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let (an, bn) = (a.ndim(), b.ndim());
-    if an < 2 {
-        return Err(shape_err(
-            "linalg.solve: The input tensor A must have at least 2 dimensions.",
-        ));
-    }
-    if bn < 2 {
-        return Err(shape_err(
-            "linalg.solve: The input tensor B must have at least 2 dimensions.",
-        ));
-    }
-    if b.shape()[bn - 2] != a.shape()[an - 1] {
-        let dims = |t: &Tensor| {
-            let s = t.shape();
-            format!("{}x{}", s[s.len() - 2], s[s.len() - 1])
-        };
-        return Err(shape_err(format!(
-            "linalg.solve: Incompatible shapes of A and B for the equation AX = B ({} and {})",
-            dims(a),
-            dims(b)
-        )));
-    }
-    let (n, k) = (a.shape()[an - 1], b.shape()[bn - 1]);
-    let batch = broadcast_shapes(&a.shape()[..an - 2], &b.shape()[..bn - 2])?;
-    let full = |t: &Tensor, tail: [usize; 2]| {
-        let sizes: Vec<i64> = batch.iter().chain(&tail).map(|&d| d as i64).collect();
-        expand(t, &sizes)
-    };
-    let am = Batch::read(&full(a, [a.shape()[an - 2], n])?, "solve")?.square("solve")?;
-    let bm = Batch::read(&full(b, [n, k])?, "solve")?;
-    let mut out = Vec::with_capacity(bm.data.len());
-    for i in 0..am.count {
-        let lu = am.mat(i).partial_piv_lu();
-        if (0..n).any(|j| lu.U()[(j, j)] == 0.0) {
-            return Err(value_err(
-                "torch.linalg.solve: The solver failed because the input matrix is singular.",
-            ));
-        }
-        push(&mut out, lu.solve(bm.mat(i)).as_ref());
-    }
-    tensor_like(out, &bm.shape(&[n, k]), a)
-}
-
 /// `torch.linalg.cholesky`: the lower (or upper) triangular factor.
 pub fn cholesky(a: &Tensor, upper: bool) -> Result<Tensor> {
     let b = Batch::read(a, "cholesky")?.square("cholesky")?;
     let mut out = Vec::with_capacity(b.data.len());
     for k in 0..b.count {
-        let llt = b.mat(k).llt(Side::Lower).map_err(|_| {
-            value_err("linalg.cholesky: The factorization could not be completed because the input is not positive-definite.")
+        let llt = b.mat(k).llt(Side::Lower).map_err(|e| {
+            let faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index } = e;
+            let batch = if b.lead.is_empty() {
+                String::new()
+            } else {
+                format!("(Batch element {k}): ")
+            };
+            linalg_err(format!("linalg.cholesky: {batch}The factorization could not be completed because the input is not positive-definite (the leading minor of order {} is not positive-definite).", index + 1))
         })?;
         let l = llt.L();
         let l = if upper {
@@ -326,7 +239,7 @@ pub fn eigh(a: &Tensor, upper: bool) -> Result<(Tensor, Tensor)> {
     for k in 0..b.count {
         let side = if upper { Side::Upper } else { Side::Lower };
         let e = b.mat(k).self_adjoint_eigen(side).map_err(|_| {
-            value_err("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated eigenvalues.")
+            linalg_err("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated eigenvalues.")
         })?;
         let s = e.S().column_vector();
         for i in 0..b.n {
@@ -363,7 +276,7 @@ pub fn svd(a: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
     for k in 0..b.count {
         let mat = b.mat(k);
         let fail = |_| {
-            value_err(
+            linalg_err(
                 "linalg.svd: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated singular values.",
             )
         };

@@ -1,7 +1,8 @@
 //! torch.linalg's composites: norms, powers, the pseudo-inverse and rank,
 //! built from the decompositions of linalg.rs and other tensor ops.
 
-use super::linalg::{Batch, inv, mt, solve, svd, svdvals, tensor_like};
+use super::linalg::{Batch, inv, mt, svd, svdvals, tensor_like};
+use super::linalg_solve::solve;
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::ops::arith::mul;

@@ -9,7 +9,7 @@ use super::linalg::{Batch, tensor_like};
 use super::linalg_composite::solve_triangular;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
-use crate::error::{Result, value_err};
+use crate::error::{Result, linalg_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::dtype::DType;
 use crate::tensor::ops::matmul::matmul;
@@ -225,7 +225,7 @@ pub fn inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)> {
     let inverse = match bad {
         None => super::linalg::inv(a)?,
         Some(i) if check_errors => {
-            return Err(value_err(format!(
+            return Err(linalg_err(format!(
                 "linalg.inv_ex: The diagonal element {i} is zero, the inversion could not be completed because the input matrix is singular."
             )));
         }
@@ -300,7 +300,7 @@ pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool) -> Result<(Tenso
             }
         }
         if info > 0 && check_errors {
-            return Err(value_err(format!(
+            return Err(linalg_err(format!(
                 "linalg.cholesky_ex: The factorization could not be completed because the input is not positive-definite (the leading minor of order {info} is not positive-definite)."
             )));
         }

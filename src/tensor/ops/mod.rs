@@ -16,6 +16,7 @@ pub mod index;
 pub mod join;
 pub mod linalg;
 pub mod linalg_composite;
+pub mod linalg_solve;
 pub mod lu;
 pub mod matmul;
 pub mod matrix;
