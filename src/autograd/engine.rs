@@ -8,7 +8,9 @@ use super::node::{Edge, InputMeta, Node};
 use super::rules::sum_to;
 use crate::error::{Result, shape_err, type_err};
 use crate::tensor::Tensor;
-use crate::tensor::ops::creation::full_on;
+use crate::tensor::op::BinaryOp;
+use crate::tensor::ops::assign::binary_assign;
+use crate::tensor::ops::creation::{full_on, zeros_on};
 use crate::tensor::ops::elementwise::binary;
 use crate::tensor::ops::index::write_all;
 use crate::tensor::shape::fmt_shape;
@@ -48,7 +50,7 @@ pub fn grad(
     let mut found: Vec<Option<Tensor>> = vec![None; inputs.len()];
     let add_to = |slot: &mut Option<Tensor>, g: Tensor| -> Result<()> {
         *slot = Some(match slot.take() {
-            Some(prev) => binary(crate::tensor::op::BinaryOp::Add, &prev, &g)?,
+            Some(prev) => binary(BinaryOp::Add, &prev, &g)?,
             None => g,
         });
         Ok(())
@@ -176,7 +178,11 @@ fn run_watching(
                 if node.retain.load(std::sync::atomic::Ordering::Relaxed) {
                     node.set_retained(g.deep_clone()?);
                 }
-                super::running(&node, || node.apply(&g, retain_graph))?
+                if place(&node, &g, &mut pending)? {
+                    vec![None]
+                } else {
+                    super::running(&node, || node.apply(&g, retain_graph))?
+                }
             }
             None => vec![None; node.inputs.len()],
         };
@@ -196,7 +202,7 @@ fn run_watching(
                     let k = key(next);
                     if let Some(g) = g {
                         let sum = match pending.remove(&k) {
-                            Some(prev) => binary(crate::tensor::op::BinaryOp::Add, &prev, &g)?,
+                            Some(prev) => add_grads(prev, &g)?,
                             None => g,
                         };
                         pending.insert(k, sum);
@@ -212,6 +218,54 @@ fn run_watching(
         }
     }
     Ok(())
+}
+
+/// A view's gradient (select, slice, split, chunk, unbind) added in place
+/// into the gradient its input is gathering; true when it was. The view's own
+/// rule writes it into zeros of the input's whole shape, so a loop over a
+/// sequence's steps (an RNN reading gates[t]) made, and summed, one
+/// sequence-sized tensor per step. Not while a graph of the gradients is
+/// being built (create_graph), nor for a leaf input, whose `.grad` the sink
+/// keeps.
+fn place(node: &Node, g: &Tensor, pending: &mut HashMap<usize, Tensor>) -> Result<bool> {
+    let Some(view) = node.placement() else {
+        return Ok(false);
+    };
+    let [Some((Edge::Node(next), meta))] = node.inputs.as_slice() else {
+        return Ok(false);
+    };
+    if super::is_enabled() || g.dtype() != meta.dtype || g.device() != meta.device {
+        return Ok(false);
+    }
+    let k = key(next);
+    // Only a buffer that nothing else sees may be written: one this pass made.
+    let sum = match pending.remove(&k) {
+        Some(prev) if prev.is_sole_owner() && prev.grad_fn().is_none() => prev,
+        Some(prev) => prev.deep_clone()?,
+        None => zeros_on(&meta.shape, meta.dtype, meta.device)?,
+    };
+    let part = view(&sum)?;
+    if !binary_assign(BinaryOp::Add, &part, g)? {
+        write_all(&part, &binary(BinaryOp::Add, &part, g)?)?;
+    }
+    pending.insert(k, sum);
+    Ok(true)
+}
+
+/// Two gradients for one input, summed: into `a` itself when this pass made
+/// it and nothing else holds it (as PyTorch's InputBuffer accumulates), which
+/// spares a fresh buffer per sum (a weight shared by 50 steps of an RNN gets
+/// 50), else into a new tensor. Under create_graph the sum is recorded.
+fn add_grads(a: Tensor, b: &Tensor) -> Result<Tensor> {
+    if !super::is_enabled()
+        && a.is_sole_owner()
+        && a.grad_fn().is_none()
+        && a.shape() == b.shape()
+        && binary_assign(BinaryOp::Add, &a, b)?
+    {
+        return Ok(a);
+    }
+    binary(BinaryOp::Add, &a, b)
 }
 
 /// Make a gradient fit its input: the input's device and dtype, and its shape (a
@@ -243,7 +297,7 @@ fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     };
     if create_graph {
         let sum = match leaf.grad() {
-            Some(existing) => binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?,
+            Some(existing) => binary(BinaryOp::Add, &existing, &g)?,
             None => g,
         };
         leaf.set_grad(Some(sum));
@@ -251,7 +305,10 @@ fn accumulate(leaf: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     }
     match leaf.grad() {
         Some(existing) if existing.shape() == g.shape() => {
-            let sum = binary(crate::tensor::op::BinaryOp::Add, &existing, &g)?;
+            if binary_assign(BinaryOp::Add, &existing, &g)? {
+                return Ok(());
+            }
+            let sum = binary(BinaryOp::Add, &existing, &g)?;
             write_all(&existing, &sum)
         }
         // A gradient nothing else holds becomes .grad as it is (PyTorch's

@@ -10,6 +10,11 @@ use crate::tensor::{DType, Device, Tensor};
 /// (None where an input gets none).
 pub type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>> + Send + Sync>;
 
+/// For a view that picks distinct elements of its input (select, slice,
+/// split, chunk, unbind): the same view of a tensor of the input's shape, so
+/// the backward pass can add the gradient straight into the part it covers.
+pub type Placement = std::sync::Arc<dyn Fn(&Tensor) -> Result<Tensor> + Send + Sync>;
+
 /// Where an input's gradient goes.
 pub enum Edge {
     Node(std::sync::Arc<Node>),
@@ -41,6 +46,8 @@ pub struct Node {
     pub retained: Mutex<Option<Tensor>>,
     /// `register_hook` on the tensor this node made: run on its gradient first.
     pub hooks: super::callback::Hooks,
+    /// Set on the nodes of views (see `Placement`).
+    placement: std::sync::OnceLock<Placement>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -85,7 +92,16 @@ impl Node {
             retain: std::sync::atomic::AtomicBool::new(false),
             retained: Mutex::new(None),
             hooks: Default::default(),
+            placement: std::sync::OnceLock::new(),
         }
+    }
+
+    pub fn placement(&self) -> Option<&Placement> {
+        self.placement.get()
+    }
+    pub fn set_placement(&self, view: Placement) {
+        // A node is made by one op, which sets this at most once.
+        let _ = self.placement.set(view);
     }
 
     /// Run the backward rule; free it afterwards unless the graph is retained.

@@ -338,7 +338,11 @@ impl Interp {
     }
 
     pub fn set_var(&mut self, name: Rc<str>, v: Value) {
-        if self.global_names.last().is_some_and(|g| g.contains(&name)) {
+        if self
+            .global_names
+            .last()
+            .is_some_and(|g| !g.is_empty() && g.contains(&name))
+        {
             self.globals.insert(name, v);
             return;
         }
@@ -443,7 +447,10 @@ impl Interp {
                 })
             });
         }
-        let result = super::ops::binary(op, &current, &rhs).map_err(|e| e.at(span))?;
+        let result = match super::ops::number_binary(op, &current, &rhs) {
+            Some(Ok(v)) => v,
+            _ => super::ops::binary(op, &current, &rhs).map_err(|e| e.at(span))?,
+        };
         self.assign(target, result)
     }
 }

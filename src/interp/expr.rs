@@ -43,6 +43,11 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
+                // Plain numbers skip the checks tensors need; an error
+                // (division by zero) takes the full path, which words it.
+                if let Some(Ok(v)) = super::ops::number_binary(*op, &lv, &rv) {
+                    return Ok(v);
+                }
                 if let (BinOp::Mod, Value::Str(template)) = (op, &lv) {
                     return super::format::percent(self, template, &rv)
                         .map(|s| Value::Str(s.into()));

@@ -56,6 +56,21 @@ pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// `a op b` for any values.
+/// Arithmetic on Python's numbers (int, bool, float); None for anything else.
+/// Scalar loops spend their time here, so the interpreter tries it first.
+pub fn number_binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
+    Some(match (a, b) {
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
+            int_binary(op, int_of(a), int_of(b))
+        }
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => float_binary(op, float_of(a), float_of(b)),
+        _ => return None,
+    })
+}
+
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     if let Some(r) = super::numpy::binary(op, a, b) {
         return r;
@@ -85,14 +100,10 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     if let (Value::Set(x), Value::Set(y)) = (a, b) {
         return super::pyset::binary(op, &x.borrow(), &y.borrow());
     }
+    if let Some(r) = number_binary(op, a, b) {
+        return r;
+    }
     match (a, b) {
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
-            int_binary(op, int_of(a), int_of(b))
-        }
-        (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => float_binary(op, float_of(a), float_of(b)),
         (Value::Str(x), Value::Str(y)) if op == BinOp::Add => {
             super::value::check_items(x.len() as u128 + y.len() as u128)?;
             Ok(Value::Str(format!("{x}{y}").into()))

@@ -46,7 +46,8 @@ pub fn record_view_of(
 ) -> Tensor {
     let shape = x.shape().to_vec();
     let view = std::sync::Arc::new(view);
-    record(out, name, &[x], false, move || {
+    let placement: crate::autograd::node::Placement = view.clone();
+    let out = record(out, name, &[x], false, move || {
         rule(move |g| {
             let z = zeros_on(&shape, g.dtype(), g.device())?;
             crate::autograd::no_grad(|| write_all(&view(&z)?, g))?;
@@ -57,7 +58,11 @@ pub fn record_view_of(
                 rule(move |gg| Ok(vec![Some(again(gg)?.contiguous()?)]))
             }))])
         })
-    })
+    });
+    if let Some(node) = out.grad_fn() {
+        node.set_placement(placement);
+    }
+    out
 }
 
 /// Advanced indexing `x[indices]`: the gradient is added back at the positions

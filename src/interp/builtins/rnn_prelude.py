@@ -5,8 +5,10 @@
 # the same equations, run step by step over tensor ops.
 
 
-def _rnn_step(mode, nonlinearity, x, h, c, w_ih, w_hh, b_ih, b_hh):
-    gi = F.linear(x, w_ih, b_ih)
+def _rnn_step(mode, nonlinearity, gi, h, c, w_hh, b_hh):
+    # gi: the input's part of the gates, F.linear(x, w_ih, b_ih), which a
+    # layer computes for every step at once (one large matrix product, as
+    # ATen's recurrent layers do), leaving h's part to each step.
     gh = F.linear(h, w_hh, b_hh)
     if mode == "LSTM":
         i, f, g, o = (gi + gh).chunk(4, 1)
@@ -124,9 +126,10 @@ class RNNBase(nn.Module):
                 k = layer * directions + direction
                 h, c = h0[k], c0[k]
                 ys = [None] * steps
+                gates = F.linear(layer_input, w_ih, b_ih)
                 order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
                 for t in order:
-                    h, c = _rnn_step(self.mode, self.nonlinearity, layer_input[t], h, c, w_ih, w_hh, b_ih, b_hh)
+                    h, c = _rnn_step(self.mode, self.nonlinearity, gates[t], h, c, w_hh, b_hh)
                     ys[t] = h
                 outs.append(torch.stack(ys))
                 last_h.append(h)
@@ -217,8 +220,8 @@ class RNNCellBase(nn.Module):
             h, c = hx, hx
         if not batched and hx is not None:
             h, c = h.unsqueeze(0), c.unsqueeze(0)
-        h, c = _rnn_step(self.mode, self.nonlinearity, input, h, c, self.weight_ih, self.weight_hh,
-                         self.bias_ih, self.bias_hh)
+        gates = F.linear(input, self.weight_ih, self.bias_ih)
+        h, c = _rnn_step(self.mode, self.nonlinearity, gates, h, c, self.weight_hh, self.bias_hh)
         if not batched:
             h, c = h.squeeze(0), c.squeeze(0)
         return (h, c) if lstm else h
