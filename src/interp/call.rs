@@ -183,6 +183,21 @@ impl Interp {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<crate::interp::value::Vars> {
+        // The common call, f(a, b) to def f(x, y): one binding per parameter,
+        // without the bookkeeping that keywords, defaults and stars need.
+        if keywords.is_empty()
+            && positional.len() == def.params.len()
+            && def.params.iter().all(|p| p.star == Star::None)
+        {
+            let mut scope = crate::interp::value::Vars::with_capacity_and_hasher(
+                def.params.len() + 4,
+                Default::default(),
+            );
+            for (p, (v, _)) in def.params.iter().zip(positional) {
+                scope.insert(p.name.clone(), v);
+            }
+            return Ok(scope);
+        }
         let plain: Vec<&Param> = def.params.iter().filter(|p| p.star == Star::None).collect();
         // Parameters after `*args` (or a bare `*`) are keyword-only.
         let star_at = def.params.iter().position(|p| p.star == Star::One);
