@@ -205,13 +205,25 @@ template <typename F> __device__ __forceinline__ F xlogy(F x, F y) {
     return x * (F)log((double)y);
 }
 
+// Floor division from the exact remainder, as Python and ATen's
+// div_floor_floating: 1.0 // 0.1 is 9, where floor(1.0 / 0.1) rounds to 10.
+template <typename F> __device__ __forceinline__ F div_floor(F a, F b) {
+    if (b == (F)0) return a / b;
+    F r = sizeof(F) == 4 ? (F)fmodf((float)a, (float)b) : (F)fmod((double)a, (double)b);
+    F div = (a - r) / b;
+    if (r != (F)0 && ((b < (F)0) != (r < (F)0))) div -= (F)1;
+    if (div == (F)0) return (F)copysign(0.0, (double)(a / b));
+    F f = (F)floor((double)div);
+    return div - f > (F)0.5 ? f + (F)1 : f;
+}
+
 template <typename F> __device__ F bin_float(int op, F x, F y) {
     switch (op) {
     case B_ADD: return x + y;
     case B_SUB: return x - y;
     case B_MUL: return x * y;
     case B_DIV: return x / y;
-    case B_FLOOR_DIV: return (F)floor((double)(x / y));
+    case B_FLOOR_DIV: return div_floor(x, y);
     case B_REM: return sizeof(F) == 4 ? (F)py_fmodf((float)x, (float)y) : (F)py_fmod((double)x, (double)y);
     case B_POW: return (F)pow((double)x, (double)y);
     case B_MAXIMUM: return nan_max(x, y);

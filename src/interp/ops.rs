@@ -60,6 +60,16 @@ pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// Scalar loops spend their time here, so the interpreter tries it first.
 pub fn number_binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
     Some(match (a, b) {
+        // bool's &, | and ^ stay bool, as in Python.
+        (Value::Bool(x), Value::Bool(y))
+            if matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) =>
+        {
+            Ok(Value::Bool(match op {
+                BinOp::BitAnd => x & y,
+                BinOp::BitOr => x | y,
+                _ => x ^ y,
+            }))
+        }
         (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
             int_binary(op, int_of(a), int_of(b))
         }
@@ -210,7 +220,7 @@ fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
         }
         BinOp::FloorDiv => {
             if b == 0 {
-                return Err(zero());
+                return Err(value_err("integer division or modulo by zero"));
             }
             if a == i64::MIN && b == -1 {
                 return Err(overflow());
@@ -219,7 +229,7 @@ fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
         }
         BinOp::Mod => {
             if b == 0 {
-                return Err(zero());
+                return Err(value_err("integer modulo by zero"));
             }
             if b == -1 { 0 } else { py_mod_int(a, b) }
         }
@@ -277,9 +287,9 @@ fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
         }
         BinOp::FloorDiv => {
             if b == 0.0 {
-                return Err(zero());
+                return Err(value_err("float floor division by zero"));
             }
-            (a / b).floor()
+            crate::tensor::op::math::div_floor_f64(a, b)
         }
         BinOp::Mod => {
             if b == 0.0 {

@@ -6,9 +6,9 @@
 use super::fastmath::{exp_f32, log1p_f32};
 use super::fastmath_derived::atan2_f32;
 use super::math::{
-    int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64, nan_min_f32, nan_min_f64,
-    nextafter, nextafter_f32, py_floordiv_int, py_fmod, py_fmod_f32, py_mod_int, shl_int, shr_int,
-    xlogy, xlogy_f32,
+    div_floor_f32, div_floor_f64, int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64,
+    nan_min_f32, nan_min_f64, nextafter, nextafter_f32, py_floordiv_int, py_fmod, py_fmod_f32,
+    py_mod_int, shl_int, shr_int, xlogy, xlogy_f32,
 };
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -156,7 +156,7 @@ binary_ops! {
         f32 |x, y| x / y, f64 |x, y| x / y, i64 |x, y| py_floordiv_int(x, y)
     ] d Some(grads::div), "True division (the `/` operator): integers give floats.", "div(tensor([1, 2]), tensor([2, 4]))";
     FloorDiv "//" "floor_divide" "" NoBoolResult arith [
-        f32 |x, y| (x / y).floor(), f64 |x, y| (x / y).floor(), i64 |x, y| py_floordiv_int(x, y)
+        f32 |x, y| div_floor_f32(x, y), f64 |x, y| div_floor_f64(x, y), i64 |x, y| py_floordiv_int(x, y)
     ] d None, "Division rounded down (the `//` operator).", "floor_divide(tensor([7, -7]), tensor([2, 2]))";
     Rem "%" "remainder" "RemainderBackward1" NoBoolResult arith [
         f32 |x, y| py_fmod_f32(x, y), f64 |x, y| py_fmod(x, y), i64 |x, y| py_mod_int(x, y)

@@ -114,6 +114,37 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 { -r } else { r }
 }
 
+/// Floor division as Python's float `//` and ATen's `div_floor_floating`
+/// compute it: from the exact remainder, so `1.0 // 0.1` is 9 (0.1 is a bit
+/// more than a tenth), where floor(1.0 / 0.1) rounds to 10. Division by zero
+/// gives IEEE's a / b.
+macro_rules! div_floor {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        pub fn $name(a: $t, b: $t) -> $t {
+            if b == 0.0 {
+                return a / b;
+            }
+            let r = a % b;
+            let mut div = (a - r) / b;
+            if r != 0.0 && ((b < 0.0) != (r < 0.0)) {
+                div -= 1.0;
+            }
+            if div == 0.0 {
+                return (0.0 as $t).copysign(a / b);
+            }
+            let floor = div.floor();
+            if div - floor > 0.5 {
+                floor + 1.0
+            } else {
+                floor
+            }
+        }
+    };
+}
+div_floor!(div_floor_f64, f64);
+div_floor!(div_floor_f32, f32);
+
 /// Python's modulo: the result takes the divisor's sign.
 #[inline(always)]
 pub fn py_fmod(a: f64, b: f64) -> f64 {
