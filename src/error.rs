@@ -247,7 +247,5 @@ err_fn!(io_err, Io);
 /// not positive-definite): PyTorch's `torch.linalg.LinAlgError`, a
 /// RuntimeError whose class is named `_LinAlgError`.
 pub fn linalg_err(message: impl Into<String>) -> Error {
-    let mut e = Error::new(ErrorKind::Value, message);
-    e.class = Some("_LinAlgError".into());
-    e
+    value_err(message).raised_as("_LinAlgError")
 }
