@@ -41,12 +41,7 @@ impl Batch {
     }
 
     pub(super) fn square(self, what: &str) -> Result<Batch> {
-        if self.m != self.n {
-            return Err(shape_err(format!(
-                "linalg.{what}: A must be batches of square matrices, but they are {} by {} matrices",
-                self.m, self.n
-            )));
-        }
+        check_square(self.m, self.n, what)?;
         Ok(self)
     }
 
@@ -89,6 +84,16 @@ pub(super) fn check_linalg_input(a: &Tensor, what: &str, name: &str) -> Result<(
         return Err(dtype_err(format!(
             "linalg.{what}: Expected a floating point or complex tensor as input. Got {}",
             a.dtype()
+        )));
+    }
+    Ok(())
+}
+
+/// What a factorisation of square matrices asks of A's last two dims.
+pub(super) fn check_square(m: usize, n: usize, what: &str) -> Result<()> {
+    if m != n {
+        return Err(shape_err(format!(
+            "linalg.{what}: A must be batches of square matrices, but they are {m} by {n} matrices"
         )));
     }
     Ok(())

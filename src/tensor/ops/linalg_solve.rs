@@ -9,7 +9,7 @@ use faer::MatMut;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::lu::partial_pivoting::{factor, solve as lu};
 
-use super::linalg::{check_linalg_input, mt, parallel_for};
+use super::linalg::{check_linalg_input, check_square, mt, parallel_for};
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::backend::HostBuffer;
@@ -102,13 +102,7 @@ fn gesv(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     let (an, bn) = (a.ndim(), b.ndim());
-    if a.shape()[an - 2] != a.shape()[an - 1] {
-        return Err(shape_err(format!(
-            "linalg.solve: A must be batches of square matrices, but they are {} by {} matrices",
-            a.shape()[an - 2],
-            a.shape()[an - 1]
-        )));
-    }
+    check_square(a.shape()[an - 2], a.shape()[an - 1], "solve")?;
     if b.shape()[bn - 2] != a.shape()[an - 1] {
         let dims = |t: &Tensor| {
             let s = t.shape();
@@ -122,13 +116,11 @@ fn gesv(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let (n, k) = (a.shape()[an - 1], b.shape()[bn - 1]);
     let batch = broadcast_shapes(&a.shape()[..an - 2], &b.shape()[..bn - 2])?;
-    // Each matrix transposed and made contiguous is that matrix column-major.
+    // Each matrix transposed, read off in row order (one tiled transposing
+    // copy: strided::gather), is that matrix column-major.
     let columns = |t: &Tensor, tail: [usize; 2], dtype: DType| -> Result<HostBuffer> {
         let sizes: Vec<i64> = batch.iter().chain(&tail).map(|&d| d as i64).collect();
-        mt(&expand(t, &sizes)?)?
-            .to_dtype(dtype)?
-            .contiguous()?
-            .to_host()
+        mt(&expand(t, &sizes)?)?.to_dtype(dtype)?.to_host()
     };
     let count: usize = batch.iter().product();
     // faer's threads pay for themselves from about 1024 on: on two cores a
