@@ -68,8 +68,9 @@ __device__ __forceinline__ void fold(int op, double p, bool fl, Part& s, double 
         break;
     case R_NORM: {
         double ax = fabs(xf);
-        if (p == f64_inf()) s.a = ax > s.a ? ax : s.a;
-        else if (p == -f64_inf()) s.a = ax < s.a ? ax : s.a;
+        // A NaN wins and stays, as in PyTorch.
+        if (p == f64_inf()) s.a = (ax > s.a || ax != ax) ? ax : s.a;
+        else if (p == -f64_inf()) s.a = (ax < s.a || ax != ax) ? ax : s.a;
         else if (p == 0.0) { if (xf != 0.0) s.a += 1.0; }
         else if (p == 2.0) s.a += xf * xf;
         else if (p == 1.0) s.a += ax;
@@ -82,7 +83,8 @@ __device__ __forceinline__ void fold(int op, double p, bool fl, Part& s, double 
 
 // The first pass of the two-pass ops: a sum (for the mean) or a max.
 __device__ __forceinline__ void fold_first(int op, Part& s, double xf) {
-    if (op == R_LOG_SUM_EXP) s.a = (xf > s.a || s.a != s.a) && xf == xf ? xf : s.a;  // f64::max skips NaN
+    // The maximum, a NaN winning (the result is then NaN, as in PyTorch).
+    if (op == R_LOG_SUM_EXP) s.a = (xf > s.a || xf != xf) ? xf : s.a;
     else s.a += xf;
 }
 
@@ -108,8 +110,8 @@ __device__ __forceinline__ void combine(int op, double p, bool fl, Part& s, cons
         break;
     }
     case R_NORM:
-        if (p == f64_inf()) s.a = t.a > s.a ? t.a : s.a;
-        else if (p == -f64_inf()) s.a = t.a < s.a ? t.a : s.a;
+        if (p == f64_inf()) s.a = (t.a > s.a || t.a != t.a) ? t.a : s.a;
+        else if (p == -f64_inf()) s.a = (t.a < s.a || t.a != t.a) ? t.a : s.a;
         else s.a += t.a;
         break;
     default:  // sums and counts

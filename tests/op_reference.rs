@@ -286,6 +286,7 @@ fn reduce_ref(op: ReduceOp, g: &[f64]) -> f64 {
                 var
             }
         }
+        ReduceOp::Norm(p) if p == f64::INFINITY => g.iter().fold(0.0, |a, x| a.max(x.abs())),
         ReduceOp::Norm(p) => g.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p),
         ReduceOp::LogSumExp => g.iter().map(|x| x.exp()).sum::<f64>().ln(),
         ReduceOp::All => g.iter().all(|&x| x != 0.0) as i64 as f64,
@@ -307,8 +308,10 @@ fn check_reductions(device: Device, f: &mut Failures) {
         ReduceOp::Min,
         ReduceOp::Var(1.0),
         ReduceOp::Std(0.0),
+        ReduceOp::Norm(1.0),
         ReduceOp::Norm(2.0),
         ReduceOp::Norm(3.0),
+        ReduceOp::Norm(f64::INFINITY),
         ReduceOp::LogSumExp,
         ReduceOp::All,
         ReduceOp::Any,

@@ -70,11 +70,16 @@ impl<T: SumFloat, const N: usize> Acc for Vector<T, N> {
     }
 }
 
+/// `N` lanes from `v[at..at + N]`, without a bounds check (in the hot loops a
+/// check per load cost more than the add it fed).
+///
+/// # Safety
+/// `at + N <= v.len()`.
 #[inline(always)]
-fn load<T: SumFloat, const N: usize>(v: &[T], at: usize) -> Vector<T, N> {
-    let mut out = [T::ZERO; N];
-    out.copy_from_slice(&v[at..at + N]);
-    Vector(out)
+unsafe fn load_unchecked<T: SumFloat, const N: usize>(v: &[T], at: usize) -> Vector<T, N> {
+    debug_assert!(at + N <= v.len());
+    // SAFETY: in bounds (the caller's promise); [T; N] is aligned as T is.
+    Vector(unsafe { std::ptr::read(v.as_ptr().add(at).cast::<[T; N]>()) })
 }
 
 /// c10's `CeilLog2` (1 for 0, 1 and 2).
@@ -94,34 +99,58 @@ fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] 
     let power = (ceil_log2(size) / LEVELS).max(4);
     let step = 1usize << power;
     let mask = step - 1;
-    let mut acc = [[A::zero(); 4]; LEVELS];
+    // Level 0 on its own, so that it stays in registers through the inner
+    // loop (in one array with the levels above, indexed by a loop variable,
+    // it lived on the stack: a load and a store per add).
+    let mut low = [A::zero(); 4];
+    let mut high = [[A::zero(); 4]; LEVELS - 1];
     let mut i = 0;
     while i + step <= size {
         for _ in 0..step {
-            for (k, a) in acc[0].iter_mut().enumerate() {
+            for (k, a) in low.iter_mut().enumerate() {
                 *a = a.plus(at(i, k));
             }
             i += 1;
         }
-        for j in 1..LEVELS {
-            let lower = std::mem::replace(&mut acc[j - 1], [A::zero(); 4]);
-            for (a, b) in acc[j].iter_mut().zip(lower) {
-                *a = a.plus(b);
-            }
-            if i & (mask << (j * power)) != 0 {
+        for (a, b) in high[0]
+            .iter_mut()
+            .zip(std::mem::replace(&mut low, [A::zero(); 4]))
+        {
+            *a = a.plus(b);
+        }
+        for j in 2..LEVELS {
+            if i & (mask << ((j - 1) * power)) != 0 {
                 break;
+            }
+            let lower = std::mem::replace(&mut high[j - 2], [A::zero(); 4]);
+            for (a, b) in high[j - 1].iter_mut().zip(lower) {
+                *a = a.plus(b);
             }
         }
     }
     for i in i..size {
-        for (k, a) in acc[0].iter_mut().enumerate() {
+        for (k, a) in low.iter_mut().enumerate() {
             *a = a.plus(at(i, k));
         }
     }
-    let mut out = acc[0];
-    for level in &acc[1..] {
+    // The levels above, bottom first. A level never flushed into is +0, and
+    // x + 0 + 0 is x + 0 (which turns -0 into +0), so one add of zero stands
+    // for all of them: short rows skip most of the adds.
+    let touched = match i >> power {
+        0 => 0,
+        f if f < 1 << power => 1,
+        f if f < 1 << (2 * power) => 2,
+        _ => 3,
+    };
+    let mut out = low;
+    for level in &high[..touched] {
         for k in 0..4 {
             out[k] = out[k].plus(level[k]);
+        }
+    }
+    if touched < LEVELS - 1 {
+        for o in out.iter_mut() {
+            *o = o.plus(A::zero());
         }
     }
     out
@@ -229,7 +258,9 @@ fn inner_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: imp
     let vectors = s0 / N;
     for j in 0..s1 {
         let row = l.inp + j * l.in_s[1];
-        let lanes = row_sum(vectors, |i| load::<T, N>(v, row + i * N));
+        let r = &v[row..row + vectors * N];
+        // SAFETY: row_sum reads only indices below the size it is given.
+        let lanes = row_sum(vectors, |i| unsafe { load_unchecked::<T, N>(r, i * N) });
         let mut total = T::ZERO;
         for k in vectors * N..s0 {
             total = total + v[row + k];
@@ -261,7 +292,14 @@ fn outer_vectorized<T: SumFloat, const N: usize>(v: &[T], l: &Loop2d, store: imp
     }
     while j + N <= s1 {
         let base = l.inp + j;
-        let s = row_sum(s0, |i| load::<T, N>(v, base + i * step));
+        let end = if s0 == 0 {
+            base
+        } else {
+            base + (s0 - 1) * step + N
+        };
+        let col = &v[base..end];
+        // SAFETY: row_sum reads only rows below s0, which `col` holds.
+        let s = row_sum(s0, |i| unsafe { load_unchecked::<T, N>(col, i * step) });
         for (lane, &x) in s.0.iter().enumerate() {
             store(j + lane, x);
         }

@@ -19,6 +19,25 @@ pub(super) fn lane_best<T: Element>(g: &[T], max: bool) -> f64 {
     }
 }
 
+/// Index of the first best element (a NaN is best, as in PyTorch): the best
+/// value found first, vectorised, then its first position, a block at a time
+/// (one compare-and-branch per element ran at a third of PyTorch's speed).
+#[inline(always)]
+pub(super) fn arg_best<T: Element>(g: &[T], max: bool) -> usize {
+    let best = lane_best(g, max);
+    let hit = |x: &T| {
+        let x = x.to_f64();
+        x == best || (best.is_nan() && x.is_nan())
+    };
+    const B: usize = 64;
+    for (i, c) in g.chunks(B).enumerate() {
+        if c.iter().fold(false, |f, x| f | hit(x)) {
+            return i * B + c.iter().position(hit).unwrap_or(0);
+        }
+    }
+    0
+}
+
 /// The maximum or minimum of float32s in their own type (no conversion: 16
 /// lanes per vector), 64 lanes whose chains overlap, joined pairwise.
 #[inline(always)]

@@ -9,6 +9,7 @@ mod bf16_amx;
 mod bf16_gemm;
 mod cascade;
 mod cast;
+mod column_folds;
 mod elem;
 mod elementwise;
 mod extrema;

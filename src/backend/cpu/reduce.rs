@@ -7,10 +7,10 @@
 
 use rayon::prelude::*;
 
-use super::cascade;
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
-use super::extrema::{arg_rows, best_row_f32, lane_best};
+use super::extrema::{arg_best, arg_rows, best_row_f32, lane_best};
 use super::strided::{PAR_MIN, parallel, runs};
+use super::{cascade, column_folds};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
 use crate::tensor::op::ReduceOp;
@@ -140,27 +140,12 @@ pub(super) fn lanes_fold<T: Element, const W: usize>(
     tail.iter().fold(acc, |a, x| step(a, x.to_f64()))
 }
 
-/// Index of the first best element; a NaN wins at once, as in PyTorch.
-fn arg_best<T: Element>(g: &[T], better: impl Fn(f64, f64) -> bool) -> usize {
-    let mut best = 0;
-    for (i, x) in g.iter().enumerate() {
-        let x = x.to_f64();
-        if x.is_nan() {
-            return i;
-        }
-        if better(x, g[best].to_f64()) {
-            best = i;
-        }
-    }
-    best
-}
-
 crate::multiversion! {
 /// One group of floats reduced in f64: a slice of the buffer itself, or a
 /// gathered f64 copy (each element converted as it is read, so both give the
 /// same result). Compiled for AVX2 and AVX-512 too: max over f32 lanes is
 /// compute-bound.
-fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
+pub(super) fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
     let xs = || g.iter().map(|x| x.to_f64());
     match op {
         ReduceOp::Sum | ReduceOp::SumInOrder => lane_sum(g),
@@ -168,8 +153,8 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
         ReduceOp::Mean => lane_sum(g) / g.len() as f64,
         ReduceOp::Max => lane_best(g, true),
         ReduceOp::Min => lane_best(g, false),
-        ReduceOp::ArgMax => arg_best(g, |x, best| x > best) as f64,
-        ReduceOp::ArgMin => arg_best(g, |x, best| x < best) as f64,
+        ReduceOp::ArgMax => arg_best(g, true) as f64,
+        ReduceOp::ArgMin => arg_best(g, false) as f64,
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
             let n = g.len() as f64;
             let mean = lane_sum(g) / n;
@@ -185,10 +170,11 @@ fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
         ReduceOp::All => xs().all(|x| x != 0.0) as u8 as f64,
         ReduceOp::Any => xs().any(|x| x != 0.0) as u8 as f64,
         ReduceOp::Norm(p) => {
+            // A NaN wins, as in PyTorch (f64::max would skip it).
             if p == f64::INFINITY {
-                xs().fold(0.0, |a: f64, x| a.max(x.abs()))
+                xs().fold(0.0, |a: f64, x| nan_max(a, x.abs()))
             } else if p == f64::NEG_INFINITY {
-                xs().fold(f64::INFINITY, |a: f64, x| a.min(x.abs()))
+                xs().fold(f64::INFINITY, |a: f64, x| nan_min(a, x.abs()))
             } else if p == 0.0 {
                 xs().filter(|&x| x != 0.0).count() as f64
             } else if p == 2.0 {
@@ -302,6 +288,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         if matches!(op, ReduceOp::ArgMax | ReduceOp::ArgMin) {
             return arg_rows(v, &gr, &starts, op == ReduceOp::ArgMax);
         }
+        return column_folds::reduce_columns(v, &gr, &starts, op);
     }
     let contiguous = gr.group_contiguous();
     let offs = if contiguous {
@@ -326,7 +313,12 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
 /// Sum/mean/max/min of groups whose starts are consecutive in memory: for each
 /// element of a group, add a whole row of outputs at once (vectorised), a block
 /// of outputs per task.
-fn reduce_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], op: ReduceOp) -> Vec<f64> {
+pub(super) fn reduce_rows<T: Element>(
+    v: &[T],
+    gr: &Groups,
+    starts: &[usize],
+    op: ReduceOp,
+) -> Vec<f64> {
     let offs = group_offsets(&gr.group);
     let init = match op {
         ReduceOp::Max => f64::NEG_INFINITY,
