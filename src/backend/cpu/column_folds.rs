@@ -109,8 +109,8 @@ pub(super) fn reduce_columns<T: Element>(
     let n = offs.len() as f64;
     match op {
         ReduceOp::Prod => fold(v, &offs, starts, 1.0, Product, &[]),
-        ReduceOp::Norm(p) if p == 1.0 => fold(v, &offs, starts, 0.0, SumAbs, &[]),
-        ReduceOp::Norm(p) if p == 2.0 => {
+        ReduceOp::Norm(1.0) => fold(v, &offs, starts, 0.0, SumAbs, &[]),
+        ReduceOp::Norm(2.0) => {
             let mut out = fold(v, &offs, starts, 0.0, SumSquares, &[]);
             out.iter_mut().for_each(|x| *x = x.sqrt());
             out
