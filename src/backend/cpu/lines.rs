@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
+use super::scratch::{Out, filled_vec};
 use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
@@ -89,17 +90,6 @@ pub(super) fn each_line<U: Send + Sync + Copy + Default>(
     out
 }
 
-/// One step of a running float reduction (NaN sticks in max and min).
-#[inline(always)]
-fn step_f64(op: ScanOp, acc: f64, x: f64) -> f64 {
-    match op {
-        ScanOp::Sum => acc + x,
-        ScanOp::Prod => acc * x,
-        ScanOp::Max => nan_max(acc, x),
-        ScanOp::Min => nan_min(acc, x),
-    }
-}
-
 /// One step of a running integer reduction (wrapping, as int64 arithmetic).
 #[inline(always)]
 fn step_i64(op: ScanOp, acc: i64, x: i64) -> i64 {
@@ -137,50 +127,122 @@ fn scan_slabs<T: Element, A: Copy, U: Copy + Default + Send + Sync>(
         &gathered[..]
     };
     let slab = len * inner;
-    let work = |(o, x): (&mut [U], &[T])| {
-        if inner == 1 {
-            let mut acc = into(x[0]);
-            o[0] = out(acc);
-            for k in 1..len {
-                acc = step(acc, into(x[k]));
-                o[k] = out(acc);
+    if inner == 1 {
+        // Lines along the last dim: each a chain of dependent steps, so four
+        // lines run interleaved (one at a time, each step waited on the last).
+        let lines = n / len;
+        let per_task = if parallel(n) {
+            (lines.div_ceil(4 * crate::threads::count())).next_multiple_of(4)
+        } else {
+            lines
+        };
+        let work = |(o, x): (&mut [Out<U>], &[T])| scan_lines(x, o, len, &into, &step, &out);
+        // scan_lines writes every slot: the lines cover [0, n).
+        return filled_vec(n, |result| {
+            if per_task < lines {
+                let chunk = per_task * len;
+                result
+                    .par_chunks_mut(chunk)
+                    .zip(src.par_chunks(chunk))
+                    .for_each(work);
+            } else {
+                work((result, src));
             }
-            return;
-        }
+        });
+    }
+    // Every slot written: a slab's first row, then each row below it.
+    let work = |(o, x): (&mut [Out<U>], &[T])| {
         let mut acc: Vec<A> = x[..inner].iter().map(|&x| into(x)).collect();
         for (y, &a) in o[..inner].iter_mut().zip(&acc) {
-            *y = out(a);
+            y.write(out(a));
         }
         for k in 1..len {
             let row = &x[k * inner..(k + 1) * inner];
             let orow = &mut o[k * inner..(k + 1) * inner];
             for ((a, &x), y) in acc.iter_mut().zip(row).zip(orow) {
                 *a = step(*a, into(x));
-                *y = out(*a);
+                y.write(out(*a));
             }
         }
     };
-    let mut result = vec![U::default(); n];
-    if n > slab && parallel(n) {
-        result
-            .par_chunks_mut(slab)
-            .zip(src.par_chunks(slab))
-            .for_each(work);
-    } else {
-        result.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
+    filled_vec(n, |result| {
+        if n > slab && parallel(n) {
+            result
+                .par_chunks_mut(slab)
+                .zip(src.par_chunks(slab))
+                .for_each(work);
+        } else {
+            result.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
+        }
+    })
+}
+
+/// Whole lines of `len` (contiguous, `x` and `o` holding the same number),
+/// each scanned on its own; four at a time, their steps interleaved.
+#[inline(always)]
+fn scan_lines<T: Copy, A: Copy, U>(
+    x: &[T],
+    o: &mut [Out<U>],
+    len: usize,
+    into: impl Fn(T) -> A,
+    step: impl Fn(A, A) -> A,
+    out: impl Fn(A) -> U,
+) {
+    let mut xs = x.chunks_exact(4 * len);
+    let mut os = o.chunks_exact_mut(4 * len);
+    for (x, o) in (&mut xs).zip(&mut os) {
+        let (x0, r) = x.split_at(len);
+        let (x1, r) = r.split_at(len);
+        let (x2, x3) = r.split_at(len);
+        let (o0, r) = o.split_at_mut(len);
+        let (o1, r) = r.split_at_mut(len);
+        let (o2, o3) = r.split_at_mut(len);
+        let mut a = [into(x0[0]), into(x1[0]), into(x2[0]), into(x3[0])];
+        for k in 0..len {
+            if k > 0 {
+                a = [
+                    step(a[0], into(x0[k])),
+                    step(a[1], into(x1[k])),
+                    step(a[2], into(x2[k])),
+                    step(a[3], into(x3[k])),
+                ];
+            }
+            o0[k].write(out(a[0]));
+            o1[k].write(out(a[1]));
+            o2[k].write(out(a[2]));
+            o3[k].write(out(a[3]));
+        }
     }
-    result
+    for (x, o) in xs
+        .remainder()
+        .chunks_exact(len)
+        .zip(os.into_remainder().chunks_exact_mut(len))
+    {
+        let mut acc = into(x[0]);
+        o[0].write(out(acc));
+        for k in 1..len {
+            acc = step(acc, into(x[k]));
+            o[k].write(out(acc));
+        }
+    }
 }
 
 fn scan_float<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<T> {
-    scan_slabs(
-        v,
-        l,
-        dim,
-        |x| x.to_f64(),
-        |a, x| step_f64(op, a, x),
-        T::from_f64,
-    )
+    // One loop per op (the op chosen once, not at every step).
+    fn run<T: Element>(
+        v: &[T],
+        l: &Layout,
+        dim: usize,
+        step: impl Fn(f64, f64) -> f64 + Sync,
+    ) -> Vec<T> {
+        scan_slabs(v, l, dim, |x| x.to_f64(), step, T::from_f64)
+    }
+    match op {
+        ScanOp::Sum => run(v, l, dim, |a, x| a + x),
+        ScanOp::Prod => run(v, l, dim, |a, x| a * x),
+        ScanOp::Max => run(v, l, dim, nan_max),
+        ScanOp::Min => run(v, l, dim, nan_min),
+    }
 }
 
 fn scan_int<T: Element>(v: &[T], l: &Layout, op: ScanOp, dim: usize) -> Vec<i64> {
