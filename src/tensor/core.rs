@@ -41,6 +41,9 @@ pub struct Inner {
     /// The autograd node that made this tensor (none for leaves). A Mutex because an
     /// in-place op moves the tensor onto a new node.
     grad_fn: Mutex<Option<Arc<Node>>>,
+    /// Whether grad_fn holds a node, readable without its lock: every op asks
+    /// whether its inputs require grad, and the lock was most of that.
+    has_grad_fn: AtomicBool,
     /// The accumulated gradient of a leaf.
     grad: Mutex<Option<Tensor>>,
     /// `t.grad_dtype` when set on a leaf: Some(None) lets a gradient of any
@@ -208,6 +211,7 @@ impl Tensor {
             seq: NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(None),
+            has_grad_fn: AtomicBool::new(false),
             grad: Mutex::new(None),
             grad_dtype: Mutex::new(None),
             hooks: Default::default(),
@@ -345,19 +349,24 @@ impl Tensor {
     }
     /// Does autograd track this tensor: a leaf marked by the user, or an op's result?
     pub fn requires_grad(&self) -> bool {
-        self.0.requires_grad.load(Ordering::Relaxed) || lock(&self.0.grad_fn).is_some()
+        self.0.requires_grad.load(Ordering::Relaxed) || self.0.has_grad_fn.load(Ordering::Acquire)
     }
     pub fn set_requires_grad(&self, on: bool) {
         self.0.requires_grad.store(on, Ordering::Relaxed)
     }
     pub fn is_leaf(&self) -> bool {
-        lock(&self.0.grad_fn).is_none()
+        !self.0.has_grad_fn.load(Ordering::Acquire)
     }
     pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        if !self.0.has_grad_fn.load(Ordering::Acquire) {
+            return None;
+        }
         lock(&self.0.grad_fn).clone()
     }
     pub fn set_grad_fn(&self, node: Option<Arc<Node>>) {
-        *lock(&self.0.grad_fn) = node;
+        let mut slot = lock(&self.0.grad_fn);
+        self.0.has_grad_fn.store(node.is_some(), Ordering::Release);
+        *slot = node;
     }
     /// A leaf's gradient hooks.
     pub fn leaf_hooks(&self) -> &crate::autograd::callback::Hooks {

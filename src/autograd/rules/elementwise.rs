@@ -2,7 +2,7 @@
 //! (tensor::op); clamp, where, lerp and copies are here.
 
 use super::rule;
-use crate::autograd::{Saved, record};
+use crate::autograd::{Saved, needs_grad, record};
 use crate::tensor::Tensor;
 use crate::tensor::op::unary::Saves;
 use crate::tensor::op::{BinaryOp, UnaryOp};
@@ -15,6 +15,11 @@ pub fn record_unary(op: UnaryOp, x0: &Tensor, x: &Tensor, out: Tensor) -> Tensor
     let Some(d) = row.derivative else {
         return out;
     };
+    // Nothing saved (a tensor clone each, a view for the output) where
+    // nothing will be recorded: most ops outside training.
+    if !needs_grad(&[x0]) {
+        return out;
+    }
     let sx = (row.saves == Saves::Input).then(|| Saved::new(x));
     let so = (row.saves == Saves::Output).then(|| Saved::output(&out));
     record(
@@ -43,6 +48,11 @@ pub fn record_binary(op: BinaryOp, a: &Tensor, b: &Tensor, out: Tensor) -> Tenso
     let Some(d) = op.row().derivative else {
         return out;
     };
+    // Nothing saved (a tensor clone each, a view for the output) where
+    // nothing will be recorded: most ops outside training.
+    if !needs_grad(&[a, b]) {
+        return out;
+    }
     let name = op.grad_fn(a.is_wrapped_number(), b.is_wrapped_number());
     let so = op.derivative_reads_output().then(|| Saved::output(&out));
     // add and sub keep nothing; the others keep both operands.

@@ -2,7 +2,7 @@
 //! treated as a row (left) or a column (right) and batch dims summed back.
 
 use super::{rule, sum_to};
-use crate::autograd::{Saved, record};
+use crate::autograd::{Saved, needs_grad, record};
 use crate::error::Result;
 use crate::tensor::Tensor;
 use crate::tensor::ops::matmul::matmul;
@@ -42,6 +42,9 @@ fn product_like(x: &Tensor, y: &Tensor, like: &Tensor) -> Result<Tensor> {
 }
 
 pub fn record_matmul(a: &Tensor, b: &Tensor, out: Tensor) -> Tensor {
+    if !needs_grad(&[a, b]) {
+        return out;
+    }
     let (sa, sb) = (Saved::new(a), Saved::new(b));
     let (need_a, need_b) = (a.requires_grad(), b.requires_grad());
     record(out, name(a, b), &[a, b], true, move || {

@@ -1,7 +1,7 @@
 //! Rules for reductions, scans, softmax and log_softmax.
 
 use super::{rule, unsqueeze_dims};
-use crate::autograd::{Saved, record};
+use crate::autograd::{Saved, needs_grad, record};
 use crate::error::Result;
 use crate::tensor::Tensor;
 use crate::tensor::op::{BinaryOp, ReduceOp, ScanOp, UnaryOp};
@@ -27,6 +27,11 @@ pub fn record_reduce(
     let Some(name) = op.grad_fn(all) else {
         return out;
     };
+    // Nothing saved (a tensor clone each, a view for the output) where
+    // nothing will be recorded: most ops outside training.
+    if !needs_grad(&[x]) {
+        return out;
+    }
     let (sx, so) = (Saved::new(x), Saved::output(&out));
     let saves = !matches!(op, ReduceOp::Sum | ReduceOp::SumInOrder | ReduceOp::Mean);
     let in_shape = x.shape().to_vec();
@@ -126,6 +131,9 @@ pub fn record_scan(op: ScanOp, x: &Tensor, d: usize, out: Tensor) -> Tensor {
         ScanOp::Prod => "CumprodBackward0",
         _ => return out,
     };
+    if !needs_grad(&[x]) {
+        return out;
+    }
     let (sx, so) = (Saved::new(x), Saved::output(&out));
     record(out, name, &[x], op == ScanOp::Prod, move || {
         rule(move |g| {
@@ -154,6 +162,9 @@ pub fn record_softmax(x: &Tensor, d: usize, log: bool, out: Tensor) -> Tensor {
     } else {
         "SoftmaxBackward0"
     };
+    if !needs_grad(&[x]) {
+        return out;
+    }
     let so = Saved::output(&out);
     record(out, name, &[x], true, move || {
         rule(move |g| {

@@ -165,6 +165,9 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     };
     check_alloc(&shape, out_dtype)?;
     let operand = |t: &Tensor| -> Result<Tensor> {
+        if t.dtype() == dtype && t.device() == device {
+            return Ok(t.clone());
+        }
         crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
     };
     let (a, b) = (operand(a0)?, operand(b0)?);
