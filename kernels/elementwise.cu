@@ -235,6 +235,8 @@ template <typename F> __device__ F bin_float(int op, F x, F y) {
     case B_COPYSIGN: return (F)copysign((double)x, (double)y);
     case B_XLOGY: return xlogy(x, y);
     case B_LEAKY_RELU: return x > (F)0 ? x : x * y;
+    // expm1 rounded to F, then the multiply: the host's two roundings.
+    case B_ELU: return x > (F)0 ? x : (F)expm1((double)x) * y;
     // exp rounded to F, then log1p: the host's two roundings.
     case B_SOFTPLUS: return x > y ? x : (F)log1p((double)(F)exp((double)x));
     case B_NEXT_AFTER: return sizeof(F) == 4 ? (F)nextafterf((float)x, (float)y) : (F)nextafter((double)x, (double)y);

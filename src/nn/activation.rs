@@ -10,11 +10,13 @@ use crate::tensor::ops::arith::{bin, cmp, neg, num, scale, sub, un, where_};
 
 pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
     if !t.dtype().is_float() {
+        // PyTorch's class for a kernel missing a dtype.
         return Err(dtype_err(format!(
             "{what} needs a floating point input, but it is {}",
             t.dtype()
         ))
-        .hint("convert first with .float()"));
+        .hint("convert first with .float()")
+        .raised_as("NotImplementedError"));
     }
     Ok(())
 }
@@ -74,17 +76,11 @@ pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
     })
 }
 
-/// x if x > 0 else α (exp(x) - 1).
+/// x if x > 0 else α (exp(x) - 1): one element-wise pass, as ATen's kernel
+/// (five, as a composite of where, expm1 and scale, ran at a third of its speed).
 pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
     require_float(x, "elu")?;
-    composite("EluBackward0", &[x], |t| {
-        let x = &t[0];
-        let positive = cmp(BinaryOp::Gt, x, &num(0.0))?;
-        // As in softplus: the exponential branch never sees the large inputs.
-        let safe = where_(&positive, &num(0.0), x)?;
-        let below = scale(&un(UnaryOp::Expm1, &safe)?, alpha)?;
-        where_(&positive, x, &below)
-    })
+    bin(BinaryOp::Elu, x, &num(alpha))
 }
 
 /// log σ(x) = min(x, 0) - log1p(exp(-|x|)), stable for large |x| (and its

@@ -62,7 +62,7 @@ pub const ROWS: &[Builtin] = &[
     row!(
         Function,
         "elu",
-        "elu(input, alpha=1.0)",
+        "elu(input, alpha=1.0, inplace=False)",
         "x if x > 0 else alpha * (exp(x) - 1).",
         "F.elu(tensor([-1., 0., 1.]))",
         elu
@@ -290,8 +290,9 @@ fn softplus(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn elu(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.tensor("input")?;
     let alpha = a.float_or("alpha", 1.0)?;
+    let inplace = a.flag("inplace", false)?;
     a.finish()?;
-    tensor_out(f::elu(&x, alpha))
+    in_place_if(inplace, &x, f::elu(&x, alpha), "elu_")
 }
 
 fn logsigmoid(_: &mut Interp, mut a: Args) -> Result<Value> {

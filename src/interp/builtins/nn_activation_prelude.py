@@ -56,7 +56,11 @@ def selu(input, inplace=False):
 
 
 def celu(input, alpha=1.0, inplace=False):
-    return _in_place_if(inplace, input, input.clamp(min=0) + (alpha * torch.expm1(input / alpha)).clamp(max=0))
+    # ATen's elu with input_scale 1/alpha: x where x > 0, else
+    # alpha (exp(x (1/alpha)) - 1); with alpha 1, elu itself (one pass).
+    if alpha == 1.0:
+        return _in_place_if(inplace, input, F.elu(input))
+    return _in_place_if(inplace, input, torch.where(input > 0, input, F.elu(input * (1.0 / alpha), alpha)))
 
 
 def mish(input, inplace=False):

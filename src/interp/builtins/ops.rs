@@ -27,9 +27,11 @@ const BY_HAND: &[&str] = &[
     "round",
     "logit",
     // nn.functional's (nn.rs): PyTorch has no torch.silu, torch.gelu,
-    // torch.leaky_relu, torch.softplus, torch.hardsigmoid or torch.hardswish.
+    // torch.leaky_relu, torch.softplus, torch.elu, torch.hardsigmoid or
+    // torch.hardswish.
     "leaky_relu",
     "softplus",
+    "elu",
     "hardsigmoid",
     "hardswish",
     "silu",

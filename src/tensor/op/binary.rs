@@ -3,7 +3,7 @@
 //! kind of element, and the derivative in tensor ops. The parser's operators map
 //! to these rows by symbol.
 
-use super::fastmath::{exp_f32, log1p_f32};
+use super::fastmath::{exp_f32, expm1_f32, log1p_f32};
 use super::fastmath_derived::atan2_f32;
 use super::math::{
     div_floor_f32, div_floor_f64, int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64,
@@ -194,6 +194,10 @@ binary_ops! {
     LeakyRelu "leaky_relu" "leaky_relu" "LeakyReluBackward0" FloatOnly arith [
         f32 |x, y| if x > 0.0 { x } else { x * y }, f64 |x, y| if x > 0.0 { x } else { x * y }, i64 |x, y| x
     ] d Some(grads::leaky_relu), "x where x > 0, else x times the slope (F.leaky_relu's one pass).", "F.leaky_relu(tensor([-2., 3.]), 0.1)";
+    Elu "elu" "elu" "EluBackward0" FloatOnly arith [
+        f32 |x, y| if x > 0.0 { x } else { expm1_f32(x) * y },
+        f64 |x, y| if x > 0.0 { x } else { x.exp_m1() * y }, i64 |x, y| x
+    ] d Some(grads::elu), "x where x > 0, else alpha (exp(x) - 1) (F.elu's one pass).", "F.elu(tensor([-1., 2.]), 0.5)";
     Softplus "softplus" "softplus" "SoftplusBackward0" FloatOnly arith [
         f32 |x, y| if x > y { x } else { log1p_f32(exp_f32(x)) },
         f64 |x, y| if x > y { x } else { x.exp().ln_1p() }, i64 |x, y| x
@@ -446,6 +450,18 @@ mod grads {
         let positive = t::cmp(BinaryOp::Gt, a, &t::num(0.0))?;
         let ga = crate::autograd::composite::composite("LeakyReluBackwardBackward0", &[g], |x| {
             t::where_(&positive, &x[0], &t::mul(&x[0], b)?)
+        })?;
+        Ok([Some(ga), None])
+    }
+
+    /// g where a > 0, else g · α · e^a, in ATen's elu_backward's order (α a
+    /// number: no gradient). Written in tensor ops, so that it is itself
+    /// differentiable.
+    pub fn elu(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
+        let below = t::cmp(BinaryOp::Le, a, &t::num(0.0))?;
+        let ga = crate::autograd::composite::composite("EluBackwardBackward0", &[g, a], |x| {
+            let curve = t::mul(&t::mul(&x[0], b)?, &t::un(UnaryOp::Exp, &x[1])?)?;
+            t::where_(&below, &curve, &x[0])
         })?;
         Ok([Some(ga), None])
     }

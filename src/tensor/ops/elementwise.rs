@@ -201,7 +201,8 @@ pub(super) fn number_kept_in_float(op: BinaryOp, dtype: DType, a0: &Tensor, b0: 
     matches!(dtype, DType::F16 | DType::BF16)
         && match op {
             BinaryOp::Mul => na != nb,
-            BinaryOp::Div => nb && !na,
+            // ATen's activations take their coefficients in float32 too.
+            BinaryOp::Div | BinaryOp::Elu | BinaryOp::LeakyRelu | BinaryOp::Softplus => nb && !na,
             _ => false,
         }
 }
