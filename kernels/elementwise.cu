@@ -66,6 +66,7 @@ __device__ double un_f64(int op, double x) {
     // silu and gelu as src/tensor/op/unary.rs writes them; the products are
     // rounded on their own (no FMA), as on the CPU.
     case U_SILU: return x / (1.0 + exp(-x));
+    case U_LOG_SIGMOID: return fmin(x, 0.0) - log1p(exp(-fabs(x)));
     case U_HARDSIGMOID: return hard_ramp(x) / 6.0;
     case U_HARDSWISH: return x * hard_ramp(x) / 6.0;
     case U_GELU: return __dmul_rn(x, 0.5) * (erf(__dmul_rn(x, 0.7071067811865476)) + 1.0);
@@ -120,6 +121,8 @@ __device__ float un_f32(int op, float x) {
     case U_RAD2_DEG: return x * (float)(180.0 / 3.141592653589793);
     case U_SIGMOID: return 1.0f / (1.0f + (float)exp(-(double)x));
     case U_SILU: return x / (1.0f + (float)exp(-(double)x));
+    // exp rounded to float, then log1p: the host's roundings.
+    case U_LOG_SIGMOID: return fminf(x, 0.0f) - (float)log1p((double)(float)exp(-(double)fabsf(x)));
     case U_HARDSIGMOID: return hard_ramp(x) / 6.0f;
     case U_HARDSWISH: return x * hard_ramp(x) / 6.0f;
     case U_GELU: return __fmul_rn(x, 0.5f) * ((float)erf((double)__fmul_rn(x, 0.70710677f)) + 1.0f);

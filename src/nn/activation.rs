@@ -94,9 +94,10 @@ fn log_sigmoid_of(x: &Tensor) -> Result<Tensor> {
     sub(&low, &tail)
 }
 
+/// One element-wise pass, as ATen's kernel.
 pub fn logsigmoid(x: &Tensor) -> Result<Tensor> {
     require_float(x, "logsigmoid")?;
-    composite("LogSigmoidBackward0", &[x], |t| log_sigmoid_of(&t[0]))
+    un(UnaryOp::LogSigmoid, x)
 }
 
 /// softplus(-x) = -log σ(x).

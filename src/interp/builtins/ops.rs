@@ -36,6 +36,7 @@ const BY_HAND: &[&str] = &[
     "hardswish",
     "silu",
     "gelu",
+    "logsigmoid",
 ];
 
 pub(super) fn leak(s: String) -> &'static str {

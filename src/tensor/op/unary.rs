@@ -123,6 +123,35 @@ fn silu_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
     mul(g, &mul(&s, &inner)?)
 }
 
+/// logsigmoid'(x) = σ(-x), as ATen's log_sigmoid_backward computes it from
+/// z = exp(-|x|): (1 - z/(1+z)) g below zero, z/(1+z) g from zero up.
+/// One node, whose own gradients are PyTorch's (derivatives.yaml): this
+/// again for g, and gg g (σ(x) - 1) σ(x) for x (differentiating the formula
+/// through |x| would give 0 at x = 0, where PyTorch's is -1/4).
+fn logsigmoid_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let out = crate::autograd::no_grad(|| {
+        let z = un(UnaryOp::Exp, &neg(&un(UnaryOp::Abs, x)?)?)?;
+        let r = div(&z, &add(&num(1.0), &z)?)?;
+        let below = cmp(crate::tensor::op::BinaryOp::Lt, x, &num(0.0))?;
+        mul(&where_(&below, &sub(&num(1.0), &r)?, &r)?, g)
+    })?;
+    let (g0, x0) = (g.clone(), x.clone());
+    Ok(crate::autograd::record(
+        out,
+        "LogSigmoidBackwardBackward0",
+        &[g, x],
+        false,
+        move || {
+            crate::autograd::rules::rule(move |gg| {
+                let for_g = logsigmoid_grad(&x0, &x0, gg)?;
+                let s = un(UnaryOp::Sigmoid, &x0)?;
+                let for_x = mul(&mul(&mul(gg, &g0)?, &sub(&s, &num(1.0))?)?, &s)?;
+                Ok(vec![Some(for_g), Some(for_x)])
+            })
+        },
+    ))
+}
+
 /// gelu'(x) = Φ(x) + x φ(x).
 fn gelu_grad(x: &Tensor, _: &Tensor, g: &Tensor) -> Result<Tensor> {
     let cdf = scale(
@@ -273,6 +302,12 @@ unary_ops! {
         f64 |x| x * 0.5 * (((x + x * (x * x) * 0.044715) * SQRT_2_OVER_PI).tanh() + 1.0), i64 |x| x,
         d Some(gelu_tanh_grad), "x Φ(x) by its tanh approximation (F.gelu(x, approximate='tanh')).",
         "F.gelu(tensor([-1., 0., 1.]), approximate='tanh')";
+    // F.logsigmoid: one pass, ATen's min(x, 0) - log1p(exp(-|x|)) with its
+    // roundings (exp, then log1p, then the difference); five passes before.
+    LogSigmoid "logsigmoid" "LogSigmoidBackward0" FloatOnly Input,
+        f32 |x| x.min(0.0) - log1p_f32(exp_f32(-x.abs())),
+        f64 |x| x.min(0.0) - (-x.abs()).exp().ln_1p(), i64 |x| x,
+        d Some(logsigmoid_grad), "log(sigmoid(x)), without overflow (F.logsigmoid).", "F.logsigmoid(tensor([-1., 0., 1.]))";
     // F.hardsigmoid and F.hardswish: one pass each, ATen's operations in its
     // order (min(max(x + 3, 0), 6) / 6); like F.gelu, no torch.* builtin.
     Hardsigmoid "hardsigmoid" "HardsigmoidBackward0" FloatOnly Input,
