@@ -16,3 +16,9 @@ for e in ["1 // 0", "1 % 0", "1.0 // 0", "1 / 0", "True & False", "True | False"
         print(e, eval(e))
     except ZeroDivisionError as x:
         print(e, x)
+# float32 remainders without the library call below quotients of 2^28, and
+# with it above: both sides of the edge, huge and tiny operands, signs.
+a = torch.tensor([3e38, 1e30, -7e20, 16777217.0, 268435455.0, 268435457.0, -2.5e-38, 1e-45, 5.0, -5.0])
+b = torch.tensor([1e-38, 3.0, 0.7, 0.3, 1.0, 1.0, 1e-39, 3e-45, -0.3, float("inf")])
+print((a // b).tolist(), (a % b).tolist(), torch.fmod(a, b).tolist())
+print(torch.fmod(torch.tensor([-4.0, 4.0, -0.0]), 2.0).tolist(), (torch.tensor([-4.0, 4.0]) % -2.0).tolist())

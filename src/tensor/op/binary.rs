@@ -6,9 +6,9 @@
 use super::fastmath::{exp_f32, expm1_f32, log1p_f32};
 use super::fastmath_derived::atan2_f32;
 use super::math::{
-    div_floor_f32, div_floor_f64, int_pow, logaddexp, logaddexp_f32, nan_max_f32, nan_max_f64,
-    nan_min_f32, nan_min_f64, nextafter, nextafter_f32, py_floordiv_int, py_fmod, py_fmod_f32,
-    py_mod_int, shl_int, shr_int, xlogy, xlogy_f32,
+    div_floor_f32, div_floor_f64, fmod_f32, int_pow, logaddexp, logaddexp_f32, nan_max_f32,
+    nan_max_f64, nan_min_f32, nan_min_f64, nextafter, nextafter_f32, py_floordiv_int, py_fmod,
+    py_fmod_f32, py_mod_int, shl_int, shr_int, xlogy, xlogy_f32,
 };
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -174,7 +174,7 @@ binary_ops! {
         f32 |x, y| atan2_f32(x, y), f64 |x, y| x.atan2(y), i64 |x, y| x
     ] d Some(grads::atan2), "The angle of (other, input) in radians.", "atan2(tensor([1., 1.]), tensor([1., -1.]))";
     Fmod "fmod" "fmod" "FmodBackward1" NoBoolResult arith [
-        f32 |x, y| x % y, f64 |x, y| x % y, i64 |x, y| x.wrapping_rem(y)
+        f32 |x, y| fmod_f32(x, y), f64 |x, y| x % y, i64 |x, y| x.wrapping_rem(y)
     ] d Some(grads::fmod), "C's remainder: the result has the dividend's sign (% has the divisor's).", "fmod(tensor([7., -7.]), tensor([3., 3.]))";
     Hypot "hypot" "hypot" "HypotBackward0" FloatOnly arith [
         f32 |x, y| x.hypot(y), f64 |x, y| x.hypot(y), i64 |x, y| x

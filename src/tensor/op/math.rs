@@ -119,13 +119,13 @@ pub fn erf(x: f64) -> f64 {
 /// more than a tenth), where floor(1.0 / 0.1) rounds to 10. Division by zero
 /// gives IEEE's a / b.
 macro_rules! div_floor {
-    ($name:ident, $t:ty) => {
+    ($name:ident, $t:ty, $rem:expr) => {
         #[inline(always)]
         pub fn $name(a: $t, b: $t) -> $t {
             if b == 0.0 {
                 return a / b;
             }
-            let r = a % b;
+            let r = $rem(a, b);
             let mut div = (a - r) / b;
             if r != 0.0 && ((b < 0.0) != (r < 0.0)) {
                 div -= 1.0;
@@ -142,8 +142,26 @@ macro_rules! div_floor {
         }
     };
 }
-div_floor!(div_floor_f64, f64);
-div_floor!(div_floor_f32, f32);
+div_floor!(div_floor_f64, f64, |a: f64, b: f64| a % b);
+div_floor!(div_floor_f32, f32, fmod_f32);
+
+/// fmod of float32s (C's fmodf, Rust's `%`), exactly, without the library call
+/// where the quotient is below 2^28: the remainder is a - n·b with n the
+/// truncated quotient, and in f64 the quotient cannot round up to the next
+/// integer (a/b is at least 2^-24 from it, more than half an f64 ulp of n),
+/// n·b fits 53 bits and the difference is exact. Larger quotients, infinite
+/// divisors and NaN go to the library (the call was most of `x // y`'s time).
+#[inline(always)]
+pub fn fmod_f32(a: f32, b: f32) -> f32 {
+    let (ad, bd) = (a as f64, b as f64);
+    let n = (ad / bd).trunc();
+    if n.abs() < 268_435_456.0 && bd.is_finite() {
+        // The remainder takes a's sign, also when it is zero.
+        ((ad - n * bd) as f32).copysign(a)
+    } else {
+        a % b
+    }
+}
 
 /// Python's modulo: the result takes the divisor's sign.
 #[inline(always)]
@@ -158,7 +176,7 @@ pub fn py_fmod(a: f64, b: f64) -> f64 {
 
 #[inline(always)]
 pub fn py_fmod_f32(a: f32, b: f32) -> f32 {
-    py_mod_of_fmod_f32(a % b, b)
+    py_mod_of_fmod_f32(fmod_f32(a, b), b)
 }
 
 /// Python's modulo from C's remainder r = fmod(a, b): r + b where r is
@@ -396,5 +414,58 @@ pub fn nextafter_f32(x: f32, y: f32) -> f32 {
         x.next_up()
     } else {
         x.next_down()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmod_f32;
+
+    /// fmod_f32 gives the library's fmodf bits for every kind of pair: random
+    /// bit patterns (all exponents, subnormals, infinities, NaN), quotients
+    /// near integers and near the 2^28 edge, zeros of both signs.
+    #[test]
+    fn fmod_matches_the_library() {
+        let same = |a: f32, b: f32| {
+            let (got, want) = (fmod_f32(a, b), a % b);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "fmod({a:e}, {b:e}): {got:e}, the library {want:e}"
+            );
+        };
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            same(f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32));
+            // Operands within a few binades of each other: small quotients.
+            let b = f32::from_bits((r >> 32) as u32 & 0x807f_ffff | 0x3f00_0000);
+            let a = b * ((r & 0xffff) as f32 + 0.5)
+                + f32::from_bits(r as u32 & 0x007f_ffff | 0x3400_0000);
+            same(a, b);
+            same(-a, b);
+            same(a, -b);
+        }
+        for (a, b) in [
+            (1.0, 0.1),
+            (-4.0, 2.0),
+            (4.0, -2.0),
+            (-0.0, 3.0),
+            (0.0, -3.0),
+            (7.5, f32::INFINITY),
+            (f32::INFINITY, 2.0),
+            (268_435_455.0, 1.0),
+            (268_435_456.0, 1.0),
+            (3.0e38, 1.0e-38),
+            (1.0e-45, 3.0e-45),
+            (16_777_217.0, 0.3),
+        ] {
+            same(a, b);
+        }
     }
 }
