@@ -33,3 +33,7 @@ try:
     F.elu(torch.tensor([1, -2]))
 except Exception as e:
     print(type(e).__name__)
+# Second derivatives where exp(x) overflows (x > 88 in float32).
+w = torch.tensor([-3.0, 0.5, 100.0, 1000.0], requires_grad=True)
+g, = torch.autograd.grad(F.elu(w, 2.0).sum(), w, create_graph=True)
+print(g, torch.autograd.grad(g.sum(), w)[0])

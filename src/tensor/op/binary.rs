@@ -460,7 +460,10 @@ mod grads {
     pub fn elu(a: &Tensor, b: &Tensor, _: &Tensor, g: &Tensor, _: [bool; 2]) -> Grads {
         let below = t::cmp(BinaryOp::Le, a, &t::num(0.0))?;
         let ga = crate::autograd::composite::composite("EluBackwardBackward0", &[g, a], |x| {
-            let curve = t::mul(&t::mul(&x[0], b)?, &t::un(UnaryOp::Exp, &x[1])?)?;
+            // The exponential sees only the inputs below zero: e^x of a large
+            // x is inf, and inf · 0 in a second derivative would be NaN.
+            let safe = t::where_(&below, &x[1], &t::num(0.0))?;
+            let curve = t::mul(&t::mul(&x[0], b)?, &t::un(UnaryOp::Exp, &safe)?)?;
             t::where_(&below, &curve, &x[0])
         })?;
         Ok([Some(ga), None])
