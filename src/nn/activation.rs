@@ -6,7 +6,7 @@ use crate::autograd::composite::composite;
 use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::{BinaryOp, UnaryOp};
-use crate::tensor::ops::arith::{bin, cmp, neg, num, scale, sub, un, where_};
+use crate::tensor::ops::arith::{bin, cmp, neg, num, scale, un, where_};
 
 pub fn require_float(t: &Tensor, what: &str) -> Result<()> {
     if !t.dtype().is_float() {
@@ -83,24 +83,13 @@ pub fn elu(x: &Tensor, alpha: f64) -> Result<Tensor> {
     bin(BinaryOp::Elu, x, &num(alpha))
 }
 
-/// log σ(x) = min(x, 0) - log1p(exp(-|x|)), stable for large |x| (and its
-/// gradient at 0 is σ(-0) = 1/2, as it should be).
-fn log_sigmoid_of(x: &Tensor) -> Result<Tensor> {
-    let low = bin(BinaryOp::Minimum, x, &num(0.0))?;
-    let tail = un(
-        UnaryOp::Log1p,
-        &un(UnaryOp::Exp, &neg(&un(UnaryOp::Abs, x)?)?)?,
-    )?;
-    sub(&low, &tail)
-}
-
 /// One element-wise pass, as ATen's kernel.
 pub fn logsigmoid(x: &Tensor) -> Result<Tensor> {
     require_float(x, "logsigmoid")?;
     un(UnaryOp::LogSigmoid, x)
 }
 
-/// softplus(-x) = -log σ(x).
+/// softplus(-x) = -log σ(x), through logsigmoid's one pass.
 pub fn softplus_neg(x: &Tensor) -> Result<Tensor> {
-    neg(&log_sigmoid_of(x)?)
+    neg(&un(UnaryOp::LogSigmoid, x)?)
 }

@@ -106,7 +106,7 @@ fn step_i64(op: ScanOp, acc: i64, x: i64) -> i64 {
 /// as [outer, len, inner] slabs: along the last dim each line runs in one
 /// register; along another, a row of `inner` accumulators steps down the dim a
 /// whole row at a time (vectorised), a slab per task.
-fn scan_slabs<T: Element, A: Copy, U: Copy + Default + Send + Sync>(
+fn scan_slabs<T: Element, A: Copy, U: Copy + Send + Sync>(
     v: &[T],
     l: &Layout,
     dim: usize,

@@ -149,6 +149,16 @@ fn refuse_negative_int_power(op: BinaryOp, dtype: DType, b: &Tensor) -> Result<(
     Ok(())
 }
 
+/// An operand in the op's compute dtype on its device, outside the graph (the
+/// op records its own node). Already so, it is the same tensor, without the
+/// no-grad guard and the two conversions: most operands of most ops.
+fn operand(t: &Tensor, dtype: DType, device: Device) -> Result<Tensor> {
+    if t.dtype() == dtype && t.device() == device {
+        return Ok(t.clone());
+    }
+    crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
+}
+
 /// `a op b` with PyTorch's promotion and broadcasting.
 pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let device = check_same_device(a0, b0, op.symbol())?;
@@ -164,13 +174,7 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
         dtype
     };
     check_alloc(&shape, out_dtype)?;
-    let operand = |t: &Tensor| -> Result<Tensor> {
-        if t.dtype() == dtype && t.device() == device {
-            return Ok(t.clone());
-        }
-        crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
-    };
-    let (a, b) = (operand(a0)?, operand(b0)?);
+    let (a, b) = (operand(a0, dtype, device)?, operand(b0, dtype, device)?);
     if op == BinaryOp::NextAfter && matches!(dtype, DType::F16 | DType::BF16) {
         return crate::tensor::ops::numeric::nextafter_half(&a, &b, &shape);
     }
@@ -179,9 +183,10 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     let out = match power_by_number(op, b0, dtype)? {
         Some(steps) => power_steps(&a, &la, steps)?,
         None if number_kept_in_float(op, dtype, a0, b0) => {
-            let wide =
-                |t: &Tensor| crate::autograd::no_grad(|| t.to_dtype(DType::F32)?.to_device(device));
-            let (a, b) = (wide(a0)?, wide(b0)?);
+            let (a, b) = (
+                operand(a0, DType::F32, device)?,
+                operand(b0, DType::F32, device)?,
+            );
             let (la, lb) = (a.layout().expand(&shape), b.layout().expand(&shape));
             let product = a.read().binary(&la, &b.read(), &lb, op)?;
             product.cast(&Layout::contiguous(&shape), dtype)?
@@ -334,7 +339,7 @@ fn aligned(
     let ts = parts
         .iter()
         .zip(dtypes)
-        .map(|(t, d)| crate::autograd::no_grad(|| t.to_dtype(d)?.to_device(device)))
+        .map(|(t, d)| operand(t, d, device))
         .collect::<Result<Vec<_>>>()?;
     Ok((ts, shape))
 }
