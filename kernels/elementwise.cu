@@ -390,6 +390,75 @@ __device__ __forceinline__ void ternary_impl(i64 n, int op, const Strided& la, c
 
 FOR_ALL_DTYPES(ELEMENTWISE_KERNELS)
 
+// One step of an LSTM cell, fused (backend/cuda/lstm.rs; backend/cpu/lstm.rs
+// is the host's): the activations are the element-wise ops' own (un), and
+// each product and sum is rounded on its own (no contraction into a fused
+// multiply-add), so the cell gives the composite's digits.
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+
+// gates [B, 4H] (i, f, g, o) and cx [B, H] to out [2, B, H] (hy, cy) and the
+// activated gates, work [B, 4H].
+template <typename T>
+__device__ void lstm_cell_impl(i64 B, i64 H, const Strided& gl, const T* g, const Strided& cl,
+                               const T* c, T* out, T* work) {
+    FOR_EACH(e, B * H) {
+        i64 k = (e / H) * 4 * H + e % H;
+        T i = un(U_SIGMOID, g[at(gl, k)]);
+        T f = un(U_SIGMOID, g[at(gl, k + H)]);
+        T gg = un(U_TANH, g[at(gl, k + 2 * H)]);
+        T o = un(U_SIGMOID, g[at(gl, k + 3 * H)]);
+        T cn = add_rn(mul_rn(f, c[at(cl, e)]), mul_rn(i, gg));
+        work[k] = i;
+        work[k + H] = f;
+        work[k + 2 * H] = gg;
+        work[k + 3 * H] = o;
+        out[B * H + e] = cn;
+        out[e] = mul_rn(o, un(U_TANH, cn));
+    }
+}
+
+// d [2, B, H] (hy's gradient, then cy's) to the gates' gradient dg [B, 4H]
+// and cx's dc [B, H]: each product's gradient is the incoming one times the
+// other factor; sigmoid' = y (1 - y), tanh' = 1 - y^2.
+template <typename T>
+__device__ void lstm_cell_grad_impl(i64 B, i64 H, const Strided& dl, const T* d,
+                                    const Strided& cl, const T* c, const T* out, const T* work,
+                                    T* dg, T* dc) {
+    const T one = (T)1;
+    FOR_EACH(e, B * H) {
+        i64 k = (e / H) * 4 * H + e % H;
+        T i = work[k], f = work[k + H], g = work[k + 2 * H], o = work[k + 3 * H];
+        T dh = d[at(dl, e)], dcn = d[at(dl, B * H + e)];
+        T tc = un(U_TANH, out[B * H + e]);
+        T d_o = mul_rn(dh, tc);
+        T dcy = add_rn(mul_rn(mul_rn(dh, o), sub_rn(one, mul_rn(tc, tc))), dcn);
+        dg[k] = mul_rn(mul_rn(dcy, g), mul_rn(i, sub_rn(one, i)));
+        dg[k + H] = mul_rn(mul_rn(dcy, c[at(cl, e)]), mul_rn(f, sub_rn(one, f)));
+        dg[k + 2 * H] = mul_rn(mul_rn(dcy, i), sub_rn(one, mul_rn(g, g)));
+        dg[k + 3 * H] = mul_rn(d_o, mul_rn(o, sub_rn(one, o)));
+        dc[e] = mul_rn(dcy, f);
+    }
+}
+
+#define LSTM_KERNELS(SUF, T)                                                                          \
+    extern "C" __global__ void lstm_cell_##SUF(i64 B, i64 H, Strided gl, const T* g, Strided cl,      \
+                                               const T* c, T* out, T* work) {                         \
+        lstm_cell_impl<T>(B, H, gl, g, cl, c, out, work);                                              \
+    }                                                                                                 \
+    extern "C" __global__ void lstm_cell_grad_##SUF(i64 B, i64 H, Strided dl, const T* d,             \
+                                                    Strided cl, const T* c, const T* out,             \
+                                                    const T* work, T* dg, T* dc) {                    \
+        lstm_cell_grad_impl<T>(B, H, dl, d, cl, c, out, work, dg, dc);                                 \
+    }
+
+LSTM_KERNELS(f32, float)
+LSTM_KERNELS(f64, double)
+
 
 __device__ double cody_erf(double x) {
     if (x != x) return x;

@@ -1025,6 +1025,25 @@ fn prelude_layers_and_losses() {
         &[("x", "4,a,3", S)],
         "gru = nn.GRU(3, 2, bidirectional=True).double()",
     );
+    // The fused cell nn.LSTM steps through: hy and cy (one node), every input.
+    let cell = "torch._thnn_fused_lstm_cell(ig, hg, cx, ib, hb)";
+    check(
+        &format!("{cell}[0] * 2 + {cell}[1]"),
+        &[
+            ("ig", "a,8", S),
+            ("hg", "a,8", S),
+            ("cx", "a,2", S),
+            ("ib", "8", S),
+            ("hb", "8", S),
+        ],
+        "",
+    );
+    // Its backward is differentiable too (create_graph runs it in tensor ops).
+    check(
+        "torch.autograd.grad((torch._thnn_fused_lstm_cell(x, y, c)[0] * 1.5 + torch._thnn_fused_lstm_cell(x, y, c)[1]).sum() ** 2, (x, c), create_graph=True)[1] * c",
+        &[("x", "2,8", S), ("y", "2,8", S), ("c", "2,2", S)],
+        "",
+    );
 }
 
 /// The nn zoo's composites (nn_activation/loss/pool_conv/conv_norm preludes).

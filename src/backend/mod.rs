@@ -226,6 +226,22 @@ pub trait BackendStorage: Sized {
         w: Option<&Self>,
         eps_training: (f64, bool),
     ) -> Result<(Self, Self, Self)>;
+    /// One step of an LSTM cell from its gates `[B, 4H]` (the input's and the
+    /// hidden state's parts summed: i, f, g, o) and the cell state cx `[B, H]`,
+    /// float32 or float64: `[2, B, H]` holding hy = σ(o)·tanh(cy) and then cy =
+    /// σ(f)·cx + σ(i)·tanh(g), and the activated gates σ(i), σ(f), tanh(g),
+    /// σ(o) `[B, 4H]`, both contiguous.
+    fn lstm_cell(&self, l: &Layout, cx: (&Self, &Layout)) -> Result<(Self, Self)>;
+    /// Its gradient from `self`, the gradient of `[2, B, H]` (hy's, then
+    /// cy's), given cx and the forward's two results: the gates' gradient
+    /// `[B, 4H]` and cx's `[B, H]`, contiguous.
+    fn lstm_cell_backward(
+        &self,
+        l: &Layout,
+        cx: (&Self, &Layout),
+        out: &Self,
+        work: &Self,
+    ) -> Result<(Self, Self)>;
     /// A contiguous copy in host memory.
     fn to_host(&self, l: &Layout) -> Result<HostBuffer>;
 }
@@ -697,6 +713,39 @@ impl Storage {
                 let w = w.map(Storage::gpu).transpose()?;
                 let (dx, a, b) = g.batch_norm_backward(l, (x0, x.1), st, w, eps_training)?;
                 Ok((Storage::Cuda(dx), Storage::Cuda(a), Storage::Cuda(b)))
+            }
+        }
+    }
+    pub fn lstm_cell(&self, l: &Layout, cx: (&Storage, &Layout)) -> Result<(Storage, Storage)> {
+        match (self, cx.0) {
+            (Storage::Cpu(g), Storage::Cpu(c)) => {
+                let (out, work) = g.lstm_cell(l, (c, cx.1))?;
+                Ok((Storage::Cpu(out), Storage::Cpu(work)))
+            }
+            (Storage::Cuda(g), Storage::Cuda(c)) => {
+                let (out, work) = g.lstm_cell(l, (c, cx.1))?;
+                Ok((Storage::Cuda(out), Storage::Cuda(work)))
+            }
+            _ => Err(mixed()),
+        }
+    }
+    pub fn lstm_cell_backward(
+        &self,
+        l: &Layout,
+        cx: (&Storage, &Layout),
+        out: &Storage,
+        work: &Storage,
+    ) -> Result<(Storage, Storage)> {
+        match self {
+            Storage::Cpu(g) => {
+                let (c, o, w) = (cx.0.cpu()?, out.cpu()?, work.cpu()?);
+                let (dg, dc) = g.lstm_cell_backward(l, (c, cx.1), o, w)?;
+                Ok((Storage::Cpu(dg), Storage::Cpu(dc)))
+            }
+            Storage::Cuda(g) => {
+                let (c, o, w) = (cx.0.gpu()?, out.gpu()?, work.gpu()?);
+                let (dg, dc) = g.lstm_cell_backward(l, (c, cx.1), o, w)?;
+                Ok((Storage::Cuda(dg), Storage::Cuda(dc)))
             }
         }
     }

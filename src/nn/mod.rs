@@ -15,3 +15,4 @@ pub mod optim;
 mod optim_state;
 pub mod parameter;
 pub mod quantized;
+pub mod recurrent;

@@ -18,6 +18,7 @@ mod index;
 mod join;
 pub mod kernels;
 mod lines;
+mod lstm;
 mod mathfun;
 mod matmul;
 mod norm;
@@ -285,6 +286,18 @@ impl BackendStorage for CpuStorage {
         eps_training: (f64, bool),
     ) -> Result<(Self, Self, Self)> {
         batch_norm::batch_norm_backward(self, l, x, stats, w, eps_training)
+    }
+    fn lstm_cell(&self, l: &Layout, cx: (&Self, &Layout)) -> Result<(Self, Self)> {
+        lstm::lstm_cell(self, l, cx)
+    }
+    fn lstm_cell_backward(
+        &self,
+        l: &Layout,
+        cx: (&Self, &Layout),
+        out: &Self,
+        work: &Self,
+    ) -> Result<(Self, Self)> {
+        lstm::lstm_cell_backward(self, l, cx, out, work)
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         pool::max_pool(self, l, w)

@@ -33,6 +33,7 @@ pub mod device;
 mod elementwise;
 mod index;
 pub mod kernels;
+mod lstm;
 mod matmul;
 mod norm;
 pub mod random;
@@ -356,6 +357,18 @@ impl BackendStorage for CudaStorage {
         eps_training: (f64, bool),
     ) -> Result<(Self, Self, Self)> {
         norm::batch_norm_backward(self, l, x, stats, w, eps_training)
+    }
+    fn lstm_cell(&self, l: &Layout, cx: (&Self, &Layout)) -> Result<(Self, Self)> {
+        lstm::lstm_cell(self, l, cx)
+    }
+    fn lstm_cell_backward(
+        &self,
+        l: &Layout,
+        cx: (&Self, &Layout),
+        out: &Self,
+        work: &Self,
+    ) -> Result<(Self, Self)> {
+        lstm::lstm_cell_backward(self, l, cx, out, work)
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         matmul::max_pool(self, l, w)

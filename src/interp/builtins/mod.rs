@@ -56,6 +56,7 @@ mod pytypes;
 pub(crate) mod pywarnings;
 mod quantize;
 mod quantized_tensor;
+mod recurrent;
 mod reduce;
 pub mod runtime_switches;
 mod select;
@@ -136,7 +137,7 @@ macro_rules! row {
     };
 }
 
-fn tables() -> [&'static [Builtin]; 54] {
+fn tables() -> [&'static [Builtin]; 55] {
     [
         sparse::ROWS,
         pywarnings::ROWS,
@@ -153,6 +154,7 @@ fn tables() -> [&'static [Builtin]; 54] {
         dtype_info::ROWS,
         autograd::MODULE_ROWS,
         nn_norm::ROWS,
+        recurrent::ROWS,
         arrange::ROWS,
         nnmodule::ROWS,
         pyiter::ROWS,
