@@ -79,6 +79,22 @@ impl Tensor {
 #[derive(Clone, Debug)]
 pub struct WeakTensor(std::sync::Weak<Inner>);
 
+/// A tensor's storage buffer named without keeping its data alive (caches of
+/// derived copies key on it): while this is held, no other storage can take
+/// the same address, and the data goes when the last tensor on it does.
+pub struct StorageRef(std::sync::Weak<Shared>);
+
+impl StorageRef {
+    /// Is `t` a view of this storage?
+    pub fn holds(&self, t: &Tensor) -> bool {
+        std::sync::Weak::as_ptr(&self.0) == Arc::as_ptr(&t.0.storage)
+    }
+    /// Does any tensor still use the storage?
+    pub fn alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+}
+
 impl WeakTensor {
     pub fn alive(&self) -> bool {
         self.0.strong_count() > 0
@@ -400,6 +416,10 @@ impl Tensor {
             && self.is_contiguous()
             && self.offset() == 0
             && self.numel() == self.storage_len()
+    }
+    /// Its storage, named without being kept alive.
+    pub fn storage_ref(&self) -> StorageRef {
+        StorageRef(Arc::downgrade(&self.0.storage))
     }
     /// Do the two tensors share a storage buffer (one is a view of the other)?
     pub fn shares_storage(&self, other: &Tensor) -> bool {

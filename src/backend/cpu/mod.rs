@@ -32,6 +32,7 @@ pub mod simd;
 mod softmax;
 mod sort;
 mod strided;
+mod transpose;
 mod window;
 
 pub use elem::{CpuStorage, Element};

@@ -186,6 +186,7 @@ pub fn transposed(l: &Layout) -> Option<Layout> {
 fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
     const TILE: usize = 8;
     let (rows, cols, step) = (t.shape[0], t.shape[1], t.strides[1]);
+    let vector = std::mem::size_of::<T>() == 4 && super::transpose::available();
     crate::threads::ensure();
     filled_vec(rows * cols, |out| {
         out.par_chunks_mut(TILE * cols)
@@ -195,6 +196,23 @@ fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
                 let h = dst.len() / cols;
                 for c0 in (0..cols).step_by(TILE) {
                     let w = TILE.min(cols - c0);
+                    if vector && w == TILE && h == TILE {
+                        // SAFETY: the tile's source elements t.offset + r0 + r
+                        // + (c0 + c)·step (r, c < 8) are elements of the layout
+                        // (r0 + r < rows, c0 + c < cols), so inside `src`; its
+                        // destinations r·cols + c0 + c lie in this band of 8
+                        // rows; the elements are 32-bit, and available() said
+                        // the instructions run here.
+                        unsafe {
+                            super::transpose::block32(
+                                src.as_ptr().add(t.offset + r0 + c0 * step) as *const f32,
+                                step,
+                                dst.as_mut_ptr().add(c0) as *mut f32,
+                                cols,
+                            )
+                        };
+                        continue;
+                    }
                     for c in c0..c0 + w {
                         let col = &src[t.offset + r0 + c * step..][..h];
                         for (r, &x) in col.iter().enumerate() {

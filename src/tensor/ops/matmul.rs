@@ -112,6 +112,14 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if ka != kb {
         return Err(inner_mismatch(&a_shape0, &b_shape0, ka, kb));
     }
+    // A column-major right operand that comes back is multiplied in a
+    // row-major copy (row_major.rs); a single row is a vector product, which
+    // reads either layout at speed.
+    let rows = a2.numel() / ka.max(1);
+    let b2 = match rows > 1 {
+        true => super::row_major::row_major(&b2, rows).unwrap_or(b2),
+        false => b2,
+    };
     let batch = broadcast_shapes(&a2.shape()[..an - 2], &b2.shape()[..bn - 2]).map_err(|_| {
         shape_err(format!(
             "cannot matmul {} @ {}: batch dimensions {} and {} cannot be broadcast",

@@ -22,6 +22,7 @@ pub mod matmul;
 pub mod matrix;
 pub mod numeric;
 pub mod reduce;
+mod row_major;
 pub mod sampling;
 pub mod scalar;
 pub mod select;
