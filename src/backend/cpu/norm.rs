@@ -120,23 +120,10 @@ crate::multiversion! {
     /// exact 0, not a rounding residue. g·x̂ and g go into the parameters' sums.
     fn grad_row<T: Element>(g: &[T], x: &[T], w: &[T], stats: (f64, f64), dx: &mut [Out<T>], dw: &mut [f64], db: &mut [f64]) {
         let (scale, (mean, rstd)) = (1.0 / x.len() as f64, stats);
-        let (mut s_g, mut s_gx) = ([0.0f64; 8], [0.0f64; 8]);
-        let lanes = g.chunks_exact(8).zip(x.chunks_exact(8)).zip(w.chunks_exact(8));
-        for ((g, x), w) in lanes {
-            for i in 0..8 {
-                let gw = g[i].to_f64() * w[i].to_f64();
-                s_g[i] += gw;
-                s_gx[i] += gw * x[i].to_f64();
-            }
-        }
-        let join = |l: [f64; 8]| l.iter().fold(0.0, |a, b| a + b);
-        let (mut sum_g, mut sum_gx) = (join(s_g), join(s_gx));
-        let tail = x.len() / 8 * 8;
-        for ((g, x), w) in g[tail..].iter().zip(&x[tail..]).zip(&w[tail..]) {
-            let gw = g.to_f64() * w.to_f64();
-            sum_g += gw;
-            sum_gx += gw * x.to_f64();
-        }
+        // Two passes over the row (in L1): one accumulator array each, which
+        // vectorises; both in one loop ran scalar.
+        let sum_g = lanes_of_products(g, w, None);
+        let sum_gx = lanes_of_products(g, w, Some(x));
         let b = (sum_g * mean - sum_gx) * rstd * rstd * rstd * scale;
         let c = -b * mean - sum_g * rstd * scale;
         let r = opmath::<T>;
@@ -149,6 +136,36 @@ crate::multiversion! {
             *db += g;
         }
     }
+}
+
+/// Σ a·b (·c) in eight lanes, joined in order, then the tail added one by one.
+#[inline(always)]
+fn lanes_of_products<T: Element>(a: &[T], b: &[T], c: Option<&[T]>) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let ((ac, _), (bc, _)) = (a.as_chunks::<8>(), b.as_chunks::<8>());
+    match c {
+        None => {
+            for (a, b) in ac.iter().zip(bc) {
+                for i in 0..8 {
+                    lanes[i] += a[i].to_f64() * b[i].to_f64();
+                }
+            }
+        }
+        Some(c) => {
+            for ((a, b), c) in ac.iter().zip(bc).zip(c.as_chunks::<8>().0) {
+                for i in 0..8 {
+                    lanes[i] += a[i].to_f64() * b[i].to_f64() * c[i].to_f64();
+                }
+            }
+        }
+    }
+    let mut sum = lanes.iter().fold(0.0, |s, l| s + l);
+    let tail = a.len() / 8 * 8;
+    for (k, (a, b)) in a[tail..].iter().zip(&b[tail..]).enumerate() {
+        let ab = a.to_f64() * b.to_f64();
+        sum += c.map_or(ab, |c| ab * c[tail + k].to_f64());
+    }
+    sum
 }
 
 /// The forward of `x` (`[rows, n]`): `(y, mean, rstd)`, the statistics f64.
