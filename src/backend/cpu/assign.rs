@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::elementwise::{filled, operand};
 use super::kernels::BinaryKernels;
+use super::rows::Rows;
 use super::scratch::{Out, scratch, written};
 use super::strided::{copy_runs, gather, is_scalar, parallel, task_len, transposed};
 use crate::error::{Result, value_err};
@@ -47,6 +48,20 @@ pub fn binary_assign(
 }
 
 fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKernels) {
+    // A row broadcast or a slice of a wider tensor is read in place, row by
+    // row (rows.rs): through `block` it was copied run by run (`a += b[0]`
+    // on 1000²: 2.7x PyTorch's time).
+    if let Some(rows) = Rows::plan([&Layout::contiguous(&lb.shape), lb]) {
+        rows.each_block(dst, &|[_, j], col, d| {
+            let (n, mut xa, mut xb) = (d.len(), scratch(), scratch());
+            xa[..n].write_copy_of_slice(d);
+            // SAFETY: the line above wrote xa[..n].
+            let x = unsafe { written(&xa[..n]) };
+            let y = rows.operand(1, b, j, col, &mut xb[..n]);
+            T::binary_block(x, y, as_out(d), k);
+        });
+        return;
+    }
     // A transposed operand is copied in tiles first (see elementwise::pairwise).
     let tiled = transposed(lb).map(|_| gather(b, lb));
     let flat = tiled.as_ref().map(|_| Layout::contiguous(&lb.shape));

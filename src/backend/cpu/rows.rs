@@ -88,26 +88,34 @@ impl<const K: usize> Rows<K> {
     /// `BLOCK` elements of each row, rows in parallel when it is big.
     pub fn fill<U: Send>(&self, f: &RowBlock<'_, K, U>) -> Vec<U> {
         let rows: usize = self.outer.iter().map(|&(n, _)| n).product();
-        let len = self.len;
-        let n = rows * len;
-        let run = |first: usize, out: &mut [Out<U>]| {
+        filled_vec(rows * self.len, |out| self.each_block(out, f))
+    }
+
+    /// `f(row starts, col, block)` over blocks of at most `BLOCK` elements of
+    /// each row of `dst` (all the rows, in order), rows in parallel when it is
+    /// big: the output slots of `fill`, or an operand updated in place.
+    pub fn each_block<U: Send>(
+        &self,
+        dst: &mut [U],
+        f: &(dyn Fn([usize; K], usize, &mut [U]) + Sync),
+    ) {
+        let (len, n) = (self.len, dst.len());
+        let run = |first: usize, out: &mut [U]| {
             for (r, row) in out.chunks_mut(len).enumerate() {
                 let starts = self.starts(first + r);
-                for (b, dst) in row.chunks_mut(BLOCK).enumerate() {
-                    f(starts, b * BLOCK, dst);
+                for (b, block) in row.chunks_mut(BLOCK).enumerate() {
+                    f(starts, b * BLOCK, block);
                 }
             }
         };
-        filled_vec(n, |out| {
-            if parallel(n) {
-                let per = task_len(n).div_ceil(len).max(1);
-                out.par_chunks_mut(per * len)
-                    .enumerate()
-                    .for_each(|(t, task)| run(t * per, task));
-            } else {
-                run(0, out);
-            }
-        })
+        if parallel(n) {
+            let per = task_len(n).div_ceil(len).max(1);
+            dst.par_chunks_mut(per * len)
+                .enumerate()
+                .for_each(|(t, task)| run(t * per, task));
+        } else {
+            run(0, dst);
+        }
     }
 }
 
