@@ -16,8 +16,11 @@ use crate::tensor::layout::Layout;
 /// than the copy it saves.
 const MIN_ROW: usize = 128;
 
-/// A kernel over one block of a row: `f(row starts, col, out)`.
-pub type RowBlock<'a, const K: usize, U> = dyn Fn([usize; K], usize, &mut [Out<U>]) + Sync + 'a;
+/// A kernel over one block of a row: `f(row starts, col, block)`.
+pub type RowSlice<'a, const K: usize, U> = dyn Fn([usize; K], usize, &mut [U]) + Sync + 'a;
+
+/// One that writes a block of output slots.
+pub type RowBlock<'a, const K: usize, U> = RowSlice<'a, K, Out<U>>;
 
 /// `K` same-shaped operands as rows: outer dims, then one row of `len`.
 pub struct Rows<const K: usize> {
