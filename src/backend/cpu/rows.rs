@@ -97,11 +97,7 @@ impl<const K: usize> Rows<K> {
     /// `f(row starts, col, block)` over blocks of at most `BLOCK` elements of
     /// each row of `dst` (all the rows, in order), rows in parallel when it is
     /// big: the output slots of `fill`, or an operand updated in place.
-    pub fn each_block<U: Send>(
-        &self,
-        dst: &mut [U],
-        f: &(dyn Fn([usize; K], usize, &mut [U]) + Sync),
-    ) {
+    pub fn each_block<U: Send>(&self, dst: &mut [U], f: &RowSlice<'_, K, U>) {
         let (len, n) = (self.len, dst.len());
         let run = |first: usize, out: &mut [U]| {
             for (r, row) in out.chunks_mut(len).enumerate() {
