@@ -412,6 +412,21 @@ impl Storage {
             _ => Ok(false),
         }
     }
+    /// `self = self + b * c` in place where the backend has it (the CPU):
+    /// Ok(false) elsewhere, nothing written.
+    pub fn fused_multiply_add_assign(
+        &mut self,
+        l: &Layout,
+        b: (&Storage, &Layout),
+        c: (&Storage, &Layout),
+    ) -> Result<bool> {
+        match (self, b.0, c.0) {
+            (Storage::Cpu(a), Storage::Cpu(x), Storage::Cpu(y)) => a
+                .fused_multiply_add_assign(l, (x, b.1), (y, c.1))
+                .map(|_| true),
+            _ => Ok(false),
+        }
+    }
     pub fn binary(&self, l: &Layout, rhs: &Storage, rl: &Layout, op: BinaryOp) -> Result<Storage> {
         match (self, rhs) {
             (Storage::Cpu(a), Storage::Cpu(b)) => a.binary(l, b, rl, op).map(Storage::Cpu),

@@ -10,7 +10,7 @@ use crate::tensor::Tensor;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::op::UnaryOp;
 use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, un};
-use crate::tensor::ops::elementwise::{add_scaled, lerp};
+use crate::tensor::ops::elementwise::{add_scaled, add_scaled_in_place, lerp};
 use crate::tensor::ops::index::write_all;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,10 +164,47 @@ impl Optimizer {
             let p = self.params[i].clone();
             let Some(g) = p.grad() else { continue };
             let g = if self.maximize { neg(&g)? } else { g };
+            if let Kind::Sgd { .. } = self.kind {
+                // p.add_(d, alpha=-lr), in one pass over p where it can.
+                let (d, k) = self.sgd_direction(i, &p, g)?;
+                if !add_scaled_in_place(&p, &d, &num(k), false)? {
+                    write_all(&p, &add_scaled(&p, &d, &num(k), false)?)?;
+                }
+                continue;
+            }
             let new = self.update(i, &p, g)?;
             write_all(&p, &new)?;
         }
         Ok(())
+    }
+
+    /// SGD's step as (d, k): the parameter's next value is p + k·d.
+    fn sgd_direction(&mut self, i: usize, p: &Tensor, g: Tensor) -> Result<(Tensor, f64)> {
+        let Kind::Sgd {
+            momentum,
+            dampening,
+            nesterov,
+        } = self.kind
+        else {
+            return Err(crate::error::value_err(
+                "internal: an SGD step for another optimizer",
+            ));
+        };
+        let mut g = coupled(p, g, self.weight_decay)?;
+        if momentum != 0.0 {
+            let st = &mut self.state[i];
+            let buf = match &st.m {
+                Some(b) => add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?,
+                None => g.deep_clone()?,
+            };
+            st.m = Some(buf.clone());
+            g = if nesterov {
+                add_scaled(&g, &buf, &num(momentum), false)?
+            } else {
+                buf
+            };
+        }
+        Ok((g, -self.lr))
     }
 
     /// The parameter's next value. Each line is one PyTorch in-place op, so the
@@ -178,27 +215,9 @@ impl Optimizer {
         let steps = self.steps;
         let st = &mut self.state[i];
         match self.kind {
-            Kind::Sgd {
-                momentum,
-                dampening,
-                nesterov,
-            } => {
-                g = coupled(p, g, wd)?;
-                if momentum != 0.0 {
-                    let buf = match &st.m {
-                        Some(b) => {
-                            add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?
-                        }
-                        None => g.deep_clone()?,
-                    };
-                    st.m = Some(buf.clone());
-                    g = if nesterov {
-                        add_scaled(&g, &buf, &num(momentum), false)?
-                    } else {
-                        buf
-                    };
-                }
-                add_scaled(p, &g, &num(-lr), false)
+            Kind::Sgd { .. } => {
+                let (d, k) = self.sgd_direction(i, p, g)?;
+                add_scaled(p, &d, &num(k), false)
             }
             Kind::Adam {
                 beta1,

@@ -211,7 +211,7 @@ fn select_block<T: Copy>(c: &[bool], x: &[T], y: &[T], dst: &mut [Out<T>]) {
 crate::multiversion! {
     /// Compiled with FMA, which PyTorch's lerp and add with alpha use (and
     /// their bits need).
-    fn float_ternary_block<T: Element>(op: TernaryOp, p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
+    pub(super) fn float_ternary_block<T: Element>(op: TernaryOp, p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
         let wide = matches!(T::DTYPE, crate::tensor::DType::F64);
         let n = dst.len();
         let (p, q, r) = (&p[..n], &q[..n], &r[..n]);

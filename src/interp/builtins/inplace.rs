@@ -112,6 +112,9 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
         // rounding), written back.
         let alpha = convert::to_tensor_arg(&v, a.name, "alpha").map_err(|e| e.at(s))?;
         a.finish()?;
+        if ew::add_scaled_in_place(&t, &other, &alpha, op == BinOp::Sub)? {
+            return Ok(Value::Tensor(t));
+        }
         let source = crate::interp::ops::inplace_source(&t)?;
         let r = ew::add_scaled(&source, &other, &alpha, op == BinOp::Sub)?;
         write_into(&t, &r, op.symbol())?;

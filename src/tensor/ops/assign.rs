@@ -49,3 +49,36 @@ fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
         && dtype == t.dtype()
         && !super::elementwise::number_kept_in_float(op, dtype, t, other))
 }
+
+/// `t = t + b * c` rounded once (add and sub with alpha, as
+/// `elementwise::fused_multiply_add`), written into t's own elements: an
+/// optimizer's `p.add_(g, alpha=-lr)` in one pass. Ok(false) where the fast
+/// path does not apply (as `binary_assign`'s, and b, c in t's float32 or
+/// float64), nothing written.
+pub fn fused_multiply_add_assign(t: &Tensor, b: &Tensor, c: &Tensor) -> Result<bool> {
+    let dtype = t.dtype();
+    let fits = |x: &Tensor| {
+        (x.dtype() == dtype || x.is_wrapped_number())
+            && x.device() == t.device()
+            && !t.shares_storage(x)
+    };
+    let Ok(shape) = broadcast_shapes(b.shape(), c.shape()) else {
+        return Ok(false);
+    };
+    if !matches!(dtype, crate::tensor::DType::F32 | crate::tensor::DType::F64)
+        || crate::autograd::needs_grad(&[t, b, c])
+        || !t.is_contiguous()
+        || !fits(b)
+        || !fits(c)
+        || broadcast_shapes(t.shape(), &shape).ok().as_deref() != Some(t.shape())
+    {
+        return Ok(false);
+    }
+    let (b, c) = crate::autograd::no_grad(|| {
+        Ok::<_, crate::error::Error>((b.to_dtype(dtype)?, c.to_dtype(dtype)?))
+    })?;
+    let (lb, lc) = (b.layout().expand(t.shape()), c.layout().expand(t.shape()));
+    let (bs, cs) = (b.read(), c.read());
+    t.write()
+        .fused_multiply_add_assign(t.layout(), (&bs, &lb), (&cs, &lc))
+}

@@ -477,6 +477,24 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Res
     fused_multiply_add(op.grad_fn(false, false), a, b, &alpha)
 }
 
+/// `t ± alpha * b` written into t (add_ and sub_ with alpha) in one pass
+/// where nothing records it and t is a contiguous float32 or float64 tensor
+/// of the result's shape and dtype: the same fused multiply-add, the same
+/// bits. Ok(false): nothing written, compute out of place.
+pub fn add_scaled_in_place(t: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Result<bool> {
+    let dtype = result_type(&[t.operand(), b.operand(), alpha.operand()]);
+    if !alpha.is_wrapped_number() || dtype != t.dtype() {
+        return Ok(false);
+    }
+    // In t's dtype, as the fused op converts every operand (negating and
+    // rounding commute).
+    let alpha = crate::autograd::no_grad(|| match subtract {
+        true => unary(UnaryOp::Neg, alpha)?.to_dtype(dtype),
+        false => alpha.to_dtype(dtype),
+    })?;
+    super::assign::fused_multiply_add_assign(t, b, &alpha)
+}
+
 /// `a + b * c` rounded once (a fused multiply-add) in float32 or float64,
 /// their result type; recorded as `name`.
 pub fn fused_multiply_add(
