@@ -8,7 +8,12 @@
 //! version, in one layout) is seen, and used while the storage is unchanged:
 //! a write bumps the version and the entry goes, as it does when the
 //! operand's storage is freed. Weights that change between each use (a
-//! training step's forward) are never copied.
+//! training step's forward) are not copied, but for products of 2^24
+//! multiply-adds or more, where the copy is cheap beside the product and
+//! keeps the digits gemm's (see `row_major`). An entry names its storage
+//! weakly (`StorageRef`): it keeps no data alive, though while it is held
+//! the storage does not count as its tensors' alone (`is_sole_owner`).
+//! At most 16 MiB of copies are kept.
 
 use std::sync::Mutex;
 
