@@ -1,7 +1,7 @@
 //! One step of an LSTM cell, fused: the four gate activations, the new cell
 //! state and the new hidden state in one pass over the gates (eleven tensor
 //! ops and their backward nodes before: three sigmoids, two tanh, three
-//! products, a sum, a chunk), and its gradient in one pass. The arithmetic is
+//! products, two sums, a chunk), and its gradient in one pass. The arithmetic is
 //! the composite's, in its order and with its roundings (ATen's LSTMCell:
 //! σ(f)·c + σ(i)·tanh(g), σ(o)·tanh(c'); the gradients as the sigmoid, tanh
 //! and product rules give them), so the fused cell changes no digit. float32
