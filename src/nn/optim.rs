@@ -164,60 +164,44 @@ impl Optimizer {
             let p = self.params[i].clone();
             let Some(g) = p.grad() else { continue };
             let g = if self.maximize { neg(&g)? } else { g };
-            if let Kind::Sgd { .. } = self.kind {
-                // p.add_(d, alpha=-lr), in one pass over p where it can.
-                let (d, k) = self.sgd_direction(i, &p, g)?;
-                if !add_scaled_in_place(&p, &d, &num(k), false)? {
-                    write_all(&p, &add_scaled(&p, &d, &num(k), false)?)?;
-                }
-                continue;
+            match self.update(i, &p, g)? {
+                Next::Plus(d, k) if add_scaled_in_place(&p, &d, &num(k), false)? => {}
+                Next::Plus(d, k) => write_all(&p, &add_scaled(&p, &d, &num(k), false)?)?,
+                Next::Value(v) => write_all(&p, &v)?,
             }
-            let new = self.update(i, &p, g)?;
-            write_all(&p, &new)?;
         }
         Ok(())
-    }
-
-    /// SGD's step as (d, k): the parameter's next value is p + k·d.
-    fn sgd_direction(&mut self, i: usize, p: &Tensor, g: Tensor) -> Result<(Tensor, f64)> {
-        let Kind::Sgd {
-            momentum,
-            dampening,
-            nesterov,
-        } = self.kind
-        else {
-            return Err(crate::error::value_err(
-                "internal: an SGD step for another optimizer",
-            ));
-        };
-        let mut g = coupled(p, g, self.weight_decay)?;
-        if momentum != 0.0 {
-            let st = &mut self.state[i];
-            let buf = match &st.m {
-                Some(b) => add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?,
-                None => g.deep_clone()?,
-            };
-            st.m = Some(buf.clone());
-            g = if nesterov {
-                add_scaled(&g, &buf, &num(momentum), false)?
-            } else {
-                buf
-            };
-        }
-        Ok((g, -self.lr))
     }
 
     /// The parameter's next value. Each line is one PyTorch in-place op, so the
     /// rounding matches: `a.add_(b, alpha=k)` is `add_scaled` (one fused
     /// multiply-add, as ATen computes it).
-    fn update(&mut self, i: usize, p: &Tensor, mut g: Tensor) -> Result<Tensor> {
+    fn update(&mut self, i: usize, p: &Tensor, mut g: Tensor) -> Result<Next> {
         let (lr, wd) = (self.lr, self.weight_decay);
         let steps = self.steps;
         let st = &mut self.state[i];
         match self.kind {
-            Kind::Sgd { .. } => {
-                let (d, k) = self.sgd_direction(i, p, g)?;
-                add_scaled(p, &d, &num(k), false)
+            Kind::Sgd {
+                momentum,
+                dampening,
+                nesterov,
+            } => {
+                g = coupled(p, g, wd)?;
+                if momentum != 0.0 {
+                    let buf = match &st.m {
+                        Some(b) => {
+                            add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?
+                        }
+                        None => g.deep_clone()?,
+                    };
+                    st.m = Some(buf.clone());
+                    g = if nesterov {
+                        add_scaled(&g, &buf, &num(momentum), false)?
+                    } else {
+                        buf
+                    };
+                }
+                Ok(Next::Plus(g, -lr))
             }
             Kind::Adam {
                 beta1,
@@ -244,7 +228,7 @@ impl Optimizer {
                 let next = addcdiv(&p, &m, &denom, -lr / bc1)?;
                 st.m = Some(m);
                 st.v = Some(v);
-                Ok(next)
+                Ok(Next::Value(next))
             }
             Kind::RmsProp {
                 alpha,
@@ -271,9 +255,9 @@ impl Optimizer {
                     let buf = taken(&mut st.vmax, p)?;
                     let buf = addcdiv(&mul(&buf, &num(momentum))?, &g, &avg, 1.0)?;
                     st.vmax = Some(buf.clone());
-                    return add_scaled(p, &buf, &num(-lr), false);
+                    return Ok(Next::Plus(buf, -lr));
                 }
-                addcdiv(p, &g, &avg, -lr)
+                addcdiv(p, &g, &avg, -lr).map(Next::Value)
             }
             Kind::Adagrad {
                 lr_decay,
@@ -292,7 +276,7 @@ impl Optimizer {
                 let sum = addcmul(&sum, &g, &g, 1.0)?;
                 let std = add(&un(UnaryOp::Sqrt, &sum)?, &num(eps))?;
                 st.m = Some(sum);
-                addcdiv(p, &g, &std, -clr)
+                addcdiv(p, &g, &std, -clr).map(Next::Value)
             }
             Kind::Adadelta { rho, eps } => {
                 g = coupled(p, g, wd)?;
@@ -306,7 +290,7 @@ impl Optimizer {
                 let acc = addcmul(&mul(&acc, &num(rho))?, &delta, &delta, 1.0 - rho)?;
                 st.m = Some(sq);
                 st.v = Some(acc);
-                add_scaled(p, &delta, &num(-lr), false)
+                Ok(Next::Plus(delta, -lr))
             }
             Kind::Adamax { beta1, beta2, eps } => {
                 g = coupled(p, g, wd)?;
@@ -323,7 +307,7 @@ impl Optimizer {
                 let next = addcdiv(p, &m, &inf, -clr)?;
                 st.m = Some(m);
                 st.v = Some(inf);
-                Ok(next)
+                Ok(Next::Value(next))
             }
             Kind::NAdam {
                 beta1,
@@ -348,7 +332,7 @@ impl Optimizer {
                 let next = addcdiv(&next, &m, &denom, k2)?;
                 st.m = Some(m);
                 st.v = Some(v);
-                Ok(next)
+                Ok(Next::Value(next))
             }
         }
     }
@@ -364,6 +348,14 @@ fn decay(p: &Tensor, g: Tensor, lr: f64, wd: f64, decoupled: bool) -> Result<(Te
         return Ok((mul(p, &num(1.0 - lr * wd))?, g));
     }
     Ok((p.clone(), coupled(p, g, wd)?))
+}
+
+/// A parameter's next value: computed whole, or p + k·d (PyTorch's
+/// `p.add_(d, alpha=k)`), which `step` writes into p in one pass where the
+/// in-place fused multiply-add applies.
+enum Next {
+    Value(Tensor),
+    Plus(Tensor, f64),
 }
 
 /// `grad = grad.add(param, alpha=weight_decay)`.

@@ -9,7 +9,7 @@
 //! create_graph, run the same formulas in tensor ops.
 
 use crate::autograd::rules::rule;
-use crate::autograd::{Saved, is_enabled, no_grad, record};
+use crate::autograd::{Saved, is_enabled, needs_grad, no_grad, record};
 use crate::error::{Result, dtype_err, shape_err};
 use crate::tensor::op::{ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, mul, num, sub, un};
@@ -112,7 +112,12 @@ pub fn fused_lstm_cell(x: &CellInputs) -> Result<(Tensor, Tensor, Tensor)> {
     };
     let out = Tensor::from_contiguous(out, &[2, b, h]);
     let work = Tensor::from_contiguous(work, &[b, 4 * h]);
-    let saved: Vec<Saved> = x.all().into_iter().map(Saved::new).collect();
+    let inputs = x.all();
+    if !needs_grad(&inputs) {
+        // A step under no_grad (inference) saves nothing.
+        return Ok((select(&out, 0, 0)?, select(&out, 0, 1)?, work));
+    }
+    let saved: Vec<Saved> = inputs.iter().map(|t| Saved::new(t)).collect();
     let (s_out, s_work) = (Saved::output(&out), Saved::new(&work));
     let (has_ib, has_hb) = (x.input_bias.is_some(), x.hidden_bias.is_some());
     let out = record(

@@ -22,32 +22,37 @@ pub fn binary_assign(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
     t.write().binary_assign(t.layout(), &src, &lb, op)
 }
 
+/// What every in-place fast path needs: nothing records the update, t's
+/// elements are one contiguous run, every operand is real, none shares t's
+/// memory, and each broadcasts to t's shape. The device is the backend's
+/// to decide.
+fn writable(t: &Tensor, operands: &[&Tensor]) -> bool {
+    let fits = |o: &&Tensor| {
+        !o.dtype().is_complex()
+            && !t.shares_storage(o)
+            && broadcast_shapes(t.shape(), o.shape()).ok().as_deref() == Some(t.shape())
+    };
+    !t.dtype().is_complex()
+        && t.is_contiguous()
+        && !crate::autograd::needs_grad(&[t])
+        && !crate::autograd::needs_grad(operands)
+        && operands.iter().all(fits)
+}
+
 fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
     let arithmetic = matches!(
         op,
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
     );
-    // The device is the backend's to decide (Storage::binary_assign).
-    if !arithmetic
-        || t.dtype().is_complex()
-        || other.dtype().is_complex()
-        || crate::autograd::needs_grad(&[t, other])
-        || !t.is_contiguous()
-        || t.shares_storage(other)
-    {
+    if !arithmetic || !writable(t, &[other]) {
         return Ok(false);
     }
-    // The result must be what `t op other` would be: t's dtype and shape,
-    // computed as the out-of-place op computes it.
-    let Ok(shape) = broadcast_shapes(t.shape(), other.shape()) else {
-        return Ok(false);
-    };
+    // The result must be what `t op other` would be: t's dtype, computed as
+    // the out-of-place op computes it.
     let Ok(dtype) = super::elementwise::compute_dtype(op, t, other) else {
         return Ok(false);
     };
-    Ok(shape == t.shape()
-        && dtype == t.dtype()
-        && !super::elementwise::number_kept_in_float(op, dtype, t, other))
+    Ok(dtype == t.dtype() && !super::elementwise::number_kept_in_float(op, dtype, t, other))
 }
 
 /// `t = t + b * c` rounded once (add and sub with alpha, as
@@ -57,20 +62,11 @@ fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
 /// float64), nothing written.
 pub fn fused_multiply_add_assign(t: &Tensor, b: &Tensor, c: &Tensor) -> Result<bool> {
     let dtype = t.dtype();
-    let fits = |x: &Tensor| {
-        (x.dtype() == dtype || x.is_wrapped_number())
-            && x.device() == t.device()
-            && !t.shares_storage(x)
-    };
-    let Ok(shape) = broadcast_shapes(b.shape(), c.shape()) else {
-        return Ok(false);
-    };
+    let in_dtype = |x: &Tensor| x.dtype() == dtype || x.is_wrapped_number();
     if !matches!(dtype, crate::tensor::DType::F32 | crate::tensor::DType::F64)
-        || crate::autograd::needs_grad(&[t, b, c])
-        || !t.is_contiguous()
-        || !fits(b)
-        || !fits(c)
-        || broadcast_shapes(t.shape(), &shape).ok().as_deref() != Some(t.shape())
+        || !in_dtype(b)
+        || !in_dtype(c)
+        || !writable(t, &[b, c])
     {
         return Ok(false);
     }
