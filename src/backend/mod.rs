@@ -253,6 +253,13 @@ pub enum Storage {
     Cuda(cuda::CudaStorage),
 }
 
+/// One operand of `Storage::run_program`: its storage and where its run of
+/// elements starts.
+pub enum Access<'a> {
+    Read(&'a Storage, usize),
+    Write(&'a mut Storage, usize),
+}
+
 /// Forward a call to the backend that holds the operands; operands on different
 /// devices never reach here (the tensor layer refuses them).
 macro_rules! forward {
@@ -426,6 +433,24 @@ impl Storage {
                 .map(|_| true),
             _ => Ok(false),
         }
+    }
+    /// Runs an element-wise program over `n` elements of each operand in one
+    /// pass where the backend has it (the CPU, float32 or float64 operands):
+    /// false elsewhere, nothing written.
+    pub fn run_program(
+        program: &crate::tensor::op::program::Program,
+        operands: Vec<Access<'_>>,
+        n: usize,
+    ) -> bool {
+        let mut host = Vec::with_capacity(operands.len());
+        for a in operands {
+            host.push(match a {
+                Access::Read(Storage::Cpu(s), at) => cpu::program::Access::Read(s, at),
+                Access::Write(Storage::Cpu(s), at) => cpu::program::Access::Write(s, at),
+                _ => return false,
+            });
+        }
+        cpu::program::run(program, host, n)
     }
     pub fn binary(&self, l: &Layout, rhs: &Storage, rl: &Layout, op: BinaryOp) -> Result<Storage> {
         match (self, rhs) {

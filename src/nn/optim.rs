@@ -9,9 +9,9 @@ use crate::error::{Result, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::op::UnaryOp;
-use crate::tensor::ops::arith::{add, bin, div, mul, neg, num, un};
-use crate::tensor::ops::elementwise::{add_scaled, add_scaled_in_place, lerp};
+use crate::tensor::ops::arith::{add, num};
 use crate::tensor::ops::index::write_all;
+use crate::tensor::ops::update::{Update, Var};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -163,45 +163,52 @@ impl Optimizer {
         for i in 0..self.params.len() {
             let p = self.params[i].clone();
             let Some(g) = p.grad() else { continue };
-            let g = if self.maximize { neg(&g)? } else { g };
-            match self.update(i, &p, g)? {
-                Next::Plus(d, k) if add_scaled_in_place(&p, &d, &num(k), false)? => {}
-                Next::Plus(d, k) => write_all(&p, &add_scaled(&p, &d, &num(k), false)?)?,
-                Next::Value(v) => write_all(&p, &v)?,
-            }
+            self.update(i, &p, &g)?;
         }
         Ok(())
     }
 
-    /// The parameter's next value. Each line is one PyTorch in-place op, so the
-    /// rounding matches: `a.add_(b, alpha=k)` is `add_scaled` (one fused
-    /// multiply-add, as ATen computes it).
-    fn update(&mut self, i: usize, p: &Tensor, mut g: Tensor) -> Result<Next> {
+    /// One parameter's update, written as PyTorch's in-place ops (each line
+    /// one op, so each rounds as PyTorch's does: `a.add_(b, alpha=k)` is one
+    /// fused multiply-add, as ATen computes it) and run as one program: a
+    /// single pass over the parameter, its gradient and its state on the CPU.
+    fn update(&mut self, i: usize, param: &Tensor, grad: &Tensor) -> Result<()> {
         let (lr, wd) = (self.lr, self.weight_decay);
         let steps = self.steps;
         let st = &mut self.state[i];
+        let mut update = Update::new(param.dtype());
+        let u = &mut update;
+        let p = u.operand(param);
+        let mut g = u.operand(grad);
+        if self.maximize {
+            g = u.unary(UnaryOp::Neg, g);
+        }
         match self.kind {
             Kind::Sgd {
                 momentum,
                 dampening,
                 nesterov,
             } => {
-                g = coupled(p, g, wd)?;
+                g = coupled(u, p, g, wd);
                 if momentum != 0.0 {
-                    let buf = match &st.m {
-                        Some(b) => {
-                            add_scaled(&mul(b, &num(momentum))?, &g, &num(1.0 - dampening), false)?
-                        }
-                        None => g.deep_clone()?,
-                    };
-                    st.m = Some(buf.clone());
-                    g = if nesterov {
-                        add_scaled(&g, &buf, &num(momentum), false)?
+                    let first = st.m.is_none();
+                    let buf = u.operand(&state(&mut st.m, param)?);
+                    // The first step's buffer is the gradient itself.
+                    let next = if first {
+                        u.copy(g)
                     } else {
-                        buf
+                        let kept = u.mul(buf, momentum);
+                        u.add_scaled(kept, g, 1.0 - dampening)
+                    };
+                    u.set(buf, next);
+                    g = if nesterov {
+                        u.add_scaled(g, next, momentum)
+                    } else {
+                        next
                     };
                 }
-                Ok(Next::Plus(g, -lr))
+                let next = u.add_scaled(p, g, -lr);
+                u.set(p, next);
             }
             Kind::Adam {
                 beta1,
@@ -210,25 +217,29 @@ impl Optimizer {
                 amsgrad,
                 decoupled,
             } => {
-                let (p, g) = decay(p, g, lr, wd, decoupled)?;
-                let (m, v) = adam_moments(st, &p, &g, beta1, beta2)?;
+                let (decayed, g) = decay(u, p, g, lr, wd, decoupled);
+                let (m, v) = adam_moments(u, st, param, g, beta1, beta2)?;
                 let used = if amsgrad {
-                    let vmax = match st.vmax.take() {
-                        Some(x) => bin(BinaryOp::Maximum, &x, &v)?,
-                        None => v.clone(),
+                    let first = st.vmax.is_none();
+                    let vmax = u.operand(&state(&mut st.vmax, param)?);
+                    let next = if first {
+                        u.copy(v)
+                    } else {
+                        u.binary(BinaryOp::Maximum, vmax, v)
                     };
-                    st.vmax = Some(vmax.clone());
-                    vmax
+                    u.set(vmax, next);
+                    next
                 } else {
-                    v.clone()
+                    v
                 };
                 let bc1 = 1.0 - beta1.powi(steps as i32);
                 let bc2_sqrt = (1.0 - beta2.powi(steps as i32)).sqrt();
-                let denom = add(&div(&un(UnaryOp::Sqrt, &used)?, &num(bc2_sqrt))?, &num(eps))?;
-                let next = addcdiv(&p, &m, &denom, -lr / bc1)?;
-                st.m = Some(m);
-                st.v = Some(v);
-                Ok(Next::Value(next))
+                // denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                let root = u.sqrt(used);
+                let scaled = u.div(root, bc2_sqrt);
+                let denom = u.add(scaled, eps);
+                let next = u.addcdiv(decayed, m, denom, -lr / bc1);
+                u.set(p, next);
             }
             Kind::RmsProp {
                 alpha,
@@ -236,78 +247,87 @@ impl Optimizer {
                 momentum,
                 centered,
             } => {
-                g = coupled(p, g, wd)?;
+                g = coupled(u, p, g, wd);
                 // square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-                let sq = taken(&mut st.m, p)?;
-                let sq = addcmul(&mul(&sq, &num(alpha))?, &g, &g, 1.0 - alpha)?;
+                let sq = u.operand(&state(&mut st.m, param)?);
+                let kept = u.mul(sq, alpha);
+                let next_sq = u.addcmul(kept, g, g, 1.0 - alpha);
+                u.set(sq, next_sq);
                 let avg = if centered {
-                    let ga = taken(&mut st.v, p)?;
-                    let ga = lerp(&ga, &g, &num(1.0 - alpha))?;
-                    let avg = un(UnaryOp::Sqrt, &addcmul(&sq, &ga, &ga, -1.0)?)?;
-                    st.v = Some(ga);
-                    avg
+                    let ga = u.operand(&state(&mut st.v, param)?);
+                    let next_ga = u.lerp(ga, g, 1.0 - alpha);
+                    u.set(ga, next_ga);
+                    let var = u.addcmul(next_sq, next_ga, next_ga, -1.0);
+                    u.sqrt(var)
                 } else {
-                    un(UnaryOp::Sqrt, &sq)?
+                    u.sqrt(next_sq)
                 };
-                st.m = Some(sq);
-                let avg = add(&avg, &num(eps))?;
-                if momentum > 0.0 {
-                    let buf = taken(&mut st.vmax, p)?;
-                    let buf = addcdiv(&mul(&buf, &num(momentum))?, &g, &avg, 1.0)?;
-                    st.vmax = Some(buf.clone());
-                    return Ok(Next::Plus(buf, -lr));
-                }
-                addcdiv(p, &g, &avg, -lr).map(Next::Value)
+                let avg = u.add(avg, eps);
+                let next = if momentum > 0.0 {
+                    let buf = u.operand(&state(&mut st.vmax, param)?);
+                    let kept = u.mul(buf, momentum);
+                    let next_buf = u.addcdiv(kept, g, avg, 1.0);
+                    u.set(buf, next_buf);
+                    u.add_scaled(p, next_buf, -lr)
+                } else {
+                    u.addcdiv(p, g, avg, -lr)
+                };
+                u.set(p, next);
             }
             Kind::Adagrad {
                 lr_decay,
                 eps,
                 initial_accumulator_value,
             } => {
-                g = coupled(p, g, wd)?;
+                g = coupled(u, p, g, wd);
                 let clr = lr / (1.0 + (steps as f64 - 1.0) * lr_decay);
-                let sum = match st.m.take() {
-                    Some(s) => s,
-                    None => add(
-                        &crate::tensor::ops::arith::zeros_like(p)?,
-                        &num(initial_accumulator_value),
-                    )?,
-                };
-                let sum = addcmul(&sum, &g, &g, 1.0)?;
-                let std = add(&un(UnaryOp::Sqrt, &sum)?, &num(eps))?;
-                st.m = Some(sum);
-                addcdiv(p, &g, &std, -clr).map(Next::Value)
+                if st.m.is_none() {
+                    let zeros = crate::tensor::ops::arith::zeros_like(param)?;
+                    st.m = Some(add(&zeros, &num(initial_accumulator_value))?);
+                }
+                let sum = u.operand(&state(&mut st.m, param)?);
+                let next_sum = u.addcmul(sum, g, g, 1.0);
+                u.set(sum, next_sum);
+                let root = u.sqrt(next_sum);
+                let std = u.add(root, eps);
+                let next = u.addcdiv(p, g, std, -clr);
+                u.set(p, next);
             }
             Kind::Adadelta { rho, eps } => {
-                g = coupled(p, g, wd)?;
-                let sq = taken(&mut st.m, p)?;
-                let acc = taken(&mut st.v, p)?;
+                g = coupled(u, p, g, wd);
+                let sq = u.operand(&state(&mut st.m, param)?);
+                let acc = u.operand(&state(&mut st.v, param)?);
                 // square_avg.mul_(rho).addcmul_(g, g, value=1 - rho)
-                let sq = addcmul(&mul(&sq, &num(rho))?, &g, &g, 1.0 - rho)?;
-                let std = un(UnaryOp::Sqrt, &add(&sq, &num(eps))?)?;
-                let delta = un(UnaryOp::Sqrt, &add(&acc, &num(eps))?)?;
-                let delta = mul(&div(&delta, &std)?, &g)?;
-                let acc = addcmul(&mul(&acc, &num(rho))?, &delta, &delta, 1.0 - rho)?;
-                st.m = Some(sq);
-                st.v = Some(acc);
-                Ok(Next::Plus(delta, -lr))
+                let kept = u.mul(sq, rho);
+                let next_sq = u.addcmul(kept, g, g, 1.0 - rho);
+                u.set(sq, next_sq);
+                let shifted = u.add(next_sq, eps);
+                let std = u.sqrt(shifted);
+                let shifted = u.add(acc, eps);
+                let delta = u.sqrt(shifted);
+                let ratio = u.div(delta, std);
+                let delta = u.mul(ratio, g);
+                let kept = u.mul(acc, rho);
+                let next_acc = u.addcmul(kept, delta, delta, 1.0 - rho);
+                u.set(acc, next_acc);
+                let next = u.add_scaled(p, delta, -lr);
+                u.set(p, next);
             }
             Kind::Adamax { beta1, beta2, eps } => {
-                g = coupled(p, g, wd)?;
-                let m = taken(&mut st.m, p)?;
-                let inf = taken(&mut st.v, p)?;
-                let m = lerp(&m, &g, &num(1.0 - beta1))?;
+                g = coupled(u, p, g, wd);
+                let m = u.operand(&state(&mut st.m, param)?);
+                let inf = u.operand(&state(&mut st.v, param)?);
+                let next_m = u.lerp(m, g, 1.0 - beta1);
+                u.set(m, next_m);
                 // exp_inf = max(exp_inf * beta2, |g| + eps)
-                let inf = bin(
-                    BinaryOp::Maximum,
-                    &mul(&inf, &num(beta2))?,
-                    &add(&un(UnaryOp::Abs, &g)?, &num(eps))?,
-                )?;
+                let kept = u.mul(inf, beta2);
+                let size = u.unary(UnaryOp::Abs, g);
+                let size = u.add(size, eps);
+                let next_inf = u.binary(BinaryOp::Maximum, kept, size);
+                u.set(inf, next_inf);
                 let clr = lr / (1.0 - beta1.powi(steps as i32));
-                let next = addcdiv(p, &m, &inf, -clr)?;
-                st.m = Some(m);
-                st.v = Some(inf);
-                Ok(Next::Value(next))
+                let next = u.addcdiv(p, next_m, next_inf, -clr);
+                u.set(p, next);
             }
             Kind::NAdam {
                 beta1,
@@ -316,86 +336,76 @@ impl Optimizer {
                 momentum_decay,
                 decoupled,
             } => {
-                let (p, g) = decay(p, g, lr, wd, decoupled)?;
+                let (decayed, g) = decay(u, p, g, lr, wd, decoupled);
                 let t = steps as f64;
                 let mu = beta1 * (1.0 - 0.5 * 0.96f64.powf(t * momentum_decay));
                 let mu_next = beta1 * (1.0 - 0.5 * 0.96f64.powf((t + 1.0) * momentum_decay));
-                // PyTorch keeps the product in a float32 tensor.
-                let product = (st.mu_product.unwrap_or(1.0) * mu) as f32 as f64;
+                // PyTorch keeps the product in a float32 tensor, and
+                // `mu_product *= mu` multiplies in float32 (mu rounded first).
+                let product = (st.mu_product.unwrap_or(1.0) as f32 * mu as f32) as f64;
                 st.mu_product = Some(product);
-                let (m, v) = adam_moments(st, &p, &g, beta1, beta2)?;
+                let (m, v) = adam_moments(u, st, param, g, beta1, beta2)?;
                 let bc2 = 1.0 - beta2.powi(steps as i32);
-                let denom = add(&un(UnaryOp::Sqrt, &div(&v, &num(bc2))?)?, &num(eps))?;
+                let corrected = u.div(v, bc2);
+                let root = u.sqrt(corrected);
+                let denom = u.add(root, eps);
                 let k1 = -lr * (1.0 - mu) / (1.0 - product);
                 let k2 = -lr * mu_next / (1.0 - product * mu_next);
-                let next = addcdiv(&p, &g, &denom, k1)?;
-                let next = addcdiv(&next, &m, &denom, k2)?;
-                st.m = Some(m);
-                st.v = Some(v);
-                Ok(Next::Value(next))
+                let next = u.addcdiv(decayed, g, denom, k1);
+                let next = u.addcdiv(next, m, denom, k2);
+                u.set(p, next);
             }
         }
+        update.run()
     }
 }
 
 /// Weight decay as Adam-family optimizers apply it: decoupled, it shrinks
-/// the weights (AdamW); otherwise it joins the gradient.
-fn decay(p: &Tensor, g: Tensor, lr: f64, wd: f64, decoupled: bool) -> Result<(Tensor, Tensor)> {
+/// the weights (AdamW); otherwise it joins the gradient. (The weights to
+/// update, the gradient.)
+fn decay(u: &mut Update, p: Var, g: Var, lr: f64, wd: f64, decoupled: bool) -> (Var, Var) {
     if wd == 0.0 {
-        return Ok((p.clone(), g));
+        return (p, g);
     }
     if decoupled {
-        return Ok((mul(p, &num(1.0 - lr * wd))?, g));
+        return (u.mul(p, 1.0 - lr * wd), g);
     }
-    Ok((p.clone(), coupled(p, g, wd)?))
-}
-
-/// A parameter's next value: computed whole, or p + k·d (PyTorch's
-/// `p.add_(d, alpha=k)`), which `step` writes into p in one pass where the
-/// in-place fused multiply-add applies.
-enum Next {
-    Value(Tensor),
-    Plus(Tensor, f64),
+    (p, coupled(u, p, g, wd))
 }
 
 /// `grad = grad.add(param, alpha=weight_decay)`.
-fn coupled(p: &Tensor, g: Tensor, wd: f64) -> Result<Tensor> {
+fn coupled(u: &mut Update, p: Var, g: Var, wd: f64) -> Var {
     if wd == 0.0 {
-        return Ok(g);
+        return g;
     }
-    add_scaled(&g, p, &num(wd), false)
+    u.add_scaled(g, p, wd)
 }
 
 /// A state buffer, zeros like the parameter on its first step.
-fn taken(slot: &mut Option<Tensor>, p: &Tensor) -> Result<Tensor> {
-    match slot.take() {
-        Some(t) => Ok(t),
-        None => crate::tensor::ops::arith::zeros_like(p),
+fn state(slot: &mut Option<Tensor>, p: &Tensor) -> Result<Tensor> {
+    if slot.is_none() {
+        *slot = Some(crate::tensor::ops::arith::zeros_like(p)?);
     }
+    slot.clone()
+        .ok_or_else(|| value_err("internal: an optimizer state buffer went missing"))
 }
 
 /// Adam's two moments after gradient `g`, as PyTorch's in-place ops round
 /// them: `m.lerp_(g, 1 - beta1)`, `v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`.
 fn adam_moments(
+    u: &mut Update,
     st: &mut State,
     p: &Tensor,
-    g: &Tensor,
+    g: Var,
     beta1: f64,
     beta2: f64,
-) -> Result<(Tensor, Tensor)> {
-    let m = taken(&mut st.m, p)?;
-    let v = taken(&mut st.v, p)?;
-    let m = lerp(&m, g, &num(1.0 - beta1))?;
-    let v = addcmul(&mul(&v, &num(beta2))?, g, g, 1.0 - beta2)?;
-    Ok((m, v))
-}
-
-/// `x.addcmul(t1, t2, value=k)`: x + (k * t1) * t2, as ATen rounds it.
-fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
-    crate::tensor::ops::stats::addc(x, t1, t2, value, false)
-}
-
-/// `x.addcdiv(t1, t2, value=k)`: x + (k * t1) / t2, as ATen rounds it.
-fn addcdiv(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
-    crate::tensor::ops::stats::addc(x, t1, t2, value, true)
+) -> Result<(Var, Var)> {
+    let m = u.operand(&state(&mut st.m, p)?);
+    let v = u.operand(&state(&mut st.v, p)?);
+    let next_m = u.lerp(m, g, 1.0 - beta1);
+    u.set(m, next_m);
+    let kept = u.mul(v, beta2);
+    let next_v = u.addcmul(kept, g, g, 1.0 - beta2);
+    u.set(v, next_v);
+    Ok((next_m, next_v))
 }

@@ -23,6 +23,7 @@ mod mathfun;
 mod matmul;
 mod norm;
 mod pool;
+pub mod program;
 pub mod random;
 mod reduce;
 mod rows;

@@ -1,4 +1,5 @@
-//! In-place tensor methods: add_, sub_, mul_, div_, pow_, fill_, zero_, clamp_, copy_ and requires_grad_.
+//! In-place tensor methods: add_, sub_, mul_, div_, pow_, fill_, zero_, clamp_,
+//! copy_, addcmul_, addcdiv_ and requires_grad_.
 
 use super::Builtin;
 use super::tensor_methods::receiver;
@@ -88,6 +89,22 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Method,
+        "addcmul_",
+        "addcmul_(tensor1, tensor2, *, value=1)",
+        "In place: self += value * tensor1 * tensor2.",
+        "x = ones(2); x.addcmul_(tensor([1., 2.]), tensor([3., 4.]), value=0.5); x",
+        addcmul_
+    ),
+    row!(
+        Method,
+        "addcdiv_",
+        "addcdiv_(tensor1, tensor2, *, value=1)",
+        "In place: self += value * tensor1 / tensor2.",
+        "x = ones(2); x.addcdiv_(tensor([1., 2.]), tensor([4., 4.])); x",
+        addcdiv_
+    ),
+    row!(
+        Method,
         "copy_",
         "copy_(src)",
         "In place: copy src (broadcast, converted) into self.",
@@ -123,6 +140,43 @@ fn inplace_op(mut a: Args, op: BinOp, param: &str) -> Result<Value> {
     a.finish()?;
     crate::interp::ops::inplace_binary(&t, op, &other, op.symbol())?;
     Ok(Value::Tensor(t))
+}
+
+fn addcmul_(it: &mut Interp, a: Args) -> Result<Value> {
+    addc_(it, a, false)
+}
+
+fn addcdiv_(it: &mut Interp, a: Args) -> Result<Value> {
+    addc_(it, a, true)
+}
+
+/// addcmul_/addcdiv_: one pass over the tensor where its operands are
+/// tensors of its shape and dtype (`exp_avg_sq.addcmul_(g, g, value=...)`),
+/// else the op's result written back, as every in-place op.
+fn addc_(it: &mut Interp, a: Args, divide: bool) -> Result<Value> {
+    if let [
+        (Value::Tensor(t), _),
+        (Value::Tensor(t1), _),
+        (Value::Tensor(t2), _),
+    ] = &a.positional[..]
+    {
+        let value = match &a.keywords[..] {
+            [] => Some(1.0),
+            [(k, Value::Float(x), _)] if k == "value" => Some(*x),
+            [(k, Value::Int(i), _)] if k == "value" => Some(*i as f64),
+            _ => None,
+        };
+        if let Some(value) = value
+            && crate::tensor::ops::stats::addc_in_place(t, t1, t2, value, divide)?
+        {
+            return Ok(Value::Tensor(t.clone()));
+        }
+    }
+    let name = if divide { "addcdiv" } else { "addcmul" };
+    match super::method(name) {
+        Some(base) => crate::interp::bind::call_inplace(it, base, a),
+        None => Err(value_err(format!("internal: no method {name}"))),
+    }
 }
 
 fn add_(_: &mut Interp, a: Args) -> Result<Value> {

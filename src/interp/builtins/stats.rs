@@ -287,10 +287,10 @@ pub const ROWS: &[Builtin] = &[
         |input: Tensor, vec1: Tensor, vec2: Tensor, beta: f64, alpha: f64| st::add_product("AddrBackward0", &input, &vec1, &vec2, beta, alpha)),
     op!(Both inplace, "addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
         "input + value * tensor1 * tensor2.", "addcmul(ones(2), tensor([1., 2.]), tensor([3., 4.]), value=0.5)",
-        |input: Tensor, tensor1: Tensor, tensor2: Tensor, value: f64| st::addc(&input, &tensor1, &tensor2, value, false)),
+        |input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Tensor| st::addc(&input, &tensor1, &tensor2, &value, false)),
     op!(Both inplace, "addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
         "input + value * tensor1 / tensor2.", "addcdiv(ones(2), tensor([1., 2.]), tensor([4., 4.]))",
-        |input: Tensor, tensor1: Tensor, tensor2: Tensor, value: f64| st::addc(&input, &tensor1, &tensor2, value, true)),
+        |input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Tensor| st::addc(&input, &tensor1, &tensor2, &value, true)),
 ];
 
 /// histogram's bins: a count, or a tensor of edges.

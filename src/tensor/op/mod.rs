@@ -9,6 +9,7 @@ pub mod fastmath_derived;
 pub mod fastmath_erf;
 pub mod igamma;
 pub mod math;
+pub mod program;
 pub mod reduce;
 pub mod special;
 pub mod unary;

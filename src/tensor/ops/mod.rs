@@ -31,4 +31,5 @@ pub mod special;
 pub mod split;
 pub mod stats;
 pub mod strided;
+pub mod update;
 pub mod view;

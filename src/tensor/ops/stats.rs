@@ -5,7 +5,7 @@
 
 use crate::autograd::composite::composite;
 use crate::autograd::{no_grad, relabel};
-use crate::error::{Result, shape_err, value_err};
+use crate::error::{Result, dtype_err, shape_err, value_err};
 use crate::tensor::core::Tensor;
 use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
@@ -385,21 +385,43 @@ pub fn add_product(
 }
 
 /// addcmul / addcdiv: `input + value * t1 * t2` (or `/ t2`), as PyTorch's kernel orders it.
-pub fn addc(input: &Tensor, t1: &Tensor, t2: &Tensor, value: f64, divide: bool) -> Result<Tensor> {
+pub fn addc(
+    input: &Tensor,
+    t1: &Tensor,
+    t2: &Tensor,
+    value: &Tensor,
+    divide: bool,
+) -> Result<Tensor> {
     let name = if divide {
         "AddcdivBackward0"
     } else {
         "AddcmulBackward0"
     };
     let dtype = crate::tensor::promote::result_type(&[input.operand(), t1.operand(), t2.operand()]);
+    let integral = |t: &Tensor| !t.dtype().is_float() && !t.dtype().is_complex();
+    if divide && integral(t1) && integral(t2) {
+        return Err(dtype_err(
+            "integer division with addcdiv is no longer supported (PyTorch refuses it too)",
+        )
+        .hint("for the old behaviour: (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype); for true division, convert tensor1 to float"));
+    }
+    // An integer result takes the value as an integer, truncated, as ATen
+    // reads the Scalar in the tensors' dtype.
+    let truncated;
+    let value = if !dtype.is_float() && !dtype.is_complex() && value.dtype().is_float() {
+        truncated = int(crate::tensor::ops::scalar::item_f64(value)?.trunc() as i64);
+        &truncated
+    } else {
+        value
+    };
     let out = composite(name, &[input, t1, t2], |t| {
         // addcmul of float32 and float64 as ATen's compiled loop rounds it:
         // (value * t1) * t2 + input as one fused multiply-add. (addcdiv's
         // division comes last, so nothing fuses: input + (value * t1) / t2.)
         if !divide && matches!(dtype, DType::F32 | DType::F64) {
-            return fused_multiply_add(name, &t[0], &mul(&num(value), &t[1])?, &t[2]);
+            return fused_multiply_add(name, &t[0], &mul(value, &t[1])?, &t[2]);
         }
-        let scaled = mul(&num(value), &t[1])?;
+        let scaled = mul(value, &t[1])?;
         let term = if divide {
             div(&scaled, &t[2])?
         } else {
@@ -408,6 +430,39 @@ pub fn addc(input: &Tensor, t1: &Tensor, t2: &Tensor, value: f64, divide: bool) 
         add(&t[0], &term)
     })?;
     Ok(relabel(out, name))
+}
+
+/// `input.addcmul_(t1, t2, value=k)` (addcdiv_ when `divide`) in one pass
+/// over input, with addc's roundings, where t1 and t2 have input's shape and
+/// its float32 or float64 dtype and nothing records the update. Ok(false):
+/// nothing written.
+pub fn addc_in_place(
+    input: &Tensor,
+    t1: &Tensor,
+    t2: &Tensor,
+    value: f64,
+    divide: bool,
+) -> Result<bool> {
+    let dtype = input.dtype();
+    let fits =
+        |t: &Tensor| t.dtype() == dtype && t.shape() == input.shape() && !t.shares_storage(input);
+    if !matches!(dtype, DType::F32 | DType::F64)
+        || !fits(t1)
+        || !fits(t2)
+        || crate::autograd::needs_grad(&[input, t1, t2])
+    {
+        return Ok(false);
+    }
+    let mut u = super::update::Update::new(dtype);
+    let (x, a, b) = (u.operand(input), u.operand(t1), u.operand(t2));
+    let next = if divide {
+        u.addcdiv(x, a, b, value)
+    } else {
+        u.addcmul(x, a, b, value)
+    };
+    u.set(x, next);
+    u.run()?;
+    Ok(true)
 }
 
 /// median's NaN rule: a slice holding a NaN has median NaN, at its first NaN.
