@@ -67,31 +67,62 @@ fn unfold_plane<T: Element>(
 ) {
     let (oh, ow) = (win.out[0], win.out[1]);
     let l = oh * ow;
+    let pad = Out::new(pad);
+    // Slots are written in increasing order, tap by tap and row by row, so a
+    // copy may run past its row's end: what it writes there is written again
+    // later (the row's right padding, the next row, the next tap's rows).
+    // Short rows (a 5x5 kernel over 14x14: 10 elements) then take one 64-byte
+    // copy each, not a loop (they were half of LeNet's second convolution).
+    let wide = 64 / std::mem::size_of::<T>().max(1);
     taps(win, h, w, |tap, (ylo, yhi, y0), (xlo, xhi, x0)| {
-        let row = &mut dst[tap * l..][..l];
         for oy in 0..oh {
-            let out = &mut row[oy * ow..(oy + 1) * ow];
+            let start = tap * l + oy * ow;
             if oy < ylo || oy >= yhi {
-                out.fill(Out::new(pad));
+                dst[start..start + ow].fill(pad);
                 continue;
             }
-            let y = (y0 + (oy * win.stride[0]) as i64) as usize;
-            let line = &src[y * w..(y + 1) * w];
-            out[..xlo].fill(Out::new(pad));
-            out[xhi..].fill(Out::new(pad));
+            let line = (y0 + (oy * win.stride[0]) as i64) as usize * w;
+            let to = start + xlo;
             if win.stride[1] == 1 {
-                let x = (x0 + xlo as i64) as usize;
-                // A loop, not memcpy: rows are short and a call per row cost more.
-                for (o, &v) in out[xlo..xhi].iter_mut().zip(&line[x..]) {
-                    o.write(v);
+                let from = line + (x0 + xlo as i64) as usize;
+                let n = xhi - xlo;
+                let fits = n <= wide && from + wide <= src.len() && to + wide <= dst.len();
+                if !(fits && copy_64_bytes(&src[from..], &mut dst[to..])) {
+                    for (o, &v) in dst[to..to + n].iter_mut().zip(&src[from..from + n]) {
+                        o.write(v);
+                    }
                 }
             } else {
-                for (ox, o) in out.iter_mut().enumerate().take(xhi).skip(xlo) {
-                    o.write(line[(x0 + (ox * win.stride[1]) as i64) as usize]);
+                for (ox, o) in dst[to..start + xhi].iter_mut().enumerate() {
+                    let x = x0 + ((xlo + ox) * win.stride[1]) as i64;
+                    o.write(src[line + x as usize]);
                 }
             }
+            dst[start..to].fill(pad);
+            dst[start + xhi..start + ow].fill(pad);
         }
     });
+}
+
+/// The first 64 bytes of `src` into `dst` as a fixed-size copy (one vector
+/// load and store, where a loop of variable length became a memmove call):
+/// false, nothing written, for element sizes other than 4 and 8 bytes.
+#[inline(always)]
+fn copy_64_bytes<T: Copy>(src: &[T], dst: &mut [Out<T>]) -> bool {
+    fn fixed<T: Copy, const N: usize>(src: &[T], dst: &mut [Out<T>]) -> bool {
+        let (Some(s), Some(d)) = (src.first_chunk::<N>(), dst.first_chunk_mut::<N>()) else {
+            return false;
+        };
+        for (o, &v) in d.iter_mut().zip(s) {
+            o.write(v);
+        }
+        true
+    }
+    match std::mem::size_of::<T>() {
+        4 => fixed::<T, 16>(src, dst),
+        8 => fixed::<T, 8>(src, dst),
+        _ => false,
+    }
 }
 
 fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<T> {

@@ -1,0 +1,39 @@
+# im2col (F.unfold, and conv2d through it) over rows of every length: short
+# rows copied 64 bytes at a time (what runs past a row is written again
+# later), long rows, padding, strides, dilation, float32 and float64. Each
+# is checked against the windows cut out of the padded input by slicing.
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+
+def windows(x, k, stride, pad, dil):
+    n, c, h, w = x.shape
+    oh = (h + 2 * pad - dil * (k - 1) - 1) // stride + 1
+    ow = (w + 2 * pad - dil * (k - 1) - 1) // stride + 1
+    xp = F.pad(x, (pad, pad, pad, pad))
+    taps = []
+    for ky in range(k):
+        for kx in range(k):
+            y0, x0 = ky * dil, kx * dil
+            taps.append(xp[:, :, y0:y0 + stride * (oh - 1) + 1:stride, x0:x0 + stride * (ow - 1) + 1:stride].reshape(n, c, oh * ow))
+    return torch.stack(taps, dim=2).reshape(n, c * k * k, oh * ow)
+
+
+for dtype in [torch.float32, torch.float64]:
+    for (h, w, k, stride, pad, dil) in [
+        (14, 14, 5, 1, 0, 1),
+        (6, 5, 3, 1, 1, 1),
+        (4, 23, 2, 1, 0, 1),
+        (9, 40, 3, 1, 2, 1),
+        (7, 9, 3, 2, 1, 1),
+        (8, 8, 3, 1, 2, 2),
+        (5, 3, 3, 1, 1, 1),
+        (3, 3, 3, 1, 0, 1),
+    ]:
+        x = torch.randn(2, 3, h, w, dtype=dtype)
+        cols = F.unfold(x, k, dilation=dil, padding=pad, stride=stride)
+        y = F.conv2d(x, torch.randn(4, 3, k, k, dtype=dtype), stride=stride, padding=pad, dilation=dil)
+        print(tuple(cols.shape), tuple(y.shape), torch.equal(cols, windows(x, k, stride, pad, dil)),
+              cols[1, -1, -3:].tolist())
