@@ -628,6 +628,17 @@ impl Storage {
     pub fn unfold(&self, l: &Layout, w: &Window, pad: f64) -> Result<Storage> {
         forward!(self, s => s.unfold(l, w, pad), c => c.unfold(l, w, pad))
     }
+    /// conv2d's forward (groups of 1, no bias) where the backend has it as
+    /// one op (the CPU, float32 and float64); None elsewhere, and the caller
+    /// unfolds and multiplies.
+    pub fn conv2d(&self, l: &Layout, w: &Storage, lw: &Layout, win: &Window) -> Option<Storage> {
+        match (self, w) {
+            (Storage::Cpu(x), Storage::Cpu(k)) => {
+                cpu::conv::conv2d(x, l, k, lw, win).map(Storage::Cpu)
+            }
+            _ => None,
+        }
+    }
     pub fn fold(&self, l: &Layout, w: &Window, channels: usize, hw: [usize; 2]) -> Result<Storage> {
         forward!(self, s => s.fold(l, w, channels, hw), c => c.fold(l, w, channels, hw))
     }

@@ -186,7 +186,9 @@ pub fn conv2d(
     unbatched(y, was3)
 }
 
-/// The convolution itself: im2col windows times the weight as a batched matmul.
+/// The convolution itself: im2col windows times the weight as a batched
+/// matmul; where nothing records it, the backend's conv2d (the CPU's takes an
+/// image at a time, its windows never leaving the cache).
 fn convolve(
     x: &Tensor,
     w: &Tensor,
@@ -196,13 +198,30 @@ fn convolve(
 ) -> Result<Tensor> {
     let (n, cin, cout) = (x.shape()[0], x.shape()[1], w.shape()[0]);
     let (oh, ow) = (win.out[0], win.out[1]);
-    let l = (oh * ow) as i64;
-    let g = groups as i64;
-    let per_group = (cin / groups * win.kernel[0] * win.kernel[1]) as i64;
-    let cols = reshape(&unfold(x, win, 0.0)?, &[n as i64, g, per_group, l])?;
-    let wm = reshape(w, &[g, cout as i64 / g, per_group])?;
-    let y = matmul(&wm, &cols)?;
-    let y = reshape(&y, &[n as i64, cout as i64, oh as i64, ow as i64])?;
+    let shape = [n, cout, oh, ow];
+    let fused = match groups == 1 && !crate::autograd::needs_grad(&[x, w]) {
+        true => {
+            crate::tensor::core::check_alloc(&shape, x.dtype())?;
+            crate::tensor::core::check_alloc(
+                &[cin * win.kernel[0] * win.kernel[1], oh * ow],
+                x.dtype(),
+            )?;
+            x.read().conv2d(x.layout(), &w.read(), w.layout(), win)
+        }
+        false => None,
+    };
+    let y = match fused {
+        Some(y) => Tensor::from_contiguous(y, &shape),
+        None => {
+            let l = (oh * ow) as i64;
+            let g = groups as i64;
+            let per_group = (cin / groups * win.kernel[0] * win.kernel[1]) as i64;
+            let cols = reshape(&unfold(x, win, 0.0)?, &[n as i64, g, per_group, l])?;
+            let wm = reshape(w, &[g, cout as i64 / g, per_group])?;
+            let y = matmul(&wm, &cols)?;
+            reshape(&y, &[n as i64, cout as i64, oh as i64, ow as i64])?
+        }
+    };
     match b {
         Some(b) => add(&y, &reshape(b, &[1, cout as i64, 1, 1])?),
         None => Ok(y),

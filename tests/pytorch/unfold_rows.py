@@ -1,7 +1,8 @@
 # im2col (F.unfold, and conv2d through it) over rows of every length: short
 # rows copied 64 bytes at a time (what runs past a row is written again
 # later), long rows, padding, strides, dilation, float32 and float64. Each
-# is checked against the windows cut out of the padded input by slicing.
+# is checked against the windows cut out of the padded input by slicing, and
+# conv2d against those windows times the weight.
 import torch
 import torch.nn.functional as F
 
@@ -34,6 +35,12 @@ for dtype in [torch.float32, torch.float64]:
     ]:
         x = torch.randn(2, 3, h, w, dtype=dtype)
         cols = F.unfold(x, k, dilation=dil, padding=pad, stride=stride)
-        y = F.conv2d(x, torch.randn(4, 3, k, k, dtype=dtype), stride=stride, padding=pad, dilation=dil)
+        wt = torch.randn(4, 3, k, k, dtype=dtype)
+        y = F.conv2d(x, wt, stride=stride, padding=pad, dilation=dil)
+        # conv2d as windows times the weight; and recorded for autograd (an
+        # image at a time without, the whole batch's windows with): one result.
+        ref = (wt.reshape(4, -1) @ windows(x, k, stride, pad, dil)).reshape(y.shape)
+        recorded = F.conv2d(x, wt.clone().requires_grad_(), stride=stride, padding=pad, dilation=dil)
         print(tuple(cols.shape), tuple(y.shape), torch.equal(cols, windows(x, k, stride, pad, dil)),
+              torch.allclose(y, ref, rtol=1e-5, atol=1e-5), torch.equal(y, recorded.detach()),
               cols[1, -1, -3:].tolist())

@@ -219,6 +219,51 @@ fn product<T: Element>(
     }
 }
 
+/// `dst = a @ b` for row-major `[m, k]` and `[k, n]` slices, by gemm as
+/// `matmul` computes every such product (the same sums: convolution's
+/// per-image products give the bits of its batched one). `parallel`: on
+/// every core, for a product that runs alone.
+pub(super) fn row_major_product<T: Element + Num>(
+    a: &[T],
+    b: &[T],
+    [m, k, n]: [usize; 3],
+    dst: &mut [Out<T>],
+    parallel: bool,
+) {
+    let spec = Spec {
+        m,
+        k,
+        n,
+        a_offsets: vec![0],
+        a_strides: [k, 1],
+        b_offsets: vec![0],
+        b_strides: [n, 1],
+    };
+    let par = if parallel {
+        spec.parallelism()
+    } else {
+        Parallelism::None
+    };
+    // As gemm_typed: a product with one row or column is a vector's.
+    if m == 1 || n == 1 {
+        let (product_of, x, mat) = vector_product(&spec, a, b, 0, 0);
+        if product_of.run(x, mat, dst) {
+            return;
+        }
+    }
+    product(
+        a,
+        b,
+        &spec,
+        0,
+        0,
+        dst,
+        T::from_f64(0.0),
+        T::from_f64(1.0),
+        par,
+    );
+}
+
 /// The one product of `spec` (see `Spec::faer_suits`) by faer, row-major.
 fn faer_product<T: faer::traits::ComplexField + Copy>(a: &[T], b: &[T], spec: &Spec) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);

@@ -10,6 +10,7 @@ mod bf16_gemm;
 mod cascade;
 mod cast;
 mod column_folds;
+pub mod conv;
 mod elem;
 mod elementwise;
 mod extrema;
