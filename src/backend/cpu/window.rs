@@ -160,22 +160,34 @@ pub fn unfold(s: &CpuStorage, l: &Layout, win: &Window, pad: f64) -> Result<CpuS
     Ok(with_storage!(s, v => Element::wrap(unfold_typed(v, l, win, pad))))
 }
 
-fn fold_plane<T: Element>(cols: &[T], h: usize, w: usize, win: &Window, dst: &mut [T]) {
-    let (oh, ow) = (win.out[0], win.out[1]);
-    let l = oh * ow;
-    let mut acc = vec![0.0f64; h * w];
-    for (tap, (ylo, yhi, y0), (xlo, xhi, x0)) in taps(win, h, w) {
-        let row = &cols[tap * l..][..l];
-        for oy in ylo..yhi {
-            let y = (y0 + (oy * win.stride[0]) as i64) as usize;
-            for ox in xlo..xhi {
-                let x = (x0 + (ox * win.stride[1]) as i64) as usize;
-                acc[y * w + x] += row[oy * ow + ox].to_f64();
+crate::multiversion! {
+    /// One plane's columns summed back into it (in f64, rounded once). A
+    /// stride-1 row adds as one slice into another, which vectorises.
+    fn fold_plane<T: Element>(cols: &[T], taps: &[Tap], w: usize, win: &Window, dst: &mut [T]) {
+        let (oh, ow) = (win.out[0], win.out[1]);
+        let l = oh * ow;
+        let mut acc = vec![0.0f64; dst.len()];
+        for &(tap, (ylo, yhi, y0), (xlo, xhi, x0)) in taps {
+            let row = &cols[tap * l..][..l];
+            for oy in ylo..yhi {
+                let y = (y0 + (oy * win.stride[0]) as i64) as usize;
+                let from = &row[oy * ow + xlo..oy * ow + xhi];
+                if win.stride[1] == 1 {
+                    let x = (x0 + xlo as i64) as usize;
+                    for (a, v) in acc[y * w + x..][..from.len()].iter_mut().zip(from) {
+                        *a += v.to_f64();
+                    }
+                    continue;
+                }
+                for (i, v) in from.iter().enumerate() {
+                    let x = (x0 + ((xlo + i) * win.stride[1]) as i64) as usize;
+                    acc[y * w + x] += v.to_f64();
+                }
             }
         }
-    }
-    for (d, a) in dst.iter_mut().zip(acc) {
-        *d = T::from_f64(a);
+        for (d, a) in dst.iter_mut().zip(acc) {
+            *d = T::from_f64(a);
+        }
     }
 }
 
@@ -194,8 +206,9 @@ fn fold_typed<T: Element>(
     if h * w == 0 {
         return out;
     }
+    let taps = taps(win, h, w);
     let plane = |(p, dst): (usize, &mut [T])| {
-        fold_plane(&cols[p * per..(p + 1) * per], h, w, win, dst);
+        fold_plane(&cols[p * per..(p + 1) * per], &taps, w, win, dst);
     };
     if out.len() >= 1 << 15 && crate::threads::many() {
         out.par_chunks_mut(h * w).enumerate().for_each(plane);
