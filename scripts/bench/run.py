@@ -34,6 +34,8 @@ ROWS = [
     ("add", "`a + b` 1e7 f32, new result", 0.5),
     ("exp_sum", "`a.exp().sum()` 1e7 f32", 0.8),
     ("mlp_step", "MLP 784→128→10 step (fwd, CE, backward, SGD), batch 64", 0.85),
+    ("mlp_adam_step", "the same MLP step with Adam", None),
+    ("lenet_step", "LeNet-5 step (two 5×5 convs, pools, three linears, CE, backward, SGD momentum), batch 64 of 28×28", None),
     ("matmul_256", "f32 matmul 256×256", 0.9),
     ("index_gather", "`a[idx]` 1e6 of 4e6 f32", 0.8),
     ("add_transpose", "`a + a.T` 2048×2048 f32", 0.8),
