@@ -157,7 +157,15 @@ pub fn gather<T: Copy + Send + Sync>(src: &[T], l: &Layout) -> Vec<T> {
         return Vec::new();
     }
     if l.is_contiguous() {
-        return src[l.offset..l.offset + n].to_vec();
+        let run = &src[l.offset..l.offset + n];
+        if !parallel(n) {
+            return run.to_vec();
+        }
+        // A big copy (`clone`) on every core, as PyTorch's: one thread's
+        // memcpy of 16 MB took 1.0 ms to its 0.63.
+        return fill_blocks(n, &|start, dst| {
+            dst.write_copy_of_slice(&run[start..start + dst.len()]);
+        });
     }
     if let Some(t) = transposed(l) {
         return transpose_tiled(src, &t);
