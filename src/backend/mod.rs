@@ -419,21 +419,6 @@ impl Storage {
             _ => Ok(false),
         }
     }
-    /// `self = self + b * c` in place where the backend has it (the CPU):
-    /// Ok(false) elsewhere, nothing written.
-    pub fn fused_multiply_add_assign(
-        &mut self,
-        l: &Layout,
-        b: (&Storage, &Layout),
-        c: (&Storage, &Layout),
-    ) -> Result<bool> {
-        match (self, b.0, c.0) {
-            (Storage::Cpu(a), Storage::Cpu(x), Storage::Cpu(y)) => a
-                .fused_multiply_add_assign(l, (x, b.1), (y, c.1))
-                .map(|_| true),
-            _ => Ok(false),
-        }
-    }
     /// Runs an element-wise program over `n` elements of each operand in one
     /// pass where the backend has it (the CPU, float32 or float64 operands):
     /// false elsewhere, nothing written.

@@ -383,11 +383,12 @@ fn coupled(u: &mut Update, p: Var, g: Var, wd: f64) -> Var {
 
 /// A state buffer, zeros like the parameter on its first step.
 fn state(slot: &mut Option<Tensor>, p: &Tensor) -> Result<Tensor> {
-    if slot.is_none() {
-        *slot = Some(crate::tensor::ops::arith::zeros_like(p)?);
+    if let Some(t) = slot {
+        return Ok(t.clone());
     }
-    slot.clone()
-        .ok_or_else(|| value_err("internal: an optimizer state buffer went missing"))
+    let t = crate::tensor::ops::arith::zeros_like(p)?;
+    *slot = Some(t.clone());
+    Ok(t)
 }
 
 /// Adam's two moments after gradient `g`, as PyTorch's in-place ops round

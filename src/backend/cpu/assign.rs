@@ -4,14 +4,13 @@
 use rayon::prelude::*;
 
 use super::elem::{BLOCK, CpuStorage, Element};
-use super::elementwise::{filled, float_ternary_block, operand};
+use super::elementwise::{filled, operand};
 use super::kernels::BinaryKernels;
 use super::rows::Rows;
 use super::scratch::{Out, scratch, written};
 use super::strided::{copy_runs, gather, is_scalar, parallel, task_len, transposed};
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
-use crate::tensor::op::TernaryOp;
 use crate::with_storage;
 
 /// `f(start, task)` over consecutive tasks of `dst` (element `start` of the
@@ -70,45 +69,6 @@ fn assign_typed<T: Element>(dst: &mut [T], b: &[T], lb: &Layout, k: &BinaryKerne
             let mut xb = scratch();
             let y = operand(b, lb, scalar.as_deref(), at, &mut xb[..x.len()]);
             T::binary_block(x, y, out, k);
-        })
-    });
-}
-
-/// `a = a + b * c` (one rounding, as `TernaryOp::AddScaled`) over the
-/// contiguous layout `la` of a float32 or float64 `a`, b and c laid out in
-/// its shape: an optimizer's `p.add_(g, alpha=-lr)` in one pass over p, as
-/// the in-place binary ops do (it was the fused op's result, then a copy).
-pub fn fused_multiply_add_assign(
-    a: &mut CpuStorage,
-    la: &Layout,
-    (b, lb): (&CpuStorage, &Layout),
-    (c, lc): (&CpuStorage, &Layout),
-) -> Result<()> {
-    let n = la.numel();
-    match (a, b, c) {
-        (CpuStorage::F32(x), CpuStorage::F32(y), CpuStorage::F32(z)) => {
-            fma_typed(&mut x[la.offset..la.offset + n], (y, lb), (z, lc))
-        }
-        (CpuStorage::F64(x), CpuStorage::F64(y), CpuStorage::F64(z)) => {
-            fma_typed(&mut x[la.offset..la.offset + n], (y, lb), (z, lc))
-        }
-        _ => {
-            return Err(value_err(
-                "internal: an in-place fused multiply-add takes float32 or float64 operands of one dtype",
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn fma_typed<T: Element>(dst: &mut [T], (b, lb): (&[T], &Layout), (c, lc): (&[T], &Layout)) {
-    let (fb, fc) = (filled(b, lb), filled(c, lc));
-    each_block(dst, &|at, d| {
-        update_block(d, |x, out| {
-            let (mut xb, mut xc) = (scratch(), scratch());
-            let y = operand(b, lb, fb.as_deref(), at, &mut xb[..x.len()]);
-            let z = operand(c, lc, fc.as_deref(), at, &mut xc[..x.len()]);
-            float_ternary_block(TernaryOp::AddScaled, x, y, z, out);
         })
     });
 }

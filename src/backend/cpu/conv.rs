@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::elem::{CpuStorage, Element};
 use super::gemv::Num;
-use super::matmul::row_major_product;
+use super::matmul::{row_major_product, side_by_side};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use super::window::{taps, unfold_plane};
@@ -64,12 +64,8 @@ fn typed<T: Element + Num>(x: &[T], lx: &Layout, w: &[T], lw: &Layout, win: &Win
             return;
         }
         // As the batched matmul splits: images side by side, one per core,
-        // where there are enough and they are big enough; else each
-        // product on every core.
-        let side_by_side = crate::threads::many()
-            && n >= crate::threads::count()
-            && n > 1
-            && n * o * l * per >= 1 << 18;
+        // or each product on every core.
+        let side_by_side = side_by_side(n, o * l * per);
         if side_by_side {
             out.par_chunks_mut(o * l)
                 .enumerate()

@@ -95,31 +95,49 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
         if m * n == 0 {
             return;
         }
-        if m == 1 || n == 1 {
-            for (dst, &(ao, bo)) in out.chunks_mut(m * n).zip(&pairs) {
-                let (product_of, x, mat) = vector_product(spec, a, b, ao, bo);
-                if !product_of.run(x, mat, dst) {
-                    product(a, b, spec, ao, bo, dst, zero, one, spec.parallelism());
-                }
-            }
-            return;
-        }
-        let side_by_side = batches > 1
-            && crate::threads::many()
-            && batches >= crate::threads::count()
-            && batches * m * n * k >= 1 << 18;
-        if side_by_side {
+        let one_of = |dst: &mut [Out<T>], &(ao, bo): &(usize, usize), par| {
+            one_product(a, b, spec, (ao, bo), dst, (zero, one), par)
+        };
+        if m > 1 && n > 1 && side_by_side(batches, m * n * k) {
             out.par_chunks_mut(m * n)
                 .zip(pairs.par_iter())
-                .for_each(|(dst, &(ao, bo))| {
-                    product(a, b, spec, ao, bo, dst, zero, one, Parallelism::None)
-                });
+                .for_each(|(dst, ab)| one_of(dst, ab, Parallelism::None));
         } else {
-            for (dst, &(ao, bo)) in out.chunks_mut(m * n).zip(&pairs) {
-                product(a, b, spec, ao, bo, dst, zero, one, spec.parallelism());
+            for (dst, ab) in out.chunks_mut(m * n).zip(&pairs) {
+                one_of(dst, ab, spec.parallelism());
             }
         }
     })
+}
+
+/// Whether `batches` products of `macs` multiply-adds each run side by
+/// side, one per core (a convolution's batch), rather than one after
+/// another, each on every core.
+pub(super) fn side_by_side(batches: usize, macs: usize) -> bool {
+    batches > 1
+        && crate::threads::many()
+        && batches >= crate::threads::count()
+        && batches * macs >= 1 << 18
+}
+
+/// One batch's product into `dst`: a vector's where it has one row or one
+/// column (gemv.rs), else gemm's.
+fn one_product<T: Element + Num>(
+    a: &[T],
+    b: &[T],
+    spec: &Spec,
+    (ao, bo): (usize, usize),
+    dst: &mut [Out<T>],
+    (zero, one): (T, T),
+    par: Parallelism,
+) {
+    if spec.m == 1 || spec.n == 1 {
+        let (product_of, x, mat) = vector_product(spec, a, b, ao, bo);
+        if product_of.run(x, mat, dst) {
+            return;
+        }
+    }
+    product(a, b, spec, ao, bo, dst, zero, one, par);
 }
 
 /// A product with one row (`m == 1`) or one column (`n == 1`) as a vector
@@ -244,24 +262,8 @@ pub(super) fn row_major_product<T: Element + Num>(
     } else {
         Parallelism::None
     };
-    // As gemm_typed: a product with one row or column is a vector's.
-    if m == 1 || n == 1 {
-        let (product_of, x, mat) = vector_product(&spec, a, b, 0, 0);
-        if product_of.run(x, mat, dst) {
-            return;
-        }
-    }
-    product(
-        a,
-        b,
-        &spec,
-        0,
-        0,
-        dst,
-        T::from_f64(0.0),
-        T::from_f64(1.0),
-        par,
-    );
+    let (zero, one) = (T::from_f64(0.0), T::from_f64(1.0));
+    one_product(a, b, &spec, (0, 0), dst, (zero, one), par);
 }
 
 /// The one product of `spec` (see `Spec::faer_suits`) by faer, row-major.

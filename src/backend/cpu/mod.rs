@@ -60,17 +60,6 @@ impl CpuStorage {
         assign::binary_assign(self, l, rhs, rl, &kernels::binary_kernels(op))
     }
 
-    /// `self = self + b * c` (one rounding) over the contiguous layout `l`,
-    /// float32 or float64, b and c laid out in its shape, in place.
-    pub fn fused_multiply_add_assign(
-        &mut self,
-        l: &Layout,
-        b: (&Self, &Layout),
-        c: (&Self, &Layout),
-    ) -> Result<()> {
-        assign::fused_multiply_add_assign(self, l, b, c)
-    }
-
     pub fn full(n: usize, dtype: DType, value: Scalar) -> CpuStorage {
         crate::with_dtype!(dtype, T => {
             // `<T as Element>`: half's own inherent from_f64 would shadow the trait's.

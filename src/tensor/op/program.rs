@@ -115,11 +115,6 @@ impl Program {
             slots,
         }
     }
-
-    /// The operands some output writes.
-    pub fn written(&self) -> impl Iterator<Item = usize> + '_ {
-        self.outputs.iter().map(|(o, _)| *o)
-    }
 }
 
 #[cfg(test)]

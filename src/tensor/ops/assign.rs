@@ -1,6 +1,7 @@
 //! In-place arithmetic written straight into the tensor (`a.add_(b)`,
-//! `a += b`, an optimizer's update): the same kernel as `a + b`, so the same
-//! bits, without a result buffer to allocate, fill and swap in. Where the
+//! `a += b`, `a -= b[0]`): the same kernel as `a + b`, so the same
+//! bits, without a result buffer to allocate, fill and swap in (updates of
+//! several tensors at once, an optimizer's, are tensor/ops/update.rs). Where the
 //! fast path does not apply (autograd recording, a result dtype or shape
 //! other than the tensor's, a view over another operand's memory, a device
 //! without it) the caller computes out of place and writes the result back.
@@ -53,28 +54,4 @@ fn applies(op: BinaryOp, t: &Tensor, other: &Tensor) -> Result<bool> {
         return Ok(false);
     };
     Ok(dtype == t.dtype() && !super::elementwise::number_kept_in_float(op, dtype, t, other))
-}
-
-/// `t = t + b * c` rounded once (add and sub with alpha, as
-/// `elementwise::fused_multiply_add`), written into t's own elements: an
-/// optimizer's `p.add_(g, alpha=-lr)` in one pass. Ok(false) where the fast
-/// path does not apply (as `binary_assign`'s, and b, c in t's float32 or
-/// float64), nothing written.
-pub fn fused_multiply_add_assign(t: &Tensor, b: &Tensor, c: &Tensor) -> Result<bool> {
-    let dtype = t.dtype();
-    let in_dtype = |x: &Tensor| x.dtype() == dtype || x.is_wrapped_number();
-    if !matches!(dtype, crate::tensor::DType::F32 | crate::tensor::DType::F64)
-        || !in_dtype(b)
-        || !in_dtype(c)
-        || !writable(t, &[b, c])
-    {
-        return Ok(false);
-    }
-    let (b, c) = crate::autograd::no_grad(|| {
-        Ok::<_, crate::error::Error>((b.to_dtype(dtype)?, c.to_dtype(dtype)?))
-    })?;
-    let (lb, lc) = (b.layout().expand(t.shape()), c.layout().expand(t.shape()));
-    let (bs, cs) = (b.read(), c.read());
-    t.write()
-        .fused_multiply_add_assign(t.layout(), (&bs, &lb), (&cs, &lc))
 }

@@ -478,21 +478,30 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Res
 }
 
 /// `t ± alpha * b` written into t (add_ and sub_ with alpha) in one pass
-/// where nothing records it and t is a contiguous float32 or float64 tensor
-/// of the result's shape and dtype: the same fused multiply-add, the same
-/// bits. Ok(false): nothing written, compute out of place.
+/// (an update program, tensor/ops/update.rs) where nothing records it and b
+/// is a tensor of t's float32 or float64 dtype and shape: the same fused
+/// multiply-add, the same bits. Ok(false): nothing written, compute out of
+/// place.
 pub fn add_scaled_in_place(t: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Result<bool> {
     let dtype = result_type(&[t.operand(), b.operand(), alpha.operand()]);
-    if !alpha.is_wrapped_number() || dtype != t.dtype() {
+    if !matches!(dtype, DType::F32 | DType::F64)
+        || !alpha.is_wrapped_number()
+        || dtype != t.dtype()
+        || b.dtype() != dtype
+        || b.shape() != t.shape()
+        || t.shares_storage(b)
+        || crate::autograd::needs_grad(&[t, b])
+    {
         return Ok(false);
     }
-    // In t's dtype, as the fused op converts every operand (negating and
-    // rounding commute).
-    let alpha = crate::autograd::no_grad(|| match subtract {
-        true => unary(UnaryOp::Neg, alpha)?.to_dtype(dtype),
-        false => alpha.to_dtype(dtype),
-    })?;
-    super::assign::fused_multiply_add_assign(t, b, &alpha)
+    // Negating and rounding to t's dtype commute.
+    let k = crate::tensor::ops::scalar::item_f64(alpha)?;
+    let mut u = super::update::Update::new(dtype);
+    let (x, y) = (u.operand(t), u.operand(b));
+    let next = u.add_scaled(x, y, if subtract { -k } else { k });
+    u.set(x, next);
+    u.run()?;
+    Ok(true)
 }
 
 /// `a + b * c` rounded once (a fused multiply-add) in float32 or float64,

@@ -292,15 +292,15 @@ mod tests {
     /// values, one value can go to two operands, and an operand can take
     /// another's first value.
     #[test]
-    fn both_ways_give_the_in_place_ops_results() {
+    fn both_ways_give_the_in_place_ops_results() -> Result<()> {
+        use super::super::view::transpose;
         for strided in [false, true] {
             let a = t(&[1.0, 2.0, 3.0, 4.0], &[2, 2]);
             let b = t(&[10.0, 20.0, 30.0, 40.0], &[2, 2]);
             let c = t(&[0.0; 4], &[2, 2]);
             let g = t(&[0.5, 0.25, 0.125, 2.0], &[2, 2]);
             let g = if strided {
-                let gt = super::super::view::transpose(&g, 0, 1).and_then(|x| x.contiguous());
-                super::super::view::transpose(&gt.unwrap(), 0, 1).unwrap()
+                transpose(&transpose(&g, 0, 1)?.contiguous()?, 0, 1)?
             } else {
                 g
             };
@@ -313,16 +313,17 @@ mod tests {
             let next_b = u.add(vb, va);
             u.set(vb, next_b);
             u.set(vc, va);
-            u.run().unwrap();
-            assert_eq!(a.to_host_f64().unwrap(), [0.5, 0.5, 0.375, 8.0]);
-            assert_eq!(b.to_host_f64().unwrap(), [10.5, 20.5, 30.375, 48.0]);
-            assert_eq!(c.to_host_f64().unwrap(), [0.5, 0.5, 0.375, 8.0]);
+            u.run()?;
+            assert_eq!(a.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
+            assert_eq!(b.to_host_f64()?, [10.5, 20.5, 30.375, 48.0]);
+            assert_eq!(c.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
             // An operand set to another's value before the update.
             let mut u = Update::new(DType::F32);
             let (va, vg) = (u.operand(&a), u.operand(&g));
             u.set(va, vg);
-            u.run().unwrap();
-            assert_eq!(a.to_host_f64().unwrap(), g.to_host_f64().unwrap());
+            u.run()?;
+            assert_eq!(a.to_host_f64()?, g.to_host_f64()?);
         }
+        Ok(())
     }
 }
