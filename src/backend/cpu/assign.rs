@@ -1,8 +1,6 @@
 //! Writes into an existing buffer: `a op= b` (in-place arithmetic) and copies
 //! (`copy_`, `fill_`, `zero_`), block by block and on every core when large.
 
-use rayon::prelude::*;
-
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::elementwise::{filled, operand};
 use super::kernels::BinaryKernels;
@@ -18,9 +16,8 @@ use crate::with_storage;
 fn each_task<T: Send>(dst: &mut [T], f: &(dyn Fn(usize, &mut [T]) + Sync)) {
     if parallel(dst.len()) {
         let len = task_len(dst.len());
-        dst.par_chunks_mut(len)
-            .enumerate()
-            .for_each(|(t, task)| f(t * len, task));
+        let tasks = crate::threads::ChunksMut::new(dst, len);
+        crate::threads::zip(tasks, |t, task| f(t * len, task));
     } else {
         f(0, dst);
     }

@@ -4,8 +4,6 @@
 //! gradient in the dtype's arithmetic, sample by sample. Each phase runs in
 //! parallel: the sums over channels, the element-wise pass over samples.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::norm::{line, opmath};
 use super::reduce::lane_fold;
@@ -49,7 +47,7 @@ impl Planes<'_> {
 /// Runs `f` for each channel, in parallel when the tensor is large.
 fn per_channel<R: Send>(c: usize, big: bool, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
     if big {
-        (0..c).into_par_iter().map(f).collect()
+        crate::threads::map(c, f)
     } else {
         (0..c).map(f).collect()
     }
@@ -66,9 +64,7 @@ fn per_sample<T: Send>(
             return;
         }
         if big {
-            out.par_chunks_mut(cs)
-                .enumerate()
-                .for_each(|(n, o)| f(n, o));
+            crate::threads::zip(crate::threads::ChunksMut::new(out, cs), f);
         } else {
             out.chunks_mut(cs).enumerate().for_each(|(n, o)| f(n, o));
         }

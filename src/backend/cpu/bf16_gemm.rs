@@ -17,7 +17,6 @@ use std::cell::RefCell;
 use std::thread::LocalKey;
 
 use half::bf16;
-use rayon::prelude::*;
 
 use super::scratch::Out;
 
@@ -162,7 +161,7 @@ fn each_chunk<T: Send>(
     f: impl Fn(usize, &mut [T]) + Sync,
 ) {
     if parallel {
-        v.par_chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
+        crate::threads::zip(crate::threads::ChunksMut::new(v, len), f);
     } else {
         v.chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
     }

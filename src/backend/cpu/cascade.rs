@@ -11,8 +11,6 @@
 //! `sum` the serial or parallel walk. Lanes are AVX-512's (16 f32, 8 f64), the
 //! vector width PyTorch's CPU kernels use on this hardware.
 
-use rayon::prelude::*;
-
 use crate::tensor::layout::{Layout, contiguous_strides};
 
 /// ATen's `internal::GRAIN_SIZE`: below it a reduction runs on one thread.
@@ -620,15 +618,13 @@ fn two_pass<T: SumFloat, const N: usize>(v: &[T], plan: &Plan, threads: usize) -
     let numel = plan.numel();
     let (used, chunk) = chunks(numel, GRAIN, threads);
     let mut slots = vec![T::ZERO; threads];
-    slots[..used]
-        .par_iter_mut()
-        .enumerate()
-        .for_each(|(t, slot)| {
-            let o = Out(slot as *mut T, 1);
-            let mut p = plan.clone();
-            p.out = vec![0; p.out.len()];
-            p.walk::<T, N>(v, &o, t * chunk, numel.min((t + 1) * chunk));
-        });
+    let each_slot = crate::threads::ChunksMut::new(&mut slots[..used], 1);
+    crate::threads::zip(each_slot, |t, slot| {
+        let o = Out(slot.as_mut_ptr(), 1);
+        let mut p = plan.clone();
+        p.out = vec![0; p.out.len()];
+        p.walk::<T, N>(v, &o, t * chunk, numel.min((t + 1) * chunk));
+    });
     let mut total = T::ZERO;
     let o = Out(&mut total as *mut T, 1);
     let l = Loop2d {
@@ -671,7 +667,7 @@ fn split_dim<T: SumFloat, const N: usize>(v: &[T], plan: &Plan, threads: usize, 
     let per_line = 128 / std::mem::size_of::<T>();
     let round = plan.inp[dim] == 1;
     let o = Out(out.as_mut_ptr(), out.len());
-    (0..used).into_par_iter().for_each(|t| {
+    crate::threads::each(used, |t| {
         let (mut begin, mut end) = (t * chunk, cols.min((t + 1) * chunk));
         if begin >= end {
             return;

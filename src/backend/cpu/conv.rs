@@ -5,8 +5,6 @@
 //! second convolution wrote 3.8 MB of them). The products are the batched
 //! matmul's, so the bits are the same as unfold then matmul.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::gemv::Num;
 use super::matmul::{row_major_product, side_by_side};
@@ -67,9 +65,15 @@ fn typed<T: Element + Num>(x: &[T], lx: &Layout, w: &[T], lw: &Layout, win: &Win
         // or each product on every core.
         let side_by_side = side_by_side(n, o * l * per);
         if side_by_side {
-            out.par_chunks_mut(o * l)
-                .enumerate()
-                .for_each_init(buffer, |cols, (i, dst)| image(i, cols, dst, false));
+            // Each thread's images in one run, through one buffer.
+            let per_thread = n.div_ceil(crate::threads::count());
+            let runs = crate::threads::ChunksMut::new(out, per_thread * o * l);
+            crate::threads::zip(runs, |r, dsts| {
+                let mut cols = buffer();
+                for (i, dst) in dsts.chunks_mut(o * l).enumerate() {
+                    image(r * per_thread + i, &mut cols, dst, false);
+                }
+            });
         } else {
             let mut cols = buffer();
             for (i, dst) in out.chunks_mut(o * l).enumerate() {

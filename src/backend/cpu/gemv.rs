@@ -6,9 +6,8 @@
 
 use std::ops::{Add, Mul};
 
-use rayon::prelude::*;
-
 use super::scratch::Out;
+use crate::threads::ChunksMut;
 use super::strided::parallel;
 
 /// The element types these kernels sum: f32 and f64.
@@ -55,20 +54,25 @@ impl VectorProduct {
         let par = parallel(w * k);
         if self.p_step == 1 {
             // Column j of M is contiguous: one dot product per output.
-            let one = |(j, o): (usize, &mut Out<T>)| {
+            let one = |j: usize, o: &mut Out<T>| {
                 o.write(dot(&xs, &mat[self.m_off + j * self.j_step..][..k]));
             };
             if par {
-                dst.par_iter_mut().enumerate().for_each(one);
+                let per = w.div_ceil(4 * crate::threads::count());
+                crate::threads::zip(ChunksMut::new(dst, per), |c, o| {
+                    for (j, o) in o.iter_mut().enumerate() {
+                        one(c * per + j, o);
+                    }
+                });
             } else {
-                dst.iter_mut().enumerate().for_each(one);
+                dst.iter_mut().enumerate().for_each(|(j, o)| one(j, o));
             }
         } else {
             // Row p of M is contiguous: rows scaled by x[p], summed, ROWS
             // rows to a pass over the sums, over one block of columns per
             // core.
             let columns = w.div_ceil(crate::threads::count()).next_multiple_of(64);
-            let block = |(c, o): (usize, &mut [Out<T>])| {
+            let block = |c: usize, o: &mut [Out<T>]| {
                 let row = |p: usize| &mat[self.m_off + p * self.p_step + c * columns..][..o.len()];
                 let mut acc = vec![T::default(); o.len()];
                 let quads = k / ROWS * ROWS;
@@ -84,9 +88,9 @@ impl VectorProduct {
                 }
             };
             if par {
-                dst.par_chunks_mut(columns).enumerate().for_each(block);
+                crate::threads::zip(ChunksMut::new(dst, columns), block);
             } else {
-                dst.chunks_mut(w).enumerate().for_each(block);
+                block(0, dst);
             }
         }
         true

@@ -6,6 +6,7 @@ use super::scratch::{Out, filled_vec};
 use super::strided::{PAR_MIN, contiguous, runs};
 use crate::error::{Result, index_err, value_err};
 use crate::tensor::layout::Layout;
+use crate::threads::{Chunks, ChunksMut};
 use crate::with_storage;
 
 /// Every offset of a layout, in row-major order.
@@ -170,7 +171,6 @@ pub fn gather(
     index: &CpuStorage,
     il: &Layout,
 ) -> Result<CpuStorage> {
-    use rayon::prelude::*;
     let CpuStorage::I64(ix) = index else {
         return Err(value_err("internal: gather's index must be int64"));
     };
@@ -200,13 +200,15 @@ pub fn gather(
     let out = with_storage!(s, v => Element::wrap(filled_vec(n, |out| {
         // Out-of-range indices read element 0 of the line and are reported.
         // Lines are split among threads only in PAR_MIN-element pieces.
-        crate::threads::ensure();
-        fine = out
-            .par_chunks_mut(last)
-            .zip(src_rows.par_iter().zip(&idx_rows))
-            .with_min_len(PAR_MIN / last.max(1))
-            .map(|(o, (&sr, &ir))| gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along))
-            .collect();
+        let per = (PAR_MIN / last.max(1)).max(1);
+        let tasks = (ChunksMut::new(out, per * last), Chunks::new(&src_rows, per));
+        let flags = crate::threads::zip_map(tasks, |t, (o, srs)| {
+            let irs = &idx_rows[t * per..];
+            let rows = o.chunks_mut(last).zip(srs).zip(irs);
+            rows.map(|((o, &sr), &ir)| gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along))
+                .collect::<Vec<bool>>()
+        });
+        fine = flags.into_iter().flatten().collect();
     })));
     if let Some(x) = fine.iter().position(|ok| !ok).and_then(|row| {
         (0..last)
@@ -254,7 +256,6 @@ fn gather_row<T: Copy>(
 
 /// The selected runs of `v`, one after another; in parallel when long.
 fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
-    use rayon::prelude::*;
     let run = sel.run;
     // The runs at `o + i` for i in `inner`, into `dst`.
     let copy = |dst: &mut [Out<T>], o: usize, inner: &[usize]| {
@@ -282,17 +283,20 @@ fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
         }
         // Tasks of about 16K elements: whole rows, or pieces of a long one.
         let per = (1usize << 14).div_ceil(run);
-        out.par_chunks_mut(row)
-            .zip(sel.outer.par_iter())
-            .for_each(|(dst, &o)| {
-                if row <= per * run {
-                    copy(dst, o, &sel.inner);
-                } else {
-                    dst.par_chunks_mut(per * run)
-                        .zip(sel.inner.par_chunks(per))
-                        .for_each(|(d, inner)| copy(d, o, inner));
+        if row <= per * run {
+            let rows = ((1usize << 14) / row).max(1);
+            let tasks = (ChunksMut::new(out, rows * row), Chunks::new(&sel.outer, rows));
+            crate::threads::zip(tasks, |_, (dst, outer)| {
+                for (d, &o) in dst.chunks_mut(row).zip(outer) {
+                    copy(d, o, &sel.inner);
                 }
             });
+        } else {
+            for (dst, &o) in out.chunks_mut(row).zip(&sel.outer) {
+                let tasks = (ChunksMut::new(dst, per * run), Chunks::new(&sel.inner, per));
+                crate::threads::zip(tasks, |_, (d, inner)| copy(d, o, inner));
+            }
+        }
     })
 }
 

@@ -2,14 +2,13 @@
 //! and sort.rs walk lines the same way). A line is read from the input's
 //! layout and written to the contiguous output at the same position.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::scratch::{Out, filled_vec};
 use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::ScanOp;
+use crate::threads::{Chunks, ChunksMut};
 use crate::with_storage;
 
 /// Where each line starts in the input and in the contiguous output, and the
@@ -77,7 +76,7 @@ pub(super) fn each_line<U: Send + Sync + Copy + Default>(
         line
     };
     let results: Vec<Vec<U>> = if count > 1 && parallel(n) {
-        (0..count).into_par_iter().map(compute).collect()
+        crate::threads::map(count, compute)
     } else {
         (0..count).map(compute).collect()
     };
@@ -136,22 +135,20 @@ fn scan_slabs<T: Element, A: Copy, U: Copy + Send + Sync>(
         } else {
             lines
         };
-        let work = |(o, x): (&mut [Out<U>], &[T])| scan_lines(x, o, len, &into, &step, &out);
+        let work = |o: &mut [Out<U>], x: &[T]| scan_lines(x, o, len, &into, &step, &out);
         // scan_lines writes every slot: the lines cover [0, n).
         return filled_vec(n, |result| {
             if per_task < lines {
                 let chunk = per_task * len;
-                result
-                    .par_chunks_mut(chunk)
-                    .zip(src.par_chunks(chunk))
-                    .for_each(work);
+                let tasks = (ChunksMut::new(result, chunk), Chunks::new(src, chunk));
+                crate::threads::zip(tasks, |_, (o, x)| work(o, x));
             } else {
-                work((result, src));
+                work(result, src);
             }
         });
     }
     // Every slot written: a slab's first row, then each row below it.
-    let work = |(o, x): (&mut [Out<U>], &[T])| {
+    let work = |o: &mut [Out<U>], x: &[T]| {
         let mut acc: Vec<A> = x[..inner].iter().map(|&x| into(x)).collect();
         for (y, &a) in o[..inner].iter_mut().zip(&acc) {
             y.write(out(a));
@@ -167,12 +164,13 @@ fn scan_slabs<T: Element, A: Copy, U: Copy + Send + Sync>(
     };
     filled_vec(n, |result| {
         if n > slab && parallel(n) {
-            result
-                .par_chunks_mut(slab)
-                .zip(src.par_chunks(slab))
-                .for_each(work);
+            let tasks = (ChunksMut::new(result, slab), Chunks::new(src, slab));
+            crate::threads::zip(tasks, |_, (o, x)| work(o, x));
         } else {
-            result.chunks_mut(slab).zip(src.chunks(slab)).for_each(work);
+            result
+                .chunks_mut(slab)
+                .zip(src.chunks(slab))
+                .for_each(|(o, x)| work(o, x));
         }
     })
 }

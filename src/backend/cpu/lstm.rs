@@ -11,14 +11,13 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use rayon::prelude::*;
-
 use super::elem::CpuStorage;
 use super::mathfun::sigmoid_aten;
 use super::scratch::{Out, convert_into, filled_vec};
 use super::strided::contiguous;
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
+use crate::threads::{Chunks, ChunksMut};
 use crate::tensor::op::UnaryFn;
 use crate::tensor::op::unary::f;
 
@@ -133,13 +132,16 @@ fn forward<T: Cell>(g: &[T], c: &[T], b: usize, h: usize) -> (Vec<T>, Vec<T>) {
                 forward_rows(g, c, hy, cy, w, h);
                 return;
             }
-            crate::threads::ensure();
-            g.par_chunks(k * 4 * h)
-                .zip(c.par_chunks(k * h))
-                .zip(hy.par_chunks_mut(k * h))
-                .zip(cy.par_chunks_mut(k * h))
-                .zip(w.par_chunks_mut(k * 4 * h))
-                .for_each(|((((g, c), hy), cy), w)| forward_rows(g, c, hy, cy, w, h));
+            let tasks = (
+                (Chunks::new(g, k * 4 * h), Chunks::new(c, k * h)),
+                (
+                    (ChunksMut::new(hy, k * h), ChunksMut::new(cy, k * h)),
+                    ChunksMut::new(w, k * 4 * h),
+                ),
+            );
+            crate::threads::zip(tasks, |_, ((g, c), ((hy, cy), w))| {
+                forward_rows(g, c, hy, cy, w, h)
+            });
         })
     });
     (out, work)
@@ -217,17 +219,19 @@ fn backward<T: Cell>(
                 backward_rows(work, c, cy, dh, dc, dg, dcx, h);
                 return;
             }
-            crate::threads::ensure();
-            work.par_chunks(k * 4 * h)
-                .zip(c.par_chunks(k * h))
-                .zip(cy.par_chunks(k * h))
-                .zip(dh.par_chunks(k * h))
-                .zip(dc.par_chunks(k * h))
-                .zip(dg.par_chunks_mut(k * 4 * h))
-                .zip(dcx.par_chunks_mut(k * h))
-                .for_each(|((((((w, c), cy), dh), dc), dg), dcx)| {
-                    backward_rows(w, c, cy, dh, dc, dg, dcx, h)
-                });
+            let tasks = (
+                (Chunks::new(work, k * 4 * h), Chunks::new(c, k * h)),
+                (
+                    (Chunks::new(cy, k * h), Chunks::new(dh, k * h)),
+                    (
+                        Chunks::new(dc, k * h),
+                        (ChunksMut::new(dg, k * 4 * h), ChunksMut::new(dcx, k * h)),
+                    ),
+                ),
+            );
+            crate::threads::zip(tasks, |_, ((w, c), ((cy, dh), (dc, (dg, dcx))))| {
+                backward_rows(w, c, cy, dh, dc, dg, dcx, h)
+            });
         })
     });
     (dg, dcx)

@@ -5,7 +5,6 @@
 
 use faer::{MatMut, MatRef};
 use gemm::{Parallelism, gemm};
-use rayon::prelude::*;
 
 use super::cast::cast;
 use super::elem::{CpuStorage, Element};
@@ -14,6 +13,7 @@ use super::scratch::{Out, filled_vec};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
+use crate::threads::{Chunks, ChunksMut};
 
 /// One batch of `[m, k] @ [k, n]`: where each operand's matrices start, and the
 /// row and column strides every batch shares.
@@ -70,6 +70,8 @@ impl Spec {
     }
     fn parallelism(&self) -> Parallelism {
         if self.m * self.n * self.k >= 1 << 23 && crate::threads::many() {
+            // gemm's loop runs on rayon's workers.
+            crate::threads::lend_to_rayon();
             Parallelism::Rayon(0)
         } else {
             Parallelism::None
@@ -99,9 +101,8 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
             one_product(a, b, spec, (ao, bo), dst, (zero, one), par)
         };
         if m > 1 && n > 1 && side_by_side(batches, m * n * k) {
-            out.par_chunks_mut(m * n)
-                .zip(pairs.par_iter())
-                .for_each(|(dst, ab)| one_of(dst, ab, Parallelism::None));
+            let products = (ChunksMut::new(out, m * n), Chunks::new(&pairs, 1));
+            crate::threads::zip(products, |_, (dst, ab)| one_of(dst, &ab[0], Parallelism::None));
         } else {
             for (dst, ab) in out.chunks_mut(m * n).zip(&pairs) {
                 one_of(dst, ab, spec.parallelism());

@@ -1,5 +1,6 @@
-//! The CPU backend: typed buffers in host memory, kernels over layouts, rayon
-//! for large loops and `gemm` for matrix products. It knows nothing of the
+//! The CPU backend: typed buffers in host memory, kernels over layouts, the
+//! kernel threads (`crate::threads`) for large loops and `gemm` for matrix
+//! products. It knows nothing of the
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
 mod assign;

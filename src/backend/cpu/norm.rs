@@ -6,8 +6,6 @@
 
 use std::borrow::Cow;
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::reduce::lane_fold;
 use super::scratch::{Out, filled_vec};
@@ -15,6 +13,7 @@ use super::strided::{PAR_MIN, contiguous};
 use crate::error::{Result, dtype_err};
 use crate::tensor::DType;
 use crate::tensor::layout::Layout;
+use crate::threads::ChunksMut;
 use crate::with_storage;
 
 /// `n` elements from `start` at `stride`: borrowed where they are adjacent,
@@ -80,8 +79,7 @@ fn param<'a, T: Element>(
 /// the work is small.
 fn rows_per_task(rows: usize, n: usize) -> usize {
     if rows * n < PAR_MIN {
-        // One task: rayon runs it on this thread, a member of the pool.
-        crate::threads::ensure();
+        // One task: it runs on this thread.
         return rows.max(1);
     }
     rows.div_ceil(4 * crate::threads::count()).max(1)
@@ -201,11 +199,11 @@ fn forward<T: Element>(
     let (mut mean, mut rstd) = (vec![0.0; rows], vec![0.0; rows]);
     let k = rows_per_task(rows, n);
     let y = filled_vec(rows * n, |y| {
-        let tasks = y
-            .par_chunks_mut(k * n)
-            .zip(mean.par_chunks_mut(k))
-            .zip(rstd.par_chunks_mut(k));
-        tasks.enumerate().for_each(|(t, ((y, mean), rstd))| {
+        let tasks = (
+            (ChunksMut::new(y, k * n), ChunksMut::new(&mut mean, k)),
+            ChunksMut::new(&mut rstd, k),
+        );
+        crate::threads::zip(tasks, |t, ((y, mean), rstd)| {
             let mut buf = Vec::new();
             for (i, y) in y.chunks_exact_mut(n).enumerate() {
                 let x = xs.row(t * k + i, &mut buf);
@@ -249,10 +247,7 @@ fn backward<T: Element>(
     let k = rows_per_task(rows, n);
     let mut partial = Vec::new();
     let dx = filled_vec(rows * n, |dx| {
-        partial = dx
-            .par_chunks_mut(k * n)
-            .enumerate()
-            .map(|(t, dx)| {
+        partial = crate::threads::zip_map(ChunksMut::new(dx, k * n), |t, dx| {
                 let (mut dw, mut db) = (vec![0.0; n], vec![0.0; n]);
                 let (mut gb, mut xb) = (Vec::new(), Vec::new());
                 for (i, dx) in dx.chunks_exact_mut(n).enumerate() {
@@ -261,8 +256,7 @@ fn backward<T: Element>(
                     grad_row(g, x, &w, (mean[r], rstd[r]), dx, &mut dw, &mut db);
                 }
                 (dw, db)
-            })
-            .collect();
+            });
     });
     let (mut dw, mut db) = (vec![0.0; n], vec![0.0; n]);
     for (pw, pb) in &partial {

@@ -4,14 +4,13 @@
 //! model: the same scan order, `val > max || isnan(val)` (so the last NaN of a
 //! window wins), and gradients added in output order where windows overlap.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element, beats_max};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use crate::backend::Window;
 use crate::error::{Result, dtype_err};
 use crate::tensor::layout::Layout;
+use crate::threads::ChunksMut;
 use crate::with_storage;
 
 /// Planes are shared among threads when there is this much work.
@@ -171,19 +170,17 @@ fn pool_typed<T: Pooled>(
         if per == 0 {
             return;
         }
-        let job = |(p, (v, i)): (usize, Slots<T>)| {
+        let job = |p: usize, (v, i): Slots<T>| {
             plane_fn(&x[p * plane..(p + 1) * plane], hw, win, v, i);
         };
         if planes * plane >= PARALLEL && crate::threads::many() {
-            vals.par_chunks_mut(per)
-                .zip(idx.par_chunks_mut(per))
-                .enumerate()
-                .for_each(job);
+            let planes = (ChunksMut::new(vals, per), ChunksMut::new(idx, per));
+            crate::threads::zip(planes, job);
         } else {
             vals.chunks_mut(per)
                 .zip(idx.chunks_mut(per))
                 .enumerate()
-                .for_each(job);
+                .for_each(|(p, slots)| job(p, slots));
         }
     });
     // SAFETY: pool_plane wrote every index slot alongside its value.
@@ -284,7 +281,7 @@ fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
             hw[0], hw[1]
         )));
     }
-    let job = |(p, dst): (usize, &mut [T])| {
+    let job = |p: usize, dst: &mut [T]| {
         let (g, idx) = (&g[p * per..(p + 1) * per], &idx[p * per..(p + 1) * per]);
         for (&v, &i) in g.iter().zip(idx) {
             let d = &mut dst[i as usize];
@@ -292,9 +289,9 @@ fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
         }
     };
     if out.len() >= PARALLEL && crate::threads::many() {
-        out.par_chunks_mut(plane).enumerate().for_each(job);
+        crate::threads::zip(ChunksMut::new(&mut out, plane), job);
     } else {
-        out.chunks_mut(plane).enumerate().for_each(job);
+        out.chunks_mut(plane).enumerate().for_each(|(p, d)| job(p, d));
     }
     Ok(out)
 }

@@ -5,8 +5,6 @@
 //! result has the bits the ops give one by one (Adam's step was seven passes
 //! and five new buffers, then a copy into the parameter).
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::elementwise::float_ternary_block;
 use super::kernels::{BinaryKernels, UnaryKernels, binary_kernels, unary_kernels};
@@ -68,11 +66,12 @@ fn typed<T: Element>(program: &Program, operands: Vec<Access<'_>>, n: usize) -> 
     let kernels: Vec<Kernel> = program.steps.iter().map(|s| Kernel::of(s.inst)).collect();
     let work = |task: Vec<Run<'_, T>>| Task::new(program, &kernels).run(task);
     if parallel(n * program.steps.len()) {
-        let tasks = split(
+        let mut tasks = split(
             runs,
             n.div_ceil(4 * crate::threads::count()).div_ceil(CHUNK) * CHUNK,
         );
-        tasks.into_par_iter().for_each(work);
+        let each_task = crate::threads::ChunksMut::new(&mut tasks, 1);
+        crate::threads::zip(each_task, |_, task| work(std::mem::take(&mut task[0])));
     } else {
         work(runs);
     }

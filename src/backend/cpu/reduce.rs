@@ -5,8 +5,6 @@
 //! row by row into a block of accumulators; anything else is gathered first.
 //! Floats accumulate in f64, integers in wrapping i64.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::extrema::{arg_best, arg_rows, best_row_f32, lane_best};
 use super::strided::{PAR_MIN, parallel, runs};
@@ -251,23 +249,23 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
             op
         };
         // Pieces of a fixed size, on one thread or many: the same bits.
-        crate::threads::ensure();
+        let piece = PAR_MIN / 2;
         let partial: Vec<f64> = if gr.group_contiguous() {
-            v[base..base + size]
-                .par_chunks(PAR_MIN / 2)
-                .map(|c| match piece_op {
+            let group = &v[base..base + size];
+            crate::threads::map(size.div_ceil(piece), |i| {
+                let c = &group[i * piece..((i + 1) * piece).min(size)];
+                match piece_op {
                     ReduceOp::Sum => lane_sum(c),
                     _ => reduce_f64(piece_op, c),
-                })
-                .collect()
+                }
+            })
         } else {
-            group_offsets(&gr.group)
-                .par_chunks(PAR_MIN / 2)
-                .map(|c| {
-                    let vals: Vec<f64> = c.iter().map(|&o| v[base + o].to_f64()).collect();
-                    reduce_f64(piece_op, &vals)
-                })
-                .collect()
+            let offsets = group_offsets(&gr.group);
+            crate::threads::map(size.div_ceil(piece), |i| {
+                let c = &offsets[i * piece..((i + 1) * piece).min(size)];
+                let vals: Vec<f64> = c.iter().map(|&o| v[base + o].to_f64()).collect();
+                reduce_f64(piece_op, &vals)
+            })
         };
         let total = match op {
             ReduceOp::Max => partial.into_iter().fold(f64::NEG_INFINITY, nan_max),
@@ -304,7 +302,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         reduce_f64(op, &vals)
     };
     if outputs > 1 && parallel(outputs * size) {
-        starts.par_iter().map(one).collect()
+        crate::threads::map(starts.len(), |i| one(&starts[i]))
     } else {
         starts.iter().map(one).collect()
     }
@@ -363,11 +361,11 @@ pub(super) fn by_column_blocks(
     work: impl Fn(usize, &mut [f64]) + Sync,
 ) {
     let cols = (starts.len() / (crate::threads::count() * 4)).clamp(64, 2048);
-    let run = |(ci, block): (usize, &mut [f64])| work(starts[0] + ci * cols, block);
+    let run = |ci: usize, block: &mut [f64]| work(starts[0] + ci * cols, block);
     if parallel(starts.len() * rows) {
-        out.par_chunks_mut(cols).enumerate().for_each(run);
+        crate::threads::zip(crate::threads::ChunksMut::new(out, cols), run);
     } else {
-        out.chunks_mut(cols).enumerate().for_each(run);
+        out.chunks_mut(cols).enumerate().for_each(|(ci, b)| run(ci, b));
     }
 }
 
@@ -403,7 +401,7 @@ fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> 
         reduce_i64(op, offs.iter().map(|&o| v[s + o].to_i64()))
     };
     if outputs > 1 && parallel(outputs * size) {
-        starts.par_iter().map(one).collect()
+        crate::threads::map(starts.len(), |i| one(&starts[i]))
     } else {
         starts.iter().map(one).collect()
     }

@@ -5,8 +5,6 @@
 //! `x + v[:, None]`, `(N, C, H, W) + (C, 1, 1)`) and slices of wider tensors
 //! take this path; `block` copied them run by run (a third of `x + v`'s time).
 
-use rayon::prelude::*;
-
 use super::elem::BLOCK;
 use super::scratch::{Out, filled_vec};
 use super::strided::{parallel, task_len};
@@ -109,9 +107,8 @@ impl<const K: usize> Rows<K> {
         };
         if parallel(n) {
             let per = task_len(n).div_ceil(len).max(1);
-            dst.par_chunks_mut(per * len)
-                .enumerate()
-                .for_each(|(t, task)| run(t * per, task));
+            let tasks = crate::threads::ChunksMut::new(dst, per * len);
+            crate::threads::zip(tasks, |t, task| run(t * per, task));
         } else {
             run(0, dst);
         }

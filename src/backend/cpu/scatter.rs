@@ -4,8 +4,6 @@
 //! dims took 8x PyTorch's time). Within a line the order is the index's, as in
 //! ATen's loop, so repeated positions sum, and round, as PyTorch's do.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::index::row_starts;
 use super::strided::{PAR_MIN, parallel};
@@ -124,10 +122,15 @@ fn by_lines<T: Element>(
             work.push((d, i, r));
         }
     }
-    work.into_par_iter()
-        .with_min_len(PAR_MIN / steps.len.max(1))
-        .map(|(d, i, r)| scatter_row(d, &ix[i..], &src[r..], steps))
-        .reduce(|| true, |a, b| a && b)
+    let per = (PAR_MIN / steps.len.max(1)).max(1);
+    let tasks = crate::threads::ChunksMut::new(&mut work, per);
+    let fine = crate::threads::zip_map(tasks, |_, rows| {
+        // Every row runs, whatever an earlier one found.
+        rows.iter_mut()
+            .map(|(d, i, r)| scatter_row(d, &ix[*i..], &src[*r..], steps))
+            .fold(true, |a, b| a && b)
+    });
+    fine.into_iter().all(|ok| ok)
 }
 
 /// One row of the index: `dst[k * dst_step + index[k] * along] (+)= src[k]`;

@@ -11,8 +11,6 @@
 //! exponential is SLEEF's (`Vectorized<float>::exp`) where ATen runs a vector
 //! and the C library's where it runs its scalar tail.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::lines::{Lines, each_line};
 use super::mathfun::{exp_sleef, log_sleef};
@@ -20,6 +18,7 @@ use super::scratch::{Out, convert_into, filled_vec};
 use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
+use crate::threads::{Chunks, ChunksMut};
 
 /// ATen's `reduce_all` with `+` over vector lanes: a row shorter than a vector
 /// adds up left to right; a longer one keeps one sum per lane (the tail added
@@ -194,9 +193,8 @@ fn rows_f32(v: &[f32], l: &Layout, len: usize, log: bool) -> Vec<f32> {
     filled_vec(n, |out| {
         let work = |(src, dst): (&[f32], &mut [Out<f32>])| last_dim_f32(src, dst, log);
         if parallel(n) {
-            x.par_chunks(len)
-                .zip(out.par_chunks_mut(len))
-                .for_each(work);
+            let rows = (Chunks::new(x, len), ChunksMut::new(out, len));
+            crate::threads::zip(rows, |_, row| work(row));
         } else {
             x.chunks(len).zip(out.chunks_mut(len)).for_each(work);
         }
@@ -355,7 +353,7 @@ fn inner_f32(v: &[f32], l: &Layout, dim: usize, log: bool) -> Vec<f32> {
         block_f32(slab, len, inner, j0, w, log, &vectors[at..at + w])
     };
     let blocks: Vec<Vec<f32>> = if parallel(n) {
-        tasks.par_iter().map(run).collect()
+        crate::threads::map(tasks.len(), |i| run(&tasks[i]))
     } else {
         tasks.iter().map(run).collect()
     };

@@ -8,7 +8,6 @@ use super::strided::{gather, parallel};
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::with_storage;
-use rayon::prelude::*;
 
 /// A key whose unsigned order is PyTorch's order of the elements: numbers
 /// ascending (-0 equal to 0), every NaN after them, all NaNs equal.
@@ -94,7 +93,13 @@ fn sort_typed<T: Element>(
         sort_line(v, s, lines.in_stride, lines.len, descending, k, keyed)
     };
     let sorted: Vec<Vec<(u64, u32)>> = if parallel(lines.len * lines.in_starts.len()) {
-        lines.in_starts.par_iter().map_init(Vec::new, one).collect()
+        let per = lines.in_starts.len().div_ceil(4 * crate::threads::count());
+        let tasks = crate::threads::Chunks::new(&lines.in_starts, per);
+        let sorted = crate::threads::zip_map(tasks, |_, starts| {
+            let mut keyed = Vec::new();
+            starts.iter().map(|s| one(&mut keyed, s)).collect::<Vec<_>>()
+        });
+        sorted.into_iter().flatten().collect()
     } else {
         let mut keyed = Vec::new();
         lines.in_starts.iter().map(|s| one(&mut keyed, s)).collect()

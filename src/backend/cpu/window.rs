@@ -1,14 +1,13 @@
 //! im2col and its adjoint, for convolution and pooling: every window of an
 //! `[N, C, H, W]` input laid out as a column, planes in parallel.
 
-use rayon::prelude::*;
-
 use super::elem::{CpuStorage, Element};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use crate::backend::Window;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
+use crate::threads::ChunksMut;
 use crate::with_storage;
 
 /// For kernel tap `k` along one axis: the output positions whose window reads
@@ -145,13 +144,13 @@ fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<
         if per == 0 {
             return;
         }
-        let plane = |(p, dst): (usize, &mut [Out<T>])| {
+        let plane = |p: usize, dst: &mut [Out<T>]| {
             unfold_plane(&x[p * h * w..(p + 1) * h * w], &taps, w, win, pad, dst);
         };
         if out.len() >= 1 << 15 && crate::threads::many() {
-            out.par_chunks_mut(per).enumerate().for_each(plane);
+            crate::threads::zip(ChunksMut::new(out, per), plane);
         } else {
-            out.chunks_mut(per).enumerate().for_each(plane);
+            out.chunks_mut(per).enumerate().for_each(|(p, d)| plane(p, d));
         }
     })
 }
@@ -207,13 +206,13 @@ fn fold_typed<T: Element>(
         return out;
     }
     let taps = taps(win, h, w);
-    let plane = |(p, dst): (usize, &mut [T])| {
+    let plane = |p: usize, dst: &mut [T]| {
         fold_plane(&cols[p * per..(p + 1) * per], &taps, w, win, dst);
     };
     if out.len() >= 1 << 15 && crate::threads::many() {
-        out.par_chunks_mut(h * w).enumerate().for_each(plane);
+        crate::threads::zip(ChunksMut::new(&mut out, h * w), plane);
     } else {
-        out.chunks_mut(h * w).enumerate().for_each(plane);
+        out.chunks_mut(h * w).enumerate().for_each(|(p, d)| plane(p, d));
     }
     out
 }

@@ -1,6 +1,6 @@
 //! `torch.set_num_threads` and friends: how many threads CPU kernels share.
-//! tsh's kernels run on rayon's global pool (see `crate::threads`), which is
-//! built once; a script that sets the count before any parallel work (the
+//! tsh's kernels run on its kernel threads (see `crate::threads`), which are
+//! started once; a script that sets the count before any parallel work (the
 //! usual first lines) gets exactly that many threads. After, the pool cannot
 //! be rebuilt, and a warning says how to start with the count wanted.
 

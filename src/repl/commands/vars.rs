@@ -88,7 +88,7 @@ pub fn devices(interp: &mut Interp, _: &str) -> Result<Outcome> {
     say(
         interp,
         &format!(
-            "cpu      {}, {threads} thread{} (rayon), tensors up to {mem} — the default device",
+            "cpu      {}, {threads} thread{}, tensors up to {mem} — the default device",
             cpu_model(),
             if threads == 1 { "" } else { "s" }
         ),

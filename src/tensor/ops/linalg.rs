@@ -105,6 +105,7 @@ pub(super) fn check_square(m: usize, n: usize, what: &str) -> Result<()> {
 /// Every op here starts by reading its matrices, so this is decided there.
 pub(super) fn parallel_for(elements: usize) {
     let par = if elements >= 256 * 256 && crate::threads::many() {
+        crate::threads::lend_to_rayon();
         faer::Par::rayon(0)
     } else {
         faer::Par::Seq
