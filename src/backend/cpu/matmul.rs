@@ -9,6 +9,7 @@ use gemm::{Parallelism, gemm};
 use super::cast::cast;
 use super::elem::{CpuStorage, Element};
 use super::gemv::{Num, VectorProduct};
+use super::split::{Piece, Shared, each_piece, splits};
 use super::scratch::{Out, filled_vec};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
@@ -68,14 +69,9 @@ impl Spec {
             && self.n > 1
             && (1 << 24..=1 << 34).contains(&(self.m * self.n * self.k))
     }
-    fn parallelism(&self) -> Parallelism {
-        if self.m * self.n * self.k >= 1 << 23 && crate::threads::many() {
-            // gemm's loop runs on rayon's workers.
-            crate::threads::lend_to_rayon();
-            Parallelism::Rayon(0)
-        } else {
-            Parallelism::None
-        }
+    /// Whether the product, run alone, is split between the kernel threads.
+    fn parallel(&self) -> bool {
+        splits(self.m, self.n, self.k)
     }
 }
 
@@ -97,15 +93,15 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
         if m * n == 0 {
             return;
         }
-        let one_of = |dst: &mut [Out<T>], &(ao, bo): &(usize, usize), par| {
+        let one_of = |dst: &mut [Out<T>], &(ao, bo): &(usize, usize), par: bool| {
             one_product(a, b, spec, (ao, bo), dst, (zero, one), par)
         };
         if m > 1 && n > 1 && side_by_side(batches, m * n * k) {
             let products = (ChunksMut::new(out, m * n), Chunks::new(&pairs, 1));
-            crate::threads::zip(products, |_, (dst, ab)| one_of(dst, &ab[0], Parallelism::None));
+            crate::threads::zip(products, |_, (dst, ab)| one_of(dst, &ab[0], false));
         } else {
             for (dst, ab) in out.chunks_mut(m * n).zip(&pairs) {
-                one_of(dst, ab, spec.parallelism());
+                one_of(dst, ab, spec.parallel());
             }
         }
     })
@@ -130,7 +126,7 @@ fn one_product<T: Element + Num>(
     (ao, bo): (usize, usize),
     dst: &mut [Out<T>],
     (zero, one): (T, T),
-    par: Parallelism,
+    par: bool,
 ) {
     if spec.m == 1 || spec.n == 1 {
         let (product_of, x, mat) = vector_product(spec, a, b, ao, bo);
@@ -189,7 +185,7 @@ fn product<T: Element>(
     dst: &mut [Out<T>],
     zero: T,
     one: T,
-    par: Parallelism,
+    par: bool,
 ) {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     // Products bigger than ~2^34 multiply-adds run in row blocks so that Ctrl-C
@@ -199,6 +195,40 @@ fn product<T: Element>(
     } else {
         m
     };
+    let ([ar, ac], [br, bc]) = (spec.a_strides, spec.b_strides);
+    let out = Shared::new(dst.as_mut_ptr() as *mut T);
+    // Output rows [r0, r0 + rows) and columns [c0, c0 + cols) by gemm alone.
+    let block = |Piece { r0, rows, c0, cols }: Piece| {
+        // SAFETY: every pointer/stride pair addresses only elements inside
+        // its buffer: the layouts come from tensors whose views were
+        // validated (offset + (m-1)*rs + (k-1)*cs lies within the storage),
+        // and the block lies inside the m×n row-major output, which no other
+        // block running meanwhile touches. With read_dst false, gemm only
+        // writes dst (it may start uninitialised).
+        unsafe {
+            gemm(
+                rows,
+                cols,
+                k,
+                out.at(r0 * n + c0),
+                1,
+                n as isize,
+                false,
+                a.as_ptr().add(ao + r0 * ar),
+                ac as isize,
+                ar as isize,
+                b.as_ptr().add(bo + c0 * bc),
+                bc as isize,
+                br as isize,
+                zero,
+                one,
+                false,
+                false,
+                false,
+                Parallelism::None,
+            );
+        }
+    };
     let mut r0 = 0;
     while r0 < m {
         if crate::interrupt::pending() {
@@ -206,33 +236,10 @@ fn product<T: Element>(
             return;
         }
         let rows = rows_per_block.min(m - r0);
-        // SAFETY: every pointer/stride pair addresses only elements inside its
-        // buffer: the layouts come from tensors whose views were validated
-        // (offset + (m-1)*rs + (k-1)*cs lies within the storage), and dst rows
-        // r0..r0+rows of an m×n row-major block. With read_dst false, gemm only
-        // writes dst (it may start uninitialised).
-        unsafe {
-            gemm(
-                rows,
-                n,
-                k,
-                dst.as_mut_ptr().add(r0 * n) as *mut T,
-                1,
-                n as isize,
-                false,
-                a.as_ptr().add(ao + r0 * spec.a_strides[0]),
-                spec.a_strides[1] as isize,
-                spec.a_strides[0] as isize,
-                b.as_ptr().add(bo),
-                spec.b_strides[1] as isize,
-                spec.b_strides[0] as isize,
-                zero,
-                one,
-                false,
-                false,
-                false,
-                par,
-            );
+        if par {
+            each_piece(rows, n, |p| block(Piece { r0: r0 + p.r0, ..p }));
+        } else {
+            block(Piece { r0, rows, c0: 0, cols: n });
         }
         r0 += rows;
     }
@@ -259,9 +266,9 @@ pub(super) fn row_major_product<T: Element + Num>(
         b_strides: [n, 1],
     };
     let par = if parallel {
-        spec.parallelism()
+        spec.parallel()
     } else {
-        Parallelism::None
+        false
     };
     let (zero, one) = (T::from_f64(0.0), T::from_f64(1.0));
     one_product(a, b, &spec, (0, 0), dst, (zero, one), par);
@@ -271,32 +278,44 @@ pub(super) fn row_major_product<T: Element + Num>(
 fn faer_product<T: faer::traits::ComplexField + Copy>(a: &[T], b: &[T], spec: &Spec) -> Vec<T> {
     let (m, n, k) = (spec.m, spec.n, spec.k);
     let ([ar, ac], [br, bc]) = (spec.a_strides, spec.b_strides);
-    let par = if matches!(spec.parallelism(), Parallelism::None) {
-        faer::Par::Seq
-    } else {
-        faer::Par::rayon(0)
-    };
     let mut out = vec![T::zero_impl(); m * n];
-    // SAFETY: the operands' layouts come from tensors whose views were
-    // validated (every element of an m×k or k×n view lies inside its
-    // buffer), and `out` is an m×n row-major block.
-    unsafe {
-        let lhs = MatRef::<T>::from_raw_parts(
-            a.as_ptr().add(spec.a_offsets[0]),
-            m,
-            k,
-            ar as isize,
-            ac as isize,
-        );
-        let rhs = MatRef::<T>::from_raw_parts(
-            b.as_ptr().add(spec.b_offsets[0]),
-            k,
-            n,
-            br as isize,
-            bc as isize,
-        );
-        let dst = MatMut::<T>::from_raw_parts_mut(out.as_mut_ptr(), m, n, n as isize, 1);
-        faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, T::one_impl(), par);
+    let out_at = Shared::new(out.as_mut_ptr());
+    let block = |Piece { r0, rows, c0, cols }: Piece| {
+        // SAFETY: the operands' layouts come from tensors whose views were
+        // validated (every element of an m×k or k×n view lies inside its
+        // buffer), the block's rows and columns lie inside them, and the
+        // block inside the m×n row-major output, which no other block
+        // running meanwhile touches.
+        unsafe {
+            let lhs = MatRef::<T>::from_raw_parts(
+                a.as_ptr().add(spec.a_offsets[0] + r0 * ar),
+                rows,
+                k,
+                ar as isize,
+                ac as isize,
+            );
+            let rhs = MatRef::<T>::from_raw_parts(
+                b.as_ptr().add(spec.b_offsets[0] + c0 * bc),
+                k,
+                cols,
+                br as isize,
+                bc as isize,
+            );
+            let dst = MatMut::<T>::from_raw_parts_mut(
+                out_at.at(r0 * n + c0),
+                rows,
+                cols,
+                n as isize,
+                1,
+            );
+            let one = T::one_impl();
+            faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, one, faer::Par::Seq);
+        }
+    };
+    if spec.parallel() {
+        each_piece(m, n, block);
+    } else {
+        block(Piece { r0: 0, rows: m, c0: 0, cols: n });
     }
     out
 }

@@ -34,6 +34,7 @@ mod scratch;
 pub mod simd;
 mod softmax;
 mod sort;
+mod split;
 mod strided;
 mod transpose;
 mod window;
