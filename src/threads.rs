@@ -156,7 +156,7 @@ impl Pool {
                 return g;
             }
             spins = spins.wrapping_add(1);
-            if spins % 128 == 0
+            if spins.is_multiple_of(128)
                 && (self.quiet.load(Ordering::Relaxed) || since.elapsed() > SPIN)
             {
                 // The caller bumps the generation, then wakes whoever says
@@ -202,7 +202,7 @@ impl Pool {
         let mut spins = 0u32;
         while self.done.load(Ordering::Acquire) < workers {
             spins = spins.wrapping_add(1);
-            if spins % 4096 == 0 {
+            if spins.is_multiple_of(4096) {
                 std::thread::yield_now();
             }
             std::hint::spin_loop();
@@ -327,7 +327,9 @@ pub fn map<R: Send>(pieces: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
 pub fn zip_map<S: Split, R: Send>(parts: S, f: impl Fn(usize, S::Piece) -> R + Sync) -> Vec<R> {
     let mut out: Vec<Option<R>> = (0..parts.count()).map(|_| None).collect();
     let slots = ChunksMut::new(&mut out, 1);
-    zip((parts, slots), |i, (piece, slot)| slot[0] = Some(f(i, piece)));
+    zip((parts, slots), |i, (piece, slot)| {
+        slot[0] = Some(f(i, piece))
+    });
     // Every slot was filled (a panic would have propagated before here).
     out.into_iter().flatten().collect()
 }
@@ -468,6 +470,49 @@ mod tests {
             },
         );
         assert_eq!(dst, src.iter().map(|s| s * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_goes_on() {
+        for bad in 0..4 {
+            let ran = std::panic::catch_unwind(|| {
+                each(4, |i| {
+                    if i == bad {
+                        panic!("piece {i}");
+                    }
+                })
+            });
+            assert!(ran.is_err(), "piece {bad}'s panic was lost");
+            assert_eq!(map(4, |i| i + 1), vec![1, 2, 3, 4]);
+        }
+    }
+
+    #[test]
+    fn loops_from_many_threads_at_once_each_get_their_results() {
+        let callers: Vec<_> = (0..4)
+            .map(|c| {
+                std::thread::spawn(move || {
+                    for round in 0..200 {
+                        let got = map(64, |i| i * c + round);
+                        assert!(got.iter().enumerate().all(|(i, &g)| g == i * c + round));
+                    }
+                })
+            })
+            .collect();
+        for caller in callers {
+            assert!(caller.join().is_ok());
+        }
+    }
+
+    #[test]
+    fn a_loop_after_the_workers_fell_asleep_still_runs_every_piece() {
+        ensure();
+        std::thread::sleep(SPIN * 3);
+        let hits: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
+        each(16, |i| {
+            hits[i].fetch_add(1, Ordering::Relaxed);
+        });
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
     }
 
     #[test]

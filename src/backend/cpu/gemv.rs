@@ -7,8 +7,8 @@
 use std::ops::{Add, Mul};
 
 use super::scratch::Out;
-use crate::threads::ChunksMut;
 use super::strided::parallel;
+use crate::threads::ChunksMut;
 
 /// The element types these kernels sum: f32 and f64.
 pub trait Num: Copy + Default + Send + Sync + Add<Output = Self> + Mul<Output = Self> {

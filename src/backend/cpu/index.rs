@@ -285,7 +285,10 @@ fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
         let per = (1usize << 14).div_ceil(run);
         if row <= per * run {
             let rows = ((1usize << 14) / row).max(1);
-            let tasks = (ChunksMut::new(out, rows * row), Chunks::new(&sel.outer, rows));
+            let tasks = (
+                ChunksMut::new(out, rows * row),
+                Chunks::new(&sel.outer, rows),
+            );
             crate::threads::zip(tasks, |_, (dst, outer)| {
                 for (d, &o) in dst.chunks_mut(row).zip(outer) {
                     copy(d, o, &sel.inner);

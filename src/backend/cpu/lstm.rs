@@ -17,9 +17,9 @@ use super::scratch::{Out, convert_into, filled_vec};
 use super::strided::contiguous;
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
-use crate::threads::{Chunks, ChunksMut};
 use crate::tensor::op::UnaryFn;
 use crate::tensor::op::unary::f;
+use crate::threads::{Chunks, ChunksMut};
 
 /// The element types the fused cell runs in, with the activations of the
 /// element-wise op rows.

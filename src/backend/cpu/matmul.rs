@@ -9,8 +9,8 @@ use gemm::{Parallelism, gemm};
 use super::cast::cast;
 use super::elem::{CpuStorage, Element};
 use super::gemv::{Num, VectorProduct};
-use super::split::{Piece, Shared, each_piece, splits};
 use super::scratch::{Out, filled_vec};
+use super::split::{Piece, Shared, each_piece, splits};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
@@ -239,7 +239,12 @@ fn product<T: Element>(
         if par {
             each_piece(rows, n, |p| block(Piece { r0: r0 + p.r0, ..p }));
         } else {
-            block(Piece { r0, rows, c0: 0, cols: n });
+            block(Piece {
+                r0,
+                rows,
+                c0: 0,
+                cols: n,
+            });
         }
         r0 += rows;
     }
@@ -265,11 +270,7 @@ pub(super) fn row_major_product<T: Element + Num>(
         b_offsets: vec![0],
         b_strides: [n, 1],
     };
-    let par = if parallel {
-        spec.parallel()
-    } else {
-        false
-    };
+    let par = if parallel { spec.parallel() } else { false };
     let (zero, one) = (T::from_f64(0.0), T::from_f64(1.0));
     one_product(a, b, &spec, (0, 0), dst, (zero, one), par);
 }
@@ -301,13 +302,8 @@ fn faer_product<T: faer::traits::ComplexField + Copy>(a: &[T], b: &[T], spec: &S
                 br as isize,
                 bc as isize,
             );
-            let dst = MatMut::<T>::from_raw_parts_mut(
-                out_at.at(r0 * n + c0),
-                rows,
-                cols,
-                n as isize,
-                1,
-            );
+            let dst =
+                MatMut::<T>::from_raw_parts_mut(out_at.at(r0 * n + c0), rows, cols, n as isize, 1);
             let one = T::one_impl();
             faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, one, faer::Par::Seq);
         }
@@ -315,7 +311,12 @@ fn faer_product<T: faer::traits::ComplexField + Copy>(a: &[T], b: &[T], spec: &S
     if spec.parallel() {
         each_piece(m, n, block);
     } else {
-        block(Piece { r0: 0, rows: m, c0: 0, cols: n });
+        block(Piece {
+            r0: 0,
+            rows: m,
+            c0: 0,
+            cols: n,
+        });
     }
     out
 }

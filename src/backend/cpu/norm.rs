@@ -248,15 +248,15 @@ fn backward<T: Element>(
     let mut partial = Vec::new();
     let dx = filled_vec(rows * n, |dx| {
         partial = crate::threads::zip_map(ChunksMut::new(dx, k * n), |t, dx| {
-                let (mut dw, mut db) = (vec![0.0; n], vec![0.0; n]);
-                let (mut gb, mut xb) = (Vec::new(), Vec::new());
-                for (i, dx) in dx.chunks_exact_mut(n).enumerate() {
-                    let r = t * k + i;
-                    let (g, x) = (gs.row(r, &mut gb), xs.row(r, &mut xb));
-                    grad_row(g, x, &w, (mean[r], rstd[r]), dx, &mut dw, &mut db);
-                }
-                (dw, db)
-            });
+            let (mut dw, mut db) = (vec![0.0; n], vec![0.0; n]);
+            let (mut gb, mut xb) = (Vec::new(), Vec::new());
+            for (i, dx) in dx.chunks_exact_mut(n).enumerate() {
+                let r = t * k + i;
+                let (g, x) = (gs.row(r, &mut gb), xs.row(r, &mut xb));
+                grad_row(g, x, &w, (mean[r], rstd[r]), dx, &mut dw, &mut db);
+            }
+            (dw, db)
+        });
     });
     let (mut dw, mut db) = (vec![0.0; n], vec![0.0; n]);
     for (pw, pb) in &partial {

@@ -291,7 +291,9 @@ fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
     if out.len() >= PARALLEL && crate::threads::many() {
         crate::threads::zip(ChunksMut::new(&mut out, plane), job);
     } else {
-        out.chunks_mut(plane).enumerate().for_each(|(p, d)| job(p, d));
+        out.chunks_mut(plane)
+            .enumerate()
+            .for_each(|(p, d)| job(p, d));
     }
     Ok(out)
 }

@@ -365,7 +365,9 @@ pub(super) fn by_column_blocks(
     if parallel(starts.len() * rows) {
         crate::threads::zip(crate::threads::ChunksMut::new(out, cols), run);
     } else {
-        out.chunks_mut(cols).enumerate().for_each(|(ci, b)| run(ci, b));
+        out.chunks_mut(cols)
+            .enumerate()
+            .for_each(|(ci, b)| run(ci, b));
     }
 }
 

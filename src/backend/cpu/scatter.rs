@@ -128,7 +128,9 @@ fn by_lines<T: Element>(
         // Every row runs, whatever an earlier one found.
         rows.iter_mut()
             .map(|(d, i, r)| scatter_row(d, &ix[*i..], &src[*r..], steps))
-            .fold(true, |a, b| a && b)
+            .filter(|ok| !ok)
+            .count()
+            == 0
     });
     fine.into_iter().all(|ok| ok)
 }

@@ -97,7 +97,10 @@ fn sort_typed<T: Element>(
         let tasks = crate::threads::Chunks::new(&lines.in_starts, per);
         let sorted = crate::threads::zip_map(tasks, |_, starts| {
             let mut keyed = Vec::new();
-            starts.iter().map(|s| one(&mut keyed, s)).collect::<Vec<_>>()
+            starts
+                .iter()
+                .map(|s| one(&mut keyed, s))
+                .collect::<Vec<_>>()
         });
         sorted.into_iter().flatten().collect()
     } else {

@@ -36,13 +36,23 @@ pub fn pieces(m: usize, n: usize, threads: usize) -> Vec<Piece> {
         let cols = n.div_ceil(threads).next_multiple_of(16).min(n).max(1);
         (0..n)
             .step_by(cols)
-            .map(|c0| Piece { r0: 0, rows: m, c0, cols: cols.min(n - c0) })
+            .map(|c0| Piece {
+                r0: 0,
+                rows: m,
+                c0,
+                cols: cols.min(n - c0),
+            })
             .collect()
     } else {
         let rows = m.div_ceil(threads).next_multiple_of(8).min(m).max(1);
         (0..m)
             .step_by(rows)
-            .map(|r0| Piece { r0, rows: rows.min(m - r0), c0: 0, cols: n })
+            .map(|r0| Piece {
+                r0,
+                rows: rows.min(m - r0),
+                c0: 0,
+                cols: n,
+            })
             .collect()
     }
 }
@@ -96,7 +106,14 @@ mod tests {
 
     #[test]
     fn pieces_tile_the_output() {
-        for (m, n) in [(64, 128), (784, 128), (1, 1), (5, 3), (1000, 17), (17, 1000)] {
+        for (m, n) in [
+            (64, 128),
+            (784, 128),
+            (1, 1),
+            (5, 3),
+            (1000, 17),
+            (17, 1000),
+        ] {
             for threads in 1..5 {
                 covers(m, n, threads);
             }
@@ -106,8 +123,24 @@ mod tests {
     #[test]
     fn wide_outputs_split_by_columns_tall_ones_by_rows() {
         let wide = pieces(64, 128, 2);
-        assert_eq!(wide[1], Piece { r0: 0, rows: 64, c0: 64, cols: 64 });
+        assert_eq!(
+            wide[1],
+            Piece {
+                r0: 0,
+                rows: 64,
+                c0: 64,
+                cols: 64
+            }
+        );
         let tall = pieces(784, 128, 2);
-        assert_eq!(tall[1], Piece { r0: 392, rows: 392, c0: 0, cols: 128 });
+        assert_eq!(
+            tall[1],
+            Piece {
+                r0: 392,
+                rows: 392,
+                c0: 0,
+                cols: 128
+            }
+        );
     }
 }

@@ -5,10 +5,10 @@
 
 use std::borrow::Cow;
 
-use crate::threads::{ChunksMut, zip};
 use super::elem::BLOCK;
 use super::scratch::{Out, filled_vec};
 use crate::tensor::layout::Layout;
+use crate::threads::{ChunksMut, zip};
 
 /// Below this many elements a loop runs on one thread (ATen's grain size).
 /// The kernel threads spin between loops, so a split pays no wake-up: at
@@ -195,35 +195,35 @@ fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
     crate::threads::ensure();
     filled_vec(rows * cols, |out| {
         zip(ChunksMut::new(out, TILE * cols), |band, dst| {
-                let r0 = band * TILE;
-                let h = dst.len() / cols;
-                for c0 in (0..cols).step_by(TILE) {
-                    let w = TILE.min(cols - c0);
-                    if vector && w == TILE && h == TILE {
-                        // SAFETY: the tile's source elements t.offset + r0 + r
-                        // + (c0 + c)·step (r, c < 8) are elements of the layout
-                        // (r0 + r < rows, c0 + c < cols), so inside `src`; its
-                        // destinations r·cols + c0 + c lie in this band of 8
-                        // rows; the elements are 32-bit, and available() said
-                        // the instructions run here.
-                        unsafe {
-                            super::transpose::block32(
-                                src.as_ptr().add(t.offset + r0 + c0 * step) as *const f32,
-                                step,
-                                dst.as_mut_ptr().add(c0) as *mut f32,
-                                cols,
-                            )
-                        };
-                        continue;
-                    }
-                    for c in c0..c0 + w {
-                        let col = &src[t.offset + r0 + c * step..][..h];
-                        for (r, &x) in col.iter().enumerate() {
-                            dst[r * cols + c].write(x);
-                        }
+            let r0 = band * TILE;
+            let h = dst.len() / cols;
+            for c0 in (0..cols).step_by(TILE) {
+                let w = TILE.min(cols - c0);
+                if vector && w == TILE && h == TILE {
+                    // SAFETY: the tile's source elements t.offset + r0 + r
+                    // + (c0 + c)·step (r, c < 8) are elements of the layout
+                    // (r0 + r < rows, c0 + c < cols), so inside `src`; its
+                    // destinations r·cols + c0 + c lie in this band of 8
+                    // rows; the elements are 32-bit, and available() said
+                    // the instructions run here.
+                    unsafe {
+                        super::transpose::block32(
+                            src.as_ptr().add(t.offset + r0 + c0 * step) as *const f32,
+                            step,
+                            dst.as_mut_ptr().add(c0) as *mut f32,
+                            cols,
+                        )
+                    };
+                    continue;
+                }
+                for c in c0..c0 + w {
+                    let col = &src[t.offset + r0 + c * step..][..h];
+                    for (r, &x) in col.iter().enumerate() {
+                        dst[r * cols + c].write(x);
                     }
                 }
-            })
+            }
+        })
     })
 }
 

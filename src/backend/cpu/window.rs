@@ -150,7 +150,9 @@ fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<
         if out.len() >= 1 << 15 && crate::threads::many() {
             crate::threads::zip(ChunksMut::new(out, per), plane);
         } else {
-            out.chunks_mut(per).enumerate().for_each(|(p, d)| plane(p, d));
+            out.chunks_mut(per)
+                .enumerate()
+                .for_each(|(p, d)| plane(p, d));
         }
     })
 }
@@ -212,7 +214,9 @@ fn fold_typed<T: Element>(
     if out.len() >= 1 << 15 && crate::threads::many() {
         crate::threads::zip(ChunksMut::new(&mut out, h * w), plane);
     } else {
-        out.chunks_mut(h * w).enumerate().for_each(|(p, d)| plane(p, d));
+        out.chunks_mut(h * w)
+            .enumerate()
+            .for_each(|(p, d)| plane(p, d));
     }
     out
 }
