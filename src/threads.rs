@@ -15,9 +15,10 @@
 //! A loop started inside another (or from a second thread while one runs)
 //! runs on its caller alone.
 //!
-//! The pools are built once: by `torch.set_num_threads` when a script calls
-//! it first (the usual first lines), else by the first parallel loop, with
-//! `RAYON_NUM_THREADS` threads if set, else one per core.
+//! The pools are built by `torch.set_num_threads` when a script calls it
+//! first (the usual first lines), else by the first parallel loop, with
+//! `RAYON_NUM_THREADS` threads if set, else one per core. Our count can
+//! change at any time, as PyTorch's can; rayon's keeps its first.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -67,10 +68,16 @@ struct Worker {
     taken: AtomicU64,
 }
 
+/// Kernel threads at most (`torch.set_num_threads` asks are capped here).
+const MAX_THREADS: usize = 256;
+
 struct Pool {
-    /// The calling thread and the workers that started.
+    /// Threads a loop is split between: the caller and the first
+    /// `threads - 1` workers (`torch.set_num_threads` changes it).
     threads: AtomicUsize,
-    workers: Vec<Worker>,
+    /// Slots for every worker there may be; the first `spawned` started.
+    workers: Box<[Worker]>,
+    spawned: AtomicUsize,
     /// Bumped for each loop; a worker runs a loop when it sees it change.
     generation: AtomicU64,
     job: AtomicPtr<Job<'static>>,
@@ -88,7 +95,8 @@ impl Pool {
     fn build(n: usize) -> &'static Pool {
         let pool: &'static Pool = Box::leak(Box::new(Pool {
             threads: AtomicUsize::new(1),
-            workers: (1..n)
+            spawned: AtomicUsize::new(0),
+            workers: (1..MAX_THREADS)
                 .map(|_| Worker {
                     thread: OnceLock::new(),
                     asleep: AtomicBool::new(false),
@@ -102,16 +110,28 @@ impl Pool {
             quiet: AtomicBool::new(false),
             busy: Mutex::new(()),
         }));
-        for t in 1..n {
-            let spawned = std::thread::Builder::new()
-                .name(format!("tsh-kernels-{t}"))
-                .spawn(move || pool.work(t));
-            // A worker that cannot start leaves the pool at the threads that did.
-            let Ok(handle) = spawned else { break };
-            let _ = pool.workers[t - 1].thread.set(handle.thread().clone());
-            pool.threads.store(t + 1, Ordering::Release);
-        }
+        pool.resize(n);
         pool
+    }
+
+    /// Splits loops between `n` threads from now on, starting workers as
+    /// needed (a worker that cannot start leaves the count at those that
+    /// did). Only between loops: the caller holds `busy`, or no loop can
+    /// have started yet.
+    fn resize(&'static self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        let mut spawned = self.spawned.load(Ordering::Acquire);
+        while spawned + 1 < n {
+            let t = spawned + 1;
+            let started = std::thread::Builder::new()
+                .name(format!("tsh-kernels-{t}"))
+                .spawn(move || self.work(t));
+            let Ok(handle) = started else { break };
+            let _ = self.workers[t - 1].thread.set(handle.thread().clone());
+            spawned += 1;
+            self.spawned.store(spawned, Ordering::Release);
+        }
+        self.threads.store(n.min(spawned + 1), Ordering::Release);
     }
 
     fn threads(&self) -> usize {
@@ -156,9 +176,9 @@ impl Pool {
                 return g;
             }
             spins = spins.wrapping_add(1);
-            if spins.is_multiple_of(128)
-                && (self.quiet.load(Ordering::Relaxed) || since.elapsed() > SPIN)
-            {
+            // A worker outside the count (after set_num_threads) sleeps at once.
+            let idle = self.quiet.load(Ordering::Relaxed) || t >= self.threads();
+            if spins.is_multiple_of(128) && (idle || since.elapsed() > SPIN) {
                 // The caller bumps the generation, then wakes whoever says
                 // it sleeps; seeing the flag after the bump, or the bump
                 // after the flag, one of the two checks catches it.
@@ -181,7 +201,14 @@ impl Pool {
         self.done.store(0, Ordering::Relaxed);
         let published = job as *const Job as *mut Job<'static>;
         self.job.store(published, Ordering::Release);
-        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        // Workers beyond the count have no share: theirs is taken here,
+        // before they can see the generation.
+        let generation = self.generation.load(Ordering::Acquire) + 1;
+        let spawned = self.spawned.load(Ordering::Acquire);
+        for w in &self.workers[workers..spawned] {
+            w.taken.fetch_max(generation, Ordering::AcqRel);
+        }
+        self.generation.fetch_add(1, Ordering::SeqCst);
         for w in &self.workers[..workers] {
             if w.asleep.swap(false, Ordering::SeqCst)
                 && let Some(thread) = w.thread.get()
@@ -216,9 +243,26 @@ impl Pool {
     }
 }
 
+/// Splits kernels' loops between `n` threads from now on (the calling
+/// thread among them), building the pools first if no loop has yet; what
+/// `torch.set_num_threads` does. The count it could start.
+pub fn set(n: usize) -> usize {
+    if start(n) {
+        return count();
+    }
+    let pool = pool();
+    let _guard = match pool.busy.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    pool.resize(n);
+    pool.threads()
+}
+
 /// Builds the pools with `n` threads each (0: the default), the calling
-/// thread among them. False when they were already built.
-pub fn start(n: usize) -> bool {
+/// thread among them. False when they were already built. (rayon's pool,
+/// for faer's factorizations, keeps the count it was built with.)
+fn start(n: usize) -> bool {
     let n = if n == 0 { default_count() } else { n };
     let mut built = false;
     POOL.get_or_init(|| {
@@ -294,8 +338,7 @@ pub fn each(pieces: usize, f: impl Fn(usize) + Sync) {
         return (0..pieces).for_each(f);
     }
     let pool = pool();
-    let threads = pool.threads();
-    if threads == 1 {
+    if pool.threads() == 1 {
         return (0..pieces).for_each(f);
     }
     let _guard = match pool.busy.try_lock() {
@@ -304,6 +347,11 @@ pub fn each(pieces: usize, f: impl Fn(usize) + Sync) {
         // Another thread's loop has the workers: this one runs here.
         Err(TryLockError::WouldBlock) => return (0..pieces).for_each(f),
     };
+    // Read under the lock: set_num_threads changes it only between loops.
+    let threads = pool.threads();
+    if threads == 1 {
+        return (0..pieces).for_each(f);
+    }
     INSIDE.set(true);
     let job = Job {
         f: &f,

@@ -1,8 +1,7 @@
 //! `torch.set_num_threads` and friends: how many threads CPU kernels share.
-//! tsh's kernels run on its kernel threads (see `crate::threads`), which are
-//! started once; a script that sets the count before any parallel work (the
-//! usual first lines) gets exactly that many threads. After, the pool cannot
-//! be rebuilt, and a warning says how to start with the count wanted.
+//! tsh's kernels run on its kernel threads (see `crate::threads`); the count
+//! can change at any time, as PyTorch's can (up to 256, and only as many as
+//! the system lets tsh start: a warning says when it stopped short).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,7 +20,7 @@ pub const ROWS: &[Builtin] = &[
         Function,
         "set_num_threads",
         "set_num_threads(int)",
-        "How many threads CPU kernels use (set it before heavy work: the pool is built once).",
+        "How many threads CPU kernels use from now on.",
         "torch.set_num_threads(torch.get_num_threads())",
         set_num_threads
     ),
@@ -64,12 +63,10 @@ fn positive(mut a: Args, what: &str) -> Result<usize> {
 
 fn set_num_threads(it: &mut Interp, a: Args) -> Result<Value> {
     let n = positive(a, "set_num_threads")?;
-    let built = crate::threads::start(n);
-    if !built && crate::threads::count() != n {
+    let got = crate::threads::set(n);
+    if got != n {
         it.warn(&format!(
-            "set_num_threads({n}): tsh's kernel threads ({}) were started by earlier work and \
-             cannot change now; call it before any large op, or start tsh with RAYON_NUM_THREADS={n}",
-            crate::threads::count()
+            "set_num_threads({n}): tsh could start {got} kernel threads; loops use {got}"
         ));
     }
     Ok(Value::None)
