@@ -17,4 +17,4 @@ first = results()
 for n in [1, 3, 2]:
     torch.set_num_threads(n)
     print(n, torch.get_num_threads(), all(torch.equal(p, q) for p, q in zip(first, results())))
-print((a @ b)[:2, :3])
+print([tuple(r.shape) for r in first])
