@@ -20,6 +20,7 @@
 //! `RAYON_NUM_THREADS` threads if set, else one per core. Our count can
 //! change at any time, as PyTorch's can; rayon's keeps its first.
 
+use std::any::Any;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -83,7 +84,8 @@ struct Pool {
     job: AtomicPtr<Job<'static>>,
     /// Shares other than the caller's finished in the current loop.
     done: AtomicUsize,
-    panicked: AtomicBool,
+    /// A share's panic, carried to the caller to go on unwinding there.
+    panicked: Mutex<Option<Box<dyn Any + Send>>>,
     /// Set while rayon's workers run (gemm, faer): ours sleep instead of
     /// spinning on the cores those need.
     quiet: AtomicBool,
@@ -106,7 +108,7 @@ impl Pool {
             generation: AtomicU64::new(0),
             job: AtomicPtr::new(std::ptr::null_mut()),
             done: AtomicUsize::new(0),
-            panicked: AtomicBool::new(false),
+            panicked: Mutex::new(None),
             quiet: AtomicBool::new(false),
             busy: Mutex::new(()),
         }));
@@ -158,8 +160,9 @@ impl Pool {
 
     /// Runs share `t` of `job`, and counts it done.
     fn share(&self, job: &Job, t: usize) {
-        if catch_unwind(AssertUnwindSafe(|| job.share(t))).is_err() {
-            self.panicked.store(true, Ordering::Release);
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job.share(t))) {
+            let mut slot = self.panicked.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert(payload);
         }
         self.done.fetch_add(1, Ordering::AcqRel);
     }
@@ -234,11 +237,13 @@ impl Pool {
             }
             std::hint::spin_loop();
         }
-        if let Err(payload) = mine {
+        let theirs = self
+            .panicked
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(payload) = mine.err().or(theirs) {
             resume_unwind(payload);
-        }
-        if self.panicked.swap(false, Ordering::AcqRel) {
-            panic!("a kernel thread panicked");
         }
     }
 }
