@@ -123,11 +123,15 @@ impl Pool {
     fn resize(&'static self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
         let mut spawned = self.spawned.load(Ordering::Acquire);
+        // No loop runs meanwhile: a new worker starts at the generation of
+        // the last one, which it must not take (its job is gone).
+        let now = self.generation.load(Ordering::Acquire);
         while spawned + 1 < n {
             let t = spawned + 1;
+            self.workers[t - 1].taken.store(now, Ordering::Release);
             let started = std::thread::Builder::new()
                 .name(format!("tsh-kernels-{t}"))
-                .spawn(move || self.work(t));
+                .spawn(move || self.work(t, now));
             let Ok(handle) = started else { break };
             let _ = self.workers[t - 1].thread.set(handle.thread().clone());
             spawned += 1;
@@ -140,11 +144,11 @@ impl Pool {
         self.threads.load(Ordering::Acquire)
     }
 
-    /// A worker's life: wait for a loop, take its share unless the caller
-    /// already has, run it, say so.
-    fn work(&self, t: usize) {
+    /// A worker's life from generation `start`: wait for a loop, take its
+    /// share unless the caller already has, run it, say so.
+    fn work(&self, t: usize, start: u64) {
         INSIDE.set(true);
-        let mut seen = 0;
+        let mut seen = start;
         loop {
             seen = self.wait(t, seen);
             if self.workers[t - 1].taken.fetch_max(seen, Ordering::AcqRel) < seen {
@@ -566,6 +570,37 @@ mod tests {
             hits[i].fetch_add(1, Ordering::Relaxed);
         });
         assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn workers_started_after_loops_ran_take_only_new_ones() {
+        // A separate pool: the tests share the global one.
+        let pool = Pool::build(2);
+        let run = |pieces: usize| {
+            let hits: Vec<AtomicUsize> = (0..pieces).map(|_| AtomicUsize::new(0)).collect();
+            let f = |i: usize| {
+                hits[i].fetch_add(1, Ordering::Relaxed);
+            };
+            let threads = pool.threads();
+            pool.run(&Job {
+                f: &f,
+                pieces,
+                threads,
+            });
+            hits.iter().all(|h| h.load(Ordering::Relaxed) == 1)
+        };
+        for _ in 0..50 {
+            assert!(run(8));
+        }
+        pool.resize(4);
+        assert_eq!(pool.threads(), 4);
+        for _ in 0..50 {
+            assert!(run(8));
+        }
+        pool.resize(1);
+        assert!(run(8));
+        pool.resize(3);
+        assert!(run(9));
     }
 
     #[test]
