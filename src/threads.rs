@@ -1,6 +1,6 @@
 //! The kernel threads: a pool of our own with OpenMP's static schedule, and
-//! rayon's global pool for the libraries that bring their own loops (gemm's
-//! large products, faer's factorizations).
+//! rayon's global pool for the library that brings its own loops (faer's
+//! factorizations; matrix products are split on our threads, split.rs).
 //!
 //! Why not rayon for our loops: rayon hands pieces to whichever thread is
 //! free, and its idle workers fall asleep within microseconds. PyTorch's
@@ -86,7 +86,7 @@ struct Pool {
     done: AtomicUsize,
     /// A share's panic, carried to the caller to go on unwinding there.
     panicked: Mutex<Option<Box<dyn Any + Send>>>,
-    /// Set while rayon's workers run (gemm, faer): ours sleep instead of
+    /// Set while rayon's workers run (faer): ours sleep instead of
     /// spinning on the cores those need.
     quiet: AtomicBool,
     /// Held by the thread whose loop the workers run.
@@ -279,7 +279,7 @@ fn start(n: usize) -> bool {
         Pool::build(n)
     });
     if built {
-        // gemm's and faer's loops: the calling thread is one of rayon's
+        // faer's loops: the calling thread is one of rayon's
         // workers too. A pool someone built first is left as it is.
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -332,8 +332,8 @@ fn default_count() -> usize {
         .unwrap_or(1)
 }
 
-/// Says rayon's workers are about to run a library's loop (a gemm product,
-/// a faer factorization): our workers sleep rather than spin on their cores.
+/// Says rayon's workers are about to run a library's loop (a faer
+/// factorization): our workers sleep rather than spin on their cores.
 pub fn lend_to_rayon() {
     if let Some(p) = POOL.get() {
         p.quiet.store(true, Ordering::Relaxed);
