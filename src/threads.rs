@@ -309,11 +309,6 @@ pub fn many() -> bool {
     count() > 1
 }
 
-/// Makes sure the pools are built.
-pub fn ensure() {
-    count();
-}
-
 /// How many threads kernels share, without building the pools: what
 /// `torch.get_num_threads()` reports before any parallel work.
 pub fn planned() -> usize {
@@ -347,9 +342,6 @@ pub fn each(pieces: usize, f: impl Fn(usize) + Sync) {
         return (0..pieces).for_each(f);
     }
     let pool = pool();
-    if pool.threads() == 1 {
-        return (0..pieces).for_each(f);
-    }
     let _guard = match pool.busy.try_lock() {
         Ok(g) => g,
         Err(TryLockError::Poisoned(p)) => p.into_inner(),
@@ -563,7 +555,7 @@ mod tests {
 
     #[test]
     fn a_loop_after_the_workers_fell_asleep_still_runs_every_piece() {
-        ensure();
+        count();
         std::thread::sleep(SPIN * 3);
         let hits: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
         each(16, |i| {

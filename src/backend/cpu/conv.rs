@@ -7,8 +7,9 @@
 
 use super::elem::{CpuStorage, Element};
 use super::gemv::Num;
-use super::matmul::{row_major_product, side_by_side};
+use super::matmul::row_major_product;
 use super::scratch::{Out, filled_vec};
+use super::split::side_by_side;
 use super::strided::contiguous;
 use super::window::{taps, unfold_plane};
 use crate::backend::Window;

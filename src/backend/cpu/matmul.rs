@@ -10,7 +10,7 @@ use super::cast::cast;
 use super::elem::{CpuStorage, Element};
 use super::gemv::{Num, VectorProduct};
 use super::scratch::{Out, filled_vec};
-use super::split::{Piece, Shared, each_piece, splits};
+use super::split::{Piece, Shared, each_piece, side_by_side, splits};
 use crate::error::{Result, value_err};
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
@@ -105,16 +105,6 @@ fn gemm_typed<T: Element + Num>(a: &[T], b: &[T], spec: &Spec, zero: T, one: T) 
             }
         }
     })
-}
-
-/// Whether `batches` products of `macs` multiply-adds each run side by
-/// side, one per core (a convolution's batch), rather than one after
-/// another, each on every core.
-pub(super) fn side_by_side(batches: usize, macs: usize) -> bool {
-    batches > 1
-        && crate::threads::many()
-        && batches >= crate::threads::count()
-        && batches * macs >= 1 << 18
 }
 
 /// One batch's product into `dst`: a vector's where it has one row or one
@@ -236,16 +226,7 @@ fn product<T: Element>(
             return;
         }
         let rows = rows_per_block.min(m - r0);
-        if par {
-            each_piece(rows, n, |p| block(Piece { r0: r0 + p.r0, ..p }));
-        } else {
-            block(Piece {
-                r0,
-                rows,
-                c0: 0,
-                cols: n,
-            });
-        }
+        each_piece(rows, n, par, |p| block(Piece { r0: r0 + p.r0, ..p }));
         r0 += rows;
     }
 }
@@ -270,9 +251,16 @@ pub(super) fn row_major_product<T: Element + Num>(
         b_offsets: vec![0],
         b_strides: [n, 1],
     };
-    let par = if parallel { spec.parallel() } else { false };
     let (zero, one) = (T::from_f64(0.0), T::from_f64(1.0));
-    one_product(a, b, &spec, (0, 0), dst, (zero, one), par);
+    one_product(
+        a,
+        b,
+        &spec,
+        (0, 0),
+        dst,
+        (zero, one),
+        parallel && spec.parallel(),
+    );
 }
 
 /// The one product of `spec` (see `Spec::faer_suits`) by faer, row-major.
@@ -308,16 +296,7 @@ fn faer_product<T: faer::traits::ComplexField + Copy>(a: &[T], b: &[T], spec: &S
             faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, one, faer::Par::Seq);
         }
     };
-    if spec.parallel() {
-        each_piece(m, n, block);
-    } else {
-        block(Piece {
-            r0: 0,
-            rows: m,
-            c0: 0,
-            cols: n,
-        });
-    }
+    each_piece(m, n, spec.parallel(), block);
     out
 }
 

@@ -57,8 +57,27 @@ pub fn pieces(m: usize, n: usize, threads: usize) -> Vec<Piece> {
     }
 }
 
-/// `f(piece)` for each piece of an m×n output, on the kernel threads.
-pub fn each_piece(m: usize, n: usize, f: impl Fn(Piece) + Sync) {
+/// Whether `batches` products of `macs` multiply-adds each run side by
+/// side, one per core (a convolution's batch), rather than one after
+/// another, each split by `splits`.
+pub fn side_by_side(batches: usize, macs: usize) -> bool {
+    batches > 1
+        && crate::threads::many()
+        && batches >= crate::threads::count()
+        && batches * macs >= 1 << 18
+}
+
+/// `f(piece)` for each piece of an m×n output on the kernel threads where
+/// `parallel`, else `f` of the whole output.
+pub fn each_piece(m: usize, n: usize, parallel: bool, f: impl Fn(Piece) + Sync) {
+    if !parallel {
+        return f(Piece {
+            r0: 0,
+            rows: m,
+            c0: 0,
+            cols: n,
+        });
+    }
     let pieces = pieces(m, n, crate::threads::count());
     crate::threads::each(pieces.len(), |i| f(pieces[i]));
 }

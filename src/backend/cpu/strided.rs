@@ -192,7 +192,6 @@ fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
     const TILE: usize = 8;
     let (rows, cols, step) = (t.shape[0], t.shape[1], t.strides[1]);
     let vector = std::mem::size_of::<T>() == 4 && super::transpose::available();
-    crate::threads::ensure();
     filled_vec(rows * cols, |out| {
         zip(ChunksMut::new(out, TILE * cols), |band, dst| {
             let r0 = band * TILE;

@@ -484,14 +484,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Res
 /// place.
 pub fn add_scaled_in_place(t: &Tensor, b: &Tensor, alpha: &Tensor, subtract: bool) -> Result<bool> {
     let dtype = result_type(&[t.operand(), b.operand(), alpha.operand()]);
-    if !matches!(dtype, DType::F32 | DType::F64)
-        || !alpha.is_wrapped_number()
-        || dtype != t.dtype()
-        || b.dtype() != dtype
-        || b.shape() != t.shape()
-        || t.shares_storage(b)
-        || crate::autograd::needs_grad(&[t, b])
-    {
+    if !alpha.is_wrapped_number() || dtype != t.dtype() || !super::update::fits_in_place(t, &[b]) {
         return Ok(false);
     }
     // Negating and rounding to t's dtype commute.

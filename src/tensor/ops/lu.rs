@@ -116,13 +116,8 @@ fn trailing_update(a: &mut [f64], m: usize, n: usize, j0: usize, end: usize) {
     let below = MatMut::from_row_major_slice_mut(bottom, m - end, n);
     let (left, a22) = below.split_at_col_mut(end);
     let l21 = left.as_ref().subcols(j0, end - j0);
-    // On every core when big (faer's loops run on rayon's workers).
-    let par = if (m - end) * (n - end) * (end - j0) >= 1 << 20 && crate::threads::many() {
-        crate::threads::lend_to_rayon();
-        faer::Par::rayon(0)
-    } else {
-        faer::Par::Seq
-    };
+    // Batch::read set faer's parallelism for this matrix's size.
+    let par = faer::get_global_parallelism();
     faer::linalg::matmul::matmul(a22, faer::Accum::Add, l21, u12, -1.0, par);
 }
 

@@ -443,17 +443,10 @@ pub fn addc_in_place(
     value: f64,
     divide: bool,
 ) -> Result<bool> {
-    let dtype = input.dtype();
-    let fits =
-        |t: &Tensor| t.dtype() == dtype && t.shape() == input.shape() && !t.shares_storage(input);
-    if !matches!(dtype, DType::F32 | DType::F64)
-        || !fits(t1)
-        || !fits(t2)
-        || crate::autograd::needs_grad(&[input, t1, t2])
-    {
+    if !super::update::fits_in_place(input, &[t1, t2]) {
         return Ok(false);
     }
-    let mut u = super::update::Update::new(dtype);
+    let mut u = super::update::Update::new(input.dtype());
     let (x, a, b) = (u.operand(input), u.operand(t1), u.operand(t2));
     let next = if divide {
         u.addcdiv(x, a, b, value)

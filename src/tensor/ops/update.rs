@@ -60,6 +60,19 @@ pub struct Update {
     fused: bool,
 }
 
+/// Whether `t` can be updated in place, in one pass, from `others`: all
+/// float32 or float64 of t's dtype and shape, none sharing t's memory, and
+/// nothing recording (else the caller computes out of place).
+pub fn fits_in_place(t: &Tensor, others: &[&Tensor]) -> bool {
+    let dtype = t.dtype();
+    matches!(dtype, DType::F32 | DType::F64)
+        && others
+            .iter()
+            .all(|o| o.dtype() == dtype && o.shape() == t.shape() && !o.shares_storage(t))
+        && !crate::autograd::needs_grad(&[t])
+        && !crate::autograd::needs_grad(others)
+}
+
 impl Update {
     pub fn new(dtype: DType) -> Update {
         Update {
