@@ -199,11 +199,13 @@ impl BinaryVisitor for MakeBinary {
 
 pub fn binary_kernels(op: BinaryOp) -> BinaryKernels {
     let mut k = op.visit(MakeBinary);
-    // float32 fmod and remainder: C's fmod, exactly, in f64 arithmetic that
-    // vectorises, where the block's quotients allow it (nearly always).
+    // float32 fmod, remainder and floor division: C's fmod, exactly, in f64
+    // arithmetic that vectorises, where the block's quotients allow it
+    // (nearly always).
     match op {
         BinaryOp::Fmod => k.f32 = fmod_f32,
         BinaryOp::Rem => k.f32 = remainder_f32,
+        BinaryOp::FloorDiv => k.f32 = floor_div_f32,
         BinaryOp::Softplus => k.f32 = softplus_vec::<crate::tensor::op::binary::f::Softplus>,
         _ => {}
     }
@@ -222,7 +224,7 @@ macro_rules! fmod_kernel {
                 for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
                     let (r, ok) = fmod_f32(x, y);
                     exact &= ok;
-                    o.write($from_fmod(r, y));
+                    o.write($from_fmod(r, x, y));
                 }
                 if !exact {
                     for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
@@ -234,11 +236,16 @@ macro_rules! fmod_kernel {
     };
 }
 // fmod itself, and Python's modulo from it.
-fmod_kernel!(fmod_f32, |r: f32, _: f32| r, |x: f32, y: f32| x % y);
+fmod_kernel!(fmod_f32, |r: f32, _: f32, _: f32| r, |x: f32, y: f32| x % y);
 fmod_kernel!(
     remainder_f32,
-    crate::tensor::op::math::py_mod_of_fmod_f32,
+    |r: f32, _: f32, y: f32| crate::tensor::op::math::py_mod_of_fmod_f32(r, y),
     crate::tensor::op::math::py_fmod_f32
+);
+fmod_kernel!(
+    floor_div_f32,
+    crate::tensor::op::math::div_floor_of_fmod_f32,
+    crate::tensor::op::math::div_floor_f32
 );
 
 macro_rules! predicate_table {

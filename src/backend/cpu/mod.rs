@@ -15,6 +15,7 @@ pub mod conv;
 mod elem;
 mod elementwise;
 mod extrema;
+mod float_folds;
 mod gemv;
 mod index;
 mod join;

@@ -8,7 +8,7 @@
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::extrema::{arg_best, arg_rows, best_row_f32, lane_best};
 use super::strided::{PAR_MIN, parallel, runs};
-use super::{cascade, column_folds};
+use super::{cascade, column_folds, float_folds};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
 use crate::tensor::op::ReduceOp;
@@ -51,15 +51,15 @@ impl Groups {
     fn outputs(&self) -> usize {
         self.kept.numel()
     }
-    fn size(&self) -> usize {
+    pub(super) fn size(&self) -> usize {
         self.group.numel()
     }
     /// Is one group a single contiguous run in memory?
-    fn group_contiguous(&self) -> bool {
+    pub(super) fn group_contiguous(&self) -> bool {
         dense(&self.group)
     }
     /// Do the groups' starts step by one (outputs side by side in memory)?
-    fn kept_contiguous(&self) -> bool {
+    pub(super) fn kept_contiguous(&self) -> bool {
         dense(&self.kept)
     }
 }
@@ -240,6 +240,11 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         return vec![reduce_f64::<f64>(op, &[]); outputs];
     }
     let starts = starts(&gr.kept);
+    if let Some(f) = T::as_f32s(v)
+        && let Some(out) = float_folds::reduce(f, &gr, &starts, op)
+    {
+        return out;
+    }
     // One big group: pieces on every core, combined.
     if outputs == 1 && size >= PAR_MIN && splittable(op) {
         let base = starts[0];
@@ -360,7 +365,7 @@ pub(super) fn by_column_blocks(
     out: &mut [f64],
     work: impl Fn(usize, &mut [f64]) + Sync,
 ) {
-    let cols = (starts.len() / (crate::threads::count() * 4)).clamp(64, 2048);
+    let cols = (starts.len() / crate::threads::count()).clamp(64, 2048);
     let run = |ci: usize, block: &mut [f64]| work(starts[0] + ci * cols, block);
     if parallel(starts.len() * rows) {
         crate::threads::zip(crate::threads::ChunksMut::new(out, cols), run);

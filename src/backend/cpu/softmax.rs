@@ -18,6 +18,7 @@ use super::scratch::{Out, convert_into, filled_vec};
 use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
+use crate::tensor::op::fastmath::{EXP_SLEEF_NORMAL, exp_sleef_normal};
 use crate::threads::{Chunks, ChunksMut};
 
 /// ATen's `reduce_all` with `+` over vector lanes: a row shorter than a vector
@@ -55,32 +56,43 @@ fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
     x[1..].iter().fold(x[0], |a, &b| if b > a { b } else { a })
 }
 
-/// The largest element in sixteen lanes, so that it vectorises (the order
-/// does not matter for a maximum).
+/// The largest and the smallest element, and whether any is NaN or
+/// infinite, in four vectors of sixteen lanes: each step waits on the one
+/// before it in its lane, so one vector of lanes ran at a quarter of the load
+/// rate (the order does not matter for an extremum).
 #[inline(always)]
-fn lane_max_f32(x: &[f32]) -> f32 {
-    let chunks = x.chunks_exact(16);
-    let tail = chunks
-        .remainder()
-        .iter()
-        .fold(x[0], |a, &b| if b > a { b } else { a });
-    let mut lanes = [tail; 16];
+fn lane_range_f32(x: &[f32]) -> (f32, f32, bool) {
+    let chunks = x.chunks_exact(64);
+    // Sums of x · 0: NaN once any x is NaN or infinite (bools in the lanes
+    // would not vectorise as well).
+    let (mut hi, mut lo, mut odd) = (x[0], x[0], 0f32);
+    for &v in chunks.remainder() {
+        hi = if v > hi { v } else { hi };
+        lo = if v < lo { v } else { lo };
+        odd += v * 0.0;
+    }
+    let (mut his, mut los, mut odds) = ([hi; 64], [lo; 64], [odd; 64]);
     for c in chunks {
-        for i in 0..16 {
-            lanes[i] = if c[i] > lanes[i] { c[i] } else { lanes[i] };
+        for i in 0..64 {
+            his[i] = if c[i] > his[i] { c[i] } else { his[i] };
+            los[i] = if c[i] < los[i] { c[i] } else { los[i] };
+            odds[i] += c[i] * 0.0;
         }
     }
-    max_of(&lanes)
+    let lo = los[1..]
+        .iter()
+        .fold(los[0], |a, &b| if b < a { b } else { a });
+    (max_of(&his), lo, odds.iter().any(|v| v.is_nan()))
 }
 
 /// exp(x - m) of sixteen values (a fixed-size loop, which vectorises).
 #[inline(always)]
-fn exp16(x: &[f32; 16], m: f32) -> [f32; 16] {
+fn exp16(x: &[f32; 16], m: f32, exp: impl Fn(f32) -> f32) -> [f32; 16] {
     // A fixed-size array: bounds checks inside the loop would stop it
     // vectorising.
     let mut e = [0f32; 16];
     for i in 0..16 {
-        e[i] = exp_sleef(x[i] - m);
+        e[i] = exp(x[i] - m);
     }
     e
 }
@@ -88,12 +100,18 @@ fn exp16(x: &[f32; 16], m: f32) -> [f32; 16] {
 /// ATen's `map_reduce_all(exp(x - m), +)` over sixteen lanes, as `lane_sum`
 /// adds them; with `y`, each exponential is also written there.
 #[inline(always)]
-fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
+fn exp_sum_f32(
+    x: &[f32],
+    m: f32,
+    mut y: Option<&mut [Out<f32>]>,
+    exp: impl Fn(f32) -> f32 + Copy,
+) -> f32 {
     if x.len() < 16 {
-        // Shorter than a vector: left to right.
-        let mut padded = [0f32; 16];
+        // Shorter than a vector: left to right (the padding's exponentials,
+        // of 0, are not used).
+        let mut padded = [m; 16];
         padded[..x.len()].copy_from_slice(x);
-        let e = exp16(&padded, m);
+        let e = exp16(&padded, m, exp);
         if let Some(y) = y {
             y.write_copy_of_slice(&e[..x.len()]);
         }
@@ -103,7 +121,7 @@ fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
     let whole = x.len() - tail.len();
     let mut lanes = [0f32; 16];
     for (k, c) in vectors.iter().enumerate() {
-        let e = exp16(c, m);
+        let e = exp16(c, m, exp);
         for i in 0..16 {
             // The first vector starts the lanes (no 0 + x, which turns -0 into 0).
             lanes[i] = if k == 0 { e[i] } else { lanes[i] + e[i] };
@@ -115,9 +133,9 @@ fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
     let rest = x.len() - whole;
     if rest > 0 {
         // The tail goes into the first lanes only.
-        let mut padded = [0f32; 16];
+        let mut padded = [m; 16];
         padded[..rest].copy_from_slice(&x[whole..]);
-        let e = exp16(&padded, m);
+        let e = exp16(&padded, m, exp);
         for i in 0..rest {
             lanes[i] += e[i];
         }
@@ -139,16 +157,34 @@ fn exp_sum_f32(x: &[f32], m: f32, mut y: Option<&mut [Out<f32>]>) -> f32 {
 crate::multiversion! {
     /// One row along the last dim, f32.
     fn last_dim_f32(x: &[f32], y: &mut [Out<f32>], log: bool) {
-        let m = lane_max_f32(x);
-        if log {
-            let ln_sum = log_sleef(exp_sum_f32(x, m, None));
-            convert_into(x, y, |v| v - m - ln_sum);
+        let (m, lo, odd) = lane_range_f32(x);
+        // Where every exponential is a normal float (all but rows with a far
+        // tail), exp_sleef's short form gives its bits.
+        if !odd && EXP_SLEEF_NORMAL.contains(&(lo - m)) {
+            last_dim_with(x, y, log, m, exp_sleef_normal);
         } else {
-            let inv = 1.0 / exp_sum_f32(x, m, Some(&mut *y));
-            // SAFETY: exp_sum_f32 wrote every slot of y.
-            let y = unsafe { y.assume_init_mut() };
-            y.iter_mut().for_each(|v| *v *= inv);
+            last_dim_with(x, y, log, m, exp_sleef);
         }
+    }
+}
+
+/// One row along the last dim, f32, given its maximum and an exponential.
+#[inline(always)]
+fn last_dim_with(
+    x: &[f32],
+    y: &mut [Out<f32>],
+    log: bool,
+    m: f32,
+    exp: impl Fn(f32) -> f32 + Copy,
+) {
+    if log {
+        let ln_sum = log_sleef(exp_sum_f32(x, m, None, exp));
+        convert_into(x, y, |v| v - m - ln_sum);
+    } else {
+        let inv = 1.0 / exp_sum_f32(x, m, Some(&mut *y), exp);
+        // SAFETY: exp_sum_f32 wrote every slot of y.
+        let y = unsafe { y.assume_init_mut() };
+        y.iter_mut().for_each(|v| *v *= inv);
     }
 }
 

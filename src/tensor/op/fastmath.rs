@@ -318,6 +318,25 @@ pub fn exp_sleef(d: f32) -> f32 {
     if d.is_nan() { d } else { u }
 }
 
+/// The inputs for which `exp_sleef_normal` gives exp_sleef's bits: here
+/// 2^q (1 + p) is a normal f32 (q within [-125, 127], 1 + p within
+/// [0.70, 1.42]).
+pub const EXP_SLEEF_NORMAL: std::ops::RangeInclusive<f32> = -86.5..=88.0;
+
+/// exp_sleef for d within `EXP_SLEEF_NORMAL`, with the same bits: there both of
+/// vldexp2's scalings are exact, so they are one add of q to the exponent
+/// field. Softmax's rows spend a third of their exponential's operations
+/// in vldexp2 otherwise.
+#[inline(always)]
+pub fn exp_sleef_normal(d: f32) -> f32 {
+    let (q, p) = exp_reduced(d);
+    // q + 1.5·2^23 holds q in its low mantissa bits; shifted by 23 they land
+    // in the exponent field (the float's own exponent bits shift out).
+    const ROUND: f32 = 12_582_912.0;
+    let scale = (q + ROUND).to_bits() << 23;
+    f32::from_bits((1.0 + p).to_bits().wrapping_add(scale))
+}
+
 /// Below this |x| the quadrant count k of x = k·π/2 + r is under 2^20, and
 /// the three-part π/2 below reduces x exactly enough (error ~1e-20).
 pub const SINCOS_RANGE: f32 = 1.0e6;
@@ -407,6 +426,24 @@ pub(super) mod tests {
         assert_eq!(exp_f32(4.0).to_bits(), 0x425A_6481);
         assert_eq!(exp_f32(f32::INFINITY), f32::INFINITY);
         assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+    }
+
+    /// exp_sleef_normal is exp_sleef, bit for bit, over its whole range.
+    #[test]
+    fn exp_sleef_normal_is_exp_sleef() {
+        let (lo, hi) = (*EXP_SLEEF_NORMAL.start(), *EXP_SLEEF_NORMAL.end());
+        let mut checked = 0;
+        for bits in (0..u32::MAX).step_by(251) {
+            let d = f32::from_bits(bits);
+            if (lo..=hi).contains(&d) {
+                assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
+                checked += 1;
+            }
+        }
+        for d in [lo, hi, 0.0, -0.0, -86.49, 87.99, 1e-30, -1e-30] {
+            assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
+        }
+        assert!(checked > 4_000_000);
     }
 
     /// Inputs spread over every binade the functions see, both signs.

@@ -119,31 +119,44 @@ pub fn erf(x: f64) -> f64 {
 /// more than a tenth), where floor(1.0 / 0.1) rounds to 10. Division by zero
 /// gives IEEE's a / b.
 macro_rules! div_floor {
-    ($name:ident, $t:ty, $rem:expr) => {
+    ($name:ident, $of_rem:ident, $t:ty, $rem:expr) => {
         #[inline(always)]
         pub fn $name(a: $t, b: $t) -> $t {
-            if b == 0.0 {
-                return a / b;
-            }
-            let r = $rem(a, b);
-            let mut div = (a - r) / b;
-            if r != 0.0 && ((b < 0.0) != (r < 0.0)) {
-                div -= 1.0;
-            }
-            if div == 0.0 {
-                return (0.0 as $t).copysign(a / b);
-            }
+            $of_rem($rem(a, b), a, b)
+        }
+
+        /// The same from r = fmod(a, b), in selects rather than branches so
+        /// that a loop over it vectorises.
+        #[inline(always)]
+        pub fn $of_rem(r: $t, a: $t, b: $t) -> $t {
+            let div = (a - r) / b;
+            let div = if r != 0.0 && ((b < 0.0) != (r < 0.0)) {
+                div - 1.0
+            } else {
+                div
+            };
             let floor = div.floor();
-            if div - floor > 0.5 {
+            let nearest = if div - floor > 0.5 {
                 floor + 1.0
             } else {
                 floor
-            }
+            };
+            let q = if div == 0.0 {
+                (0.0 as $t).copysign(a / b)
+            } else {
+                nearest
+            };
+            if b == 0.0 { a / b } else { q }
         }
     };
 }
-div_floor!(div_floor_f64, f64, |a: f64, b: f64| a % b);
-div_floor!(div_floor_f32, f32, fmod_f32);
+div_floor!(
+    div_floor_f64,
+    div_floor_of_fmod_f64,
+    f64,
+    |a: f64, b: f64| a % b
+);
+div_floor!(div_floor_f32, div_floor_of_fmod_f32, f32, fmod_f32);
 
 /// fmod of float32s (C's fmodf, Rust's `%`), exactly, without the library call
 /// where the quotient is below 2^28: the remainder is a - n·b with n the
