@@ -112,7 +112,7 @@ crate::multiversion! {
         let (vectors, tail) = g.as_chunks::<8>();
         for c in vectors {
             for j in 0..8 {
-                acc[j] = acc[j] + c[j] * c[j];
+                acc[j] += c[j] * c[j];
             }
         }
         let sum = acc[1..].iter().fold(acc[0], |a, &x| a + x);
@@ -137,8 +137,8 @@ crate::multiversion! {
 pub(super) fn reduce(v: &[f32], gr: &Groups, starts: &[usize], op: ReduceOp) -> Option<Vec<f64>> {
     match op {
         ReduceOp::Prod => groups(v, gr, starts, Prod),
-        ReduceOp::Norm(p) if p == 1.0 => groups(v, gr, starts, SumAbs),
-        ReduceOp::Norm(p) if p == 2.0 => {
+        ReduceOp::Norm(1.0) => groups(v, gr, starts, SumAbs),
+        ReduceOp::Norm(2.0) => {
             let mut out = groups(v, gr, starts, SumSquares)?;
             // The square root in float32 too.
             out.iter_mut().for_each(|x| *x = (*x as f32).sqrt() as f64);
