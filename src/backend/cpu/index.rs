@@ -133,8 +133,104 @@ pub fn index(
     indices: &[(&CpuStorage, &Layout)],
     insert_at: usize,
 ) -> Result<CpuStorage> {
+    if let Some(direct) = direct_pick(l, dims, indices, insert_at) {
+        let (ix, d) = (direct.index, dims[0]);
+        return with_storage!(s, v => Ok(Element::wrap(pick_direct(v, ix, &direct, d)?)));
+    }
     let sel = selected(l, dims, indices, insert_at)?;
     Ok(with_storage!(s, v => Element::wrap(pick(v, &sel))))
+}
+
+/// `a[idx]`, `take`, `index_select(0, idx)`, an embedding's rows: one
+/// contiguous int64 index into the leading indexed dim, whose picks are
+/// contiguous runs. Then no table of offsets is needed: each run's start is
+/// computed as it is copied, on every thread (building the table was one
+/// serial pass, and most of `take`'s time).
+struct Direct<'a> {
+    index: &'a [i64],
+    size: i64,
+    stride: usize,
+    offset: usize,
+    run: usize,
+}
+
+fn direct_pick<'a>(
+    l: &Layout,
+    dims: &[usize],
+    indices: &[(&'a CpuStorage, &Layout)],
+    insert_at: usize,
+) -> Option<Direct<'a>> {
+    let ([d], [(CpuStorage::I64(ix), il)]) = (dims, indices) else {
+        return None;
+    };
+    let rest: Vec<usize> = (0..l.ndim()).filter(|x| x != d).collect();
+    let after = Layout {
+        shape: rest.iter().map(|&x| l.shape[x]).collect(),
+        strides: rest.iter().map(|&x| l.strides[x]).collect(),
+        offset: 0,
+    };
+    if insert_at != 0 || !il.is_contiguous() || !after.is_contiguous() {
+        return None;
+    }
+    Some(Direct {
+        index: &ix[il.offset..il.offset + il.numel()],
+        size: l.shape[*d] as i64,
+        stride: l.strides[*d],
+        offset: l.offset,
+        run: after.numel(),
+    })
+}
+
+/// The picks of a `Direct` index; an index out of range is an error (the
+/// first one, in index order), as `selected` reports it.
+fn pick_direct<T: Element>(v: &[T], ix: &[i64], p: &Direct, dim: usize) -> Result<Vec<T>> {
+    let (size, run) = (p.size, p.run);
+    let out_of_range = |x: i64| {
+        index_err(format!(
+            "index {x} is out of bounds for dimension {dim} with size {size}"
+        ))
+    };
+    if run == 0 || size == 0 {
+        // The tensor layer returns empty results itself, and refuses picks
+        // from a dim of size 0.
+        return Err(value_err("internal: an empty pick reached the backend"));
+    }
+    // The runs for `ix` into `dst`: the first bad index, if any (it reads
+    // the dim's first run instead, so the loop has no branch).
+    let copy = |dst: &mut [Out<T>], ix: &[i64]| -> Option<i64> {
+        let mut bad = None;
+        for (d, &x) in dst.chunks_exact_mut(run).zip(ix) {
+            let inside = x >= -size && x < size;
+            if !inside {
+                bad.get_or_insert(x);
+            }
+            let x = if inside { x + size * (x < 0) as i64 } else { 0 };
+            let at = p.offset + x as usize * p.stride;
+            if run == 1 {
+                d[0].write(v[at]);
+            } else {
+                d.write_copy_of_slice(&v[at..at + run]);
+            }
+        }
+        bad
+    };
+    let n = ix.len() * run;
+    let mut bad = None;
+    let out = filled_vec(n, |out| {
+        if n < 1 << 16 || crate::threads::count() == 1 {
+            bad = copy(out, ix);
+            return;
+        }
+        // Tasks of about 16K elements.
+        let per = ((1usize << 14) / run).max(1);
+        let tasks = (ChunksMut::new(out, per * run), Chunks::new(ix, per));
+        let firsts = crate::threads::zip_map(tasks, |_, (d, i)| copy(d, i));
+        bad = firsts.into_iter().flatten().next();
+    });
+    match bad {
+        Some(x) => Err(out_of_range(x)),
+        None => Ok(out),
+    }
 }
 
 pub fn index_put_into(
@@ -205,7 +301,13 @@ pub fn gather(
         let flags = crate::threads::zip_map(tasks, |t, (o, srs)| {
             let irs = &idx_rows[t * per..];
             let rows = o.chunks_mut(last).zip(srs).zip(irs);
-            rows.map(|((o, &sr), &ir)| gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along))
+            rows.enumerate()
+                .map(|(r, ((o, &sr), &ir))| {
+                    if let Some(&next) = srs.get(r + 1) && ss == 0 && along == 1 {
+                        prefetch_line(&v[next..], size as usize);
+                    }
+                    gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along)
+                })
                 .collect::<Vec<bool>>()
         });
         fine = flags.into_iter().flatten().collect();
@@ -220,38 +322,67 @@ pub fn gather(
     Ok(out)
 }
 
-/// One row of gather: `o[k] = src[k * ss + index[k * is] * along]`; false if
-/// an index was out of range (it read element 0 instead). Everything by value,
-/// so that the loop keeps it in registers.
-fn gather_row<T: Copy>(
-    o: &mut [Out<T>],
-    src: &[T],
-    ss: usize,
-    index: &[i64],
-    is: usize,
-    size: i64,
-    along: usize,
-) -> bool {
-    let mut ok = true;
-    if ss == 0 && is == 1 && along == 1 && src.len() >= size as usize {
-        // A row gathered from one contiguous line (gather along the last dim):
-        // indices clamped into the line need no further bounds check.
-        let line = &src[..size as usize];
-        for (o, &x) in o.iter_mut().zip(index) {
+/// Asks for the cache lines of `line[..len]` ahead of random reads within it
+/// (the next row of a gather along the last dim): the hardware prefetcher
+/// follows streams, not picks scattered over a line.
+#[inline(always)]
+fn prefetch_line<T>(line: &[T], len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let len = len.min(line.len());
+        let bytes = std::mem::size_of_val(&line[..len]);
+        let base = line.as_ptr() as *const i8;
+        for at in (0..bytes).step_by(64) {
+            // SAFETY: a prefetch is a hint: it reads nothing and cannot
+            // fault; the address is within `line`.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(base.add(at))
+            };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (line, len);
+}
+
+crate::multiversion! {
+    /// One row of gather: `o[k] = src[k * ss + index[k * is] * along]`; false if
+    /// an index was out of range (it read element 0 instead). Everything by value,
+    /// so that the loop keeps it in registers. Compiled for AVX2 and AVX-512 too
+    /// (the picks along a line become vector gathers).
+    fn gather_row<T: Copy>(
+        o: &mut [Out<T>],
+        src: &[T],
+        ss: usize,
+        index: &[i64],
+        is: usize,
+        size: i64,
+        along: usize,
+    ) -> bool {
+        let mut ok = true;
+        if ss == 0 && is == 1 && along == 1 && src.len() >= size as usize {
+            // A row gathered from one contiguous line (gather along the last dim):
+            // indices clamped into the line need no further bounds check.
+            let line = &src[..size as usize];
+            for (o, &x) in o.iter_mut().zip(index) {
+                let inside = x >= 0 && x < size;
+                ok &= inside;
+                let at = if inside { x as usize } else { 0 };
+                // SAFETY: `at` is within 0..size, the line's length (the
+                // compiler could not see it, and its bounds check kept the
+                // loop from vectorising into gathers).
+                o.write(unsafe { *line.get_unchecked(at) });
+            }
+            return ok;
+        }
+        for (k, o) in o.iter_mut().enumerate() {
+            let x = index[k * is];
             let inside = x >= 0 && x < size;
             ok &= inside;
-            o.write(line[if inside { x as usize } else { 0 }]);
+            let x = if inside { x } else { 0 };
+            o.write(src[k * ss + x as usize * along]);
         }
-        return ok;
+        ok
     }
-    for (k, o) in o.iter_mut().enumerate() {
-        let x = index[k * is];
-        let inside = x >= 0 && x < size;
-        ok &= inside;
-        let x = if inside { x } else { 0 };
-        o.write(src[k * ss + x as usize * along]);
-    }
-    ok
 }
 
 /// The selected runs of `v`, one after another; in parallel when long.

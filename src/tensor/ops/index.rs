@@ -224,6 +224,18 @@ pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
             insert_at,
             shape,
         } => {
+            let picks: usize = bshape.iter().product();
+            if picks > 0 && dims.iter().any(|&d| view.shape()[d] == 0) {
+                return Err(index_err(
+                    "index is out of bounds for dimension with size 0",
+                ));
+            }
+            if shape.iter().product::<usize>() == 0 {
+                // Nothing to read, so (as in ATen's loop) nothing to check.
+                let out = crate::tensor::ops::creation::zeros_on(&shape, t.dtype(), t.device())?;
+                let idx = indices.to_vec();
+                return Ok(crate::autograd::rules::shape::record_index(t, out, idx));
+            }
             let ils: Vec<Layout> = ixs.iter().map(|i| i.layout().expand(&bshape)).collect();
             let guards: Vec<_> = ixs.iter().map(|i| i.read()).collect();
             let ops: Vec<_> = guards.iter().zip(&ils).map(|(g, l)| (&**g, l)).collect();

@@ -86,6 +86,21 @@ pub fn take(t: &Tensor, index: &Tensor) -> Result<Tensor> {
     composite("TakeBackward0", &[t], |x| {
         self::index(&reshape(&x[0], &[-1])?, &[Idx::Tensor(index.clone())])
     })
+    .map_err(|e| take_range_err(t, &index).unwrap_or(e))
+}
+
+/// take's own words for an index out of range (as ATen's take kernel says
+/// it), where one is: the first, in index order.
+fn take_range_err(t: &Tensor, index: &Tensor) -> Option<crate::error::Error> {
+    let n = t.numel() as i64;
+    let x = index
+        .to_host_i64()
+        .ok()?
+        .into_iter()
+        .find(|&x| x < -n || x >= n)?;
+    Some(index_err(format!(
+        "out of range: tried to access index {x} on a tensor of {n} elements."
+    )))
 }
 
 /// torch.take_along_dim: gather with `indices` broadcast against `t` (all but
