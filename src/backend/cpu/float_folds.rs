@@ -151,10 +151,10 @@ pub(super) fn reduce(v: &[f32], gr: &Groups, starts: &[usize], op: ReduceOp) -> 
 fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec<f64>> {
     let (outputs, size) = (starts.len(), gr.size());
     if gr.group_contiguous() {
-        if F::CHAIN && outputs == 1 && size >= super::strided::PAR_MIN {
-            return None;
-        }
         if F::CHAIN {
+            if outputs == 1 && size >= super::strided::PAR_MIN {
+                return None;
+            }
             return Some(chains(v, starts, size, f));
         }
         let one = |&s: &usize| f.run(&v[s..s + size]) as f64;
@@ -181,25 +181,26 @@ fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec
 
 /// Contiguous groups folded one element at a time each, sixteen groups side
 /// by side: the sixteen chains of dependent steps overlap (one chain alone
-/// waits on each add, a quarter of the speed of loads).
+/// waits on each add, a quarter of the speed of loads). A last batch of
+/// fewer goes one group at a time.
 fn chains<F: Fold>(v: &[f32], starts: &[usize], size: usize, f: F) -> Vec<f64> {
-    let batches = starts.len().div_ceil(16);
     let batch = |b: usize| -> Vec<f64> {
         let group = &starts[b * 16..((b + 1) * 16).min(starts.len())];
         match <&[usize; 16]>::try_from(group) {
-            Ok(sixteen) => chain16(f, v, sixteen, size).map(|x| x as f64).to_vec(),
+            Ok(sixteen) => chain16(f, v, sixteen, size).map(f64::from).to_vec(),
             Err(_) => group
                 .iter()
                 .map(|&s| f.run(&v[s..s + size]) as f64)
                 .collect(),
         }
     };
-    let parts: Vec<Vec<f64>> = if parallel(starts.len() * size) {
+    let batches = starts.len().div_ceil(16);
+    let folded: Vec<Vec<f64>> = if parallel(starts.len() * size) {
         crate::threads::map(batches, batch)
     } else {
         (0..batches).map(batch).collect()
     };
-    parts.concat()
+    folded.concat()
 }
 
 crate::multiversion! {

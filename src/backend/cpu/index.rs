@@ -90,20 +90,10 @@ fn selected(
             }
         }));
         if let Some(x) = bad {
-            return Err(index_err(format!(
-                "index {x} is out of bounds for dimension {d} with size {size}"
-            )));
+            return Err(out_of_bounds(x, d, size));
         }
     }
-    // The other dims, split where the broadcast index dims go.
-    let rest: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
-    let sub = |ds: &[usize], offset: usize| Layout {
-        shape: ds.iter().map(|&d| l.shape[d]).collect(),
-        strides: ds.iter().map(|&d| l.strides[d]).collect(),
-        offset,
-    };
-    let (before, after) = rest.split_at(insert_at.min(rest.len()));
-    let (lb, la) = (sub(before, l.offset), sub(after, 0));
+    let (lb, la) = around(l, dims, insert_at);
     let outer = offsets(&lb);
     if la.is_contiguous() {
         // Each index picks a contiguous run (an element, or a row: `a[idx]`,
@@ -126,6 +116,26 @@ fn selected(
     })
 }
 
+/// An index value out of range of dim `d`, in PyTorch's words.
+fn out_of_bounds(x: i64, d: usize, size: i64) -> crate::error::Error {
+    index_err(format!(
+        "index {x} is out of bounds for dimension {d} with size {size}"
+    ))
+}
+
+/// The dims an index leaves, split where the broadcast index dims go: the
+/// layout of those before (from the tensor's offset) and after (from 0).
+fn around(l: &Layout, dims: &[usize], insert_at: usize) -> (Layout, Layout) {
+    let rest: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
+    let sub = |ds: &[usize], offset: usize| Layout {
+        shape: ds.iter().map(|&d| l.shape[d]).collect(),
+        strides: ds.iter().map(|&d| l.strides[d]).collect(),
+        offset,
+    };
+    let (before, after) = rest.split_at(insert_at.min(rest.len()));
+    (sub(before, l.offset), sub(after, 0))
+}
+
 pub fn index(
     s: &CpuStorage,
     l: &Layout,
@@ -134,8 +144,7 @@ pub fn index(
     insert_at: usize,
 ) -> Result<CpuStorage> {
     if let Some(direct) = direct_pick(l, dims, indices, insert_at) {
-        let (ix, d) = (direct.index, dims[0]);
-        return with_storage!(s, v => Ok(Element::wrap(pick_direct(v, ix, &direct, d)?)));
+        return with_storage!(s, v => Ok(Element::wrap(pick_direct(v, &direct)?)));
     }
     let sel = selected(l, dims, indices, insert_at)?;
     Ok(with_storage!(s, v => Element::wrap(pick(v, &sel))))
@@ -148,6 +157,7 @@ pub fn index(
 /// serial pass, and most of `take`'s time).
 struct Direct<'a> {
     index: &'a [i64],
+    dim: usize,
     size: i64,
     stride: usize,
     offset: usize,
@@ -163,17 +173,14 @@ fn direct_pick<'a>(
     let ([d], [(CpuStorage::I64(ix), il)]) = (dims, indices) else {
         return None;
     };
-    let rest: Vec<usize> = (0..l.ndim()).filter(|x| x != d).collect();
-    let after = Layout {
-        shape: rest.iter().map(|&x| l.shape[x]).collect(),
-        strides: rest.iter().map(|&x| l.strides[x]).collect(),
-        offset: 0,
-    };
+    // Nothing before the index's dim (one outer offset), runs after it.
+    let (_, after) = around(l, dims, insert_at);
     if insert_at != 0 || !il.is_contiguous() || !after.is_contiguous() {
         return None;
     }
     Some(Direct {
         index: &ix[il.offset..il.offset + il.numel()],
+        dim: *d,
         size: l.shape[*d] as i64,
         stride: l.strides[*d],
         offset: l.offset,
@@ -183,13 +190,8 @@ fn direct_pick<'a>(
 
 /// The picks of a `Direct` index; an index out of range is an error (the
 /// first one, in index order), as `selected` reports it.
-fn pick_direct<T: Element>(v: &[T], ix: &[i64], p: &Direct, dim: usize) -> Result<Vec<T>> {
-    let (size, run) = (p.size, p.run);
-    let out_of_range = |x: i64| {
-        index_err(format!(
-            "index {x} is out of bounds for dimension {dim} with size {size}"
-        ))
-    };
+fn pick_direct<T: Element>(v: &[T], p: &Direct) -> Result<Vec<T>> {
+    let (ix, size, run) = (p.index, p.size, p.run);
     if run == 0 || size == 0 {
         // The tensor layer returns empty results itself, and refuses picks
         // from a dim of size 0.
@@ -228,7 +230,7 @@ fn pick_direct<T: Element>(v: &[T], ix: &[i64], p: &Direct, dim: usize) -> Resul
         bad = firsts.into_iter().flatten().next();
     });
     match bad {
-        Some(x) => Err(out_of_range(x)),
+        Some(x) => Err(out_of_bounds(x, p.dim, size)),
         None => Ok(out),
     }
 }
