@@ -28,7 +28,7 @@ impl Tensor {
         strides.push(1);
         let layout = Layout {
             shape,
-            strides,
+            strides: strides.into(),
             offset: l.offset * 2,
         };
         Ok(self.reinterpret(self.dtype().real_part(), layout))
@@ -63,7 +63,7 @@ impl Tensor {
             ));
         }
         let layout = Layout {
-            shape: l.shape[..n].to_vec(),
+            shape: crate::tensor::layout::Dims::from_slice(&l.shape[..n]),
             strides: l.strides[..n].iter().map(|s| s / 2).collect(),
             offset: l.offset / 2,
         };

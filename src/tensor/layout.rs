@@ -2,15 +2,31 @@
 //! operations (transpose, permute, narrow, expand, reshape-as-view) only make a
 //! new Layout; they never touch data.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A shape or its strides, inline up to four dims. Every op builds a few
+/// layouts; a heap block for each was a fifth of a small op's time.
+pub type Dims = smallvec::SmallVec<[usize; 4]>;
+
+#[derive(Debug, PartialEq, Eq)]
 pub struct Layout {
-    pub shape: Vec<usize>,
-    pub strides: Vec<usize>,
+    pub shape: Dims,
+    pub strides: Dims,
     pub offset: usize,
 }
 
-pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![0; shape.len()];
+impl Clone for Layout {
+    // SmallVec's own clone collects element by element; a copy of the slice
+    // is a few instructions.
+    fn clone(&self) -> Layout {
+        Layout {
+            shape: Dims::from_slice(&self.shape),
+            strides: Dims::from_slice(&self.strides),
+            offset: self.offset,
+        }
+    }
+}
+
+pub fn contiguous_strides(shape: &[usize]) -> Dims {
+    let mut strides = smallvec::smallvec![0; shape.len()];
     let mut acc = 1usize;
     for i in (0..shape.len()).rev() {
         strides[i] = acc;
@@ -26,7 +42,7 @@ pub fn numel(shape: &[usize]) -> usize {
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Layout {
         Layout {
-            shape: shape.to_vec(),
+            shape: Dims::from_slice(shape),
             strides: contiguous_strides(shape),
             offset: 0,
         }
@@ -75,14 +91,14 @@ impl Layout {
         }
         if shape.is_empty() || self.numel() == 0 {
             return Layout {
-                shape: vec![self.numel()],
-                strides: vec![1],
+                shape: smallvec::smallvec![self.numel()],
+                strides: smallvec::smallvec![1],
                 offset: self.offset,
             };
         }
         Layout {
-            shape,
-            strides,
+            shape: shape.into(),
+            strides: strides.into(),
             offset: self.offset,
         }
     }
@@ -161,8 +177,8 @@ impl Layout {
     }
     pub fn squeeze_dims(&self, dims: &[usize]) -> Layout {
         let mut l = Layout {
-            shape: vec![],
-            strides: vec![],
+            shape: Dims::new(),
+            strides: Dims::new(),
             offset: self.offset,
         };
         for i in 0..self.ndim() {
@@ -176,8 +192,11 @@ impl Layout {
     /// Broadcast to `shape` (already checked compatible): new leading dims and
     /// stretched size-1 dims get stride 0.
     pub fn expand(&self, shape: &[usize]) -> Layout {
+        if self.shape.as_slice() == shape {
+            return self.clone();
+        }
         let extra = shape.len() - self.ndim();
-        let mut strides = vec![0; shape.len()];
+        let mut strides: Dims = smallvec::smallvec![0; shape.len()];
         for i in 0..self.ndim() {
             strides[extra + i] = if self.shape[i] == shape[extra + i] {
                 self.strides[i]
@@ -186,7 +205,7 @@ impl Layout {
             };
         }
         Layout {
-            shape: shape.to_vec(),
+            shape: Dims::from_slice(shape),
             strides,
             offset: self.offset,
         }
@@ -196,7 +215,7 @@ impl Layout {
     /// exists without copying (PyTorch's `computeStride`).
     pub fn view_strides(&self, new_shape: &[usize]) -> Option<Vec<usize>> {
         if self.numel() == 0 || self.ndim() == 0 {
-            return Some(contiguous_strides(new_shape));
+            return Some(contiguous_strides(new_shape).to_vec());
         }
         let mut new_strides = vec![0usize; new_shape.len()];
         let mut view_d = new_shape.len() as isize - 1;

@@ -13,9 +13,9 @@ pub fn sizes(shape: &[usize]) -> Vec<i64> {
     shape.iter().map(|&s| s as i64).collect()
 }
 
-pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<crate::tensor::layout::Dims> {
     let n = a.len().max(b.len());
-    let mut out = vec![0; n];
+    let mut out: crate::tensor::layout::Dims = smallvec::smallvec![0; n];
     for i in 0..n {
         let da = if i + a.len() >= n {
             a[i + a.len() - n]

@@ -11,7 +11,7 @@
 //! `sum` the serial or parallel walk. Lanes are AVX-512's (16 f32, 8 f64), the
 //! vector width PyTorch's CPU kernels use on this hardware.
 
-use crate::tensor::layout::{Layout, contiguous_strides};
+use crate::tensor::layout::{Dims, Layout, contiguous_strides};
 
 /// ATen's `internal::GRAIN_SIZE`: below it a reduction runs on one thread.
 const GRAIN: usize = 32768;
@@ -401,26 +401,43 @@ fn outer_scalar<T: SumFloat>(v: &[T], l: &Loop2d, store: impl Fn(usize, T)) {
 /// TensorIterator's layout of a reduction: dims ordered fastest first (reduced
 /// dims before kept ones, then by stride), adjacent dims merged where memory
 /// allows. Strides in elements; the output's are 0 on reduced dims.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 struct Plan {
-    shape: Vec<usize>,
-    inp: Vec<usize>,
-    out: Vec<usize>,
+    shape: Dims,
+    inp: Dims,
+    out: Dims,
     in_base: usize,
     out_base: usize,
 }
 
 impl Plan {
     fn new(l: &Layout, dims: &[usize]) -> Plan {
+        Plan::whole_run(l, dims).unwrap_or_else(|| Plan::ordered(l, dims))
+    }
+
+    /// A gap-free tensor of more than one element reduced whole (`x.sum()`):
+    /// one run, which is what ordering and coalescing its dims come to.
+    fn whole_run(l: &Layout, dims: &[usize]) -> Option<Plan> {
+        let all = (0..l.ndim()).all(|d| dims.contains(&d));
+        (all && l.numel() > 1 && l.is_contiguous()).then(|| Plan {
+            shape: smallvec::smallvec![l.numel()],
+            inp: smallvec::smallvec![1],
+            out: smallvec::smallvec![0],
+            in_base: l.offset,
+            out_base: 0,
+        })
+    }
+
+    fn ordered(l: &Layout, dims: &[usize]) -> Plan {
         let nd = l.ndim();
-        let kept: Vec<usize> = (0..nd).filter(|d| !dims.contains(d)).collect();
-        let kept_shape: Vec<usize> = kept.iter().map(|&d| l.shape[d]).collect();
+        let kept: Dims = (0..nd).filter(|d| !dims.contains(d)).collect();
+        let kept_shape: Dims = kept.iter().map(|&d| l.shape[d]).collect();
         let kept_strides = contiguous_strides(&kept_shape);
-        let mut out = vec![0; nd];
+        let mut out: Dims = smallvec::smallvec![0; nd];
         for (k, &d) in kept.iter().enumerate() {
             out[d] = kept_strides[k];
         }
-        let mut perm: Vec<usize> = (0..nd).rev().collect();
+        let mut perm: Dims = (0..nd).rev().collect();
         // TensorIterator's insertion sort with its three-way comparison.
         for i in 1..nd {
             let mut d1 = i;
@@ -435,7 +452,7 @@ impl Plan {
                 }
             }
         }
-        let pick = |s: &[usize]| perm.iter().map(|&d| s[d]).collect::<Vec<_>>();
+        let pick = |s: &[usize]| perm.iter().map(|&d| s[d]).collect::<Dims>();
         let mut plan = Plan {
             shape: pick(&l.shape),
             inp: pick(&l.strides),
@@ -622,7 +639,7 @@ fn two_pass<T: SumFloat, const N: usize>(v: &[T], plan: &Plan, threads: usize) -
     crate::threads::zip(each_slot, |t, slot| {
         let o = Out(slot.as_mut_ptr(), 1);
         let mut p = plan.clone();
-        p.out = vec![0; p.out.len()];
+        p.out = smallvec::smallvec![0; p.out.len()];
         p.walk::<T, N>(v, &o, t * chunk, numel.min((t + 1) * chunk));
     });
     let mut total = T::ZERO;
@@ -731,4 +748,31 @@ pub fn sum_in_order<T: SumFloat>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> 
             acc.iter().fold(T::ZERO, |a, &x| a + x)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_run_is_the_ordered_plan_of_a_gap_free_tensor() {
+        let layouts = [
+            Layout::contiguous(&[7]),
+            Layout::contiguous(&[3, 5]),
+            Layout::contiguous(&[2, 1, 4]),
+            Layout::contiguous(&[1, 6]),
+            Layout {
+                shape: smallvec::smallvec![4, 1],
+                strides: smallvec::smallvec![1, 9],
+                offset: 3,
+            },
+        ];
+        for l in &layouts {
+            let all: Vec<usize> = (0..l.ndim()).collect();
+            assert_eq!(Plan::whole_run(l, &all), Some(Plan::ordered(l, &all)));
+        }
+        let some = Layout::contiguous(&[3, 5]);
+        assert_eq!(Plan::whole_run(&some, &[1]), None);
+        assert_eq!(Plan::whole_run(&Layout::contiguous(&[1]), &[0]), None);
+    }
 }

@@ -5,7 +5,7 @@
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
 use super::rows::Rows;
-use super::scratch::{Out, scratch};
+use super::scratch::{Out, filled_vec, scratch};
 use super::strided::{block, fill_blocks, is_scalar};
 use crate::error::{Result, value_err};
 use crate::tensor::DType;
@@ -14,6 +14,9 @@ use crate::tensor::op::TernaryOp;
 use crate::with_storage;
 
 fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
+    if let Some(x) = flat_block(src, l) {
+        return filled_vec(x.len(), |out| T::unary_block(x, out, k));
+    }
     if let Some(rows) = Rows::plan([l]) {
         return rows.fill(&|[at], col, dst| {
             let mut buf = scratch();
@@ -64,7 +67,15 @@ pub(super) fn operand<'a, T: Copy>(
 }
 
 pub(super) fn filled<T: Copy + Default>(src: &[T], l: &Layout) -> Option<Vec<T>> {
-    (is_scalar(l) && l.numel() > 0).then(|| vec![src[l.offset]; BLOCK])
+    let n = l.numel();
+    (is_scalar(l) && n > 0).then(|| vec![src[l.offset]; BLOCK.min(n)])
+}
+
+/// A gap-free operand of at most one block, as its own slice: a small op's
+/// operands skip the walk (the planning was most of the op's time).
+pub(super) fn flat_block<'a, T>(src: &'a [T], l: &Layout) -> Option<&'a [T]> {
+    let n = l.numel();
+    (n > 0 && n <= BLOCK && l.is_contiguous()).then(|| &src[l.offset..l.offset + n])
 }
 
 /// A kernel over one block of each operand.
@@ -79,6 +90,11 @@ fn pairwise<T: Element, U: Send>(
     lb: &Layout,
     block: &PairBlock<'_, T, U>,
 ) -> Vec<U> {
+    if la.shape == lb.shape
+        && let (Some(x), Some(y)) = (flat_block(a, la), flat_block(b, lb))
+    {
+        return filled_vec(x.len(), |out| block(x, y, out));
+    }
     if let Some(rows) = Rows::plan([la, lb]) {
         return rows.fill(&|[i, j], col, dst| {
             let (mut ba, mut bb) = (scratch(), scratch());

@@ -23,8 +23,8 @@ pub(super) fn offsets(l: &Layout) -> Vec<usize> {
 pub(super) fn row_starts(il: &Layout, strides: &[usize], offset: usize) -> Vec<usize> {
     let nd = il.ndim();
     offsets(&Layout {
-        shape: il.shape[..nd - 1].to_vec(),
-        strides: strides[..nd - 1].to_vec(),
+        shape: crate::tensor::layout::Dims::from_slice(&il.shape[..nd - 1]),
+        strides: crate::tensor::layout::Dims::from_slice(&strides[..nd - 1]),
         offset,
     })
 }

@@ -31,8 +31,8 @@ struct Spec {
 fn batch_offsets(l: &Layout) -> Vec<usize> {
     let nd = l.ndim();
     let batch = Layout {
-        shape: l.shape[..nd - 2].to_vec(),
-        strides: l.strides[..nd - 2].to_vec(),
+        shape: crate::tensor::layout::Dims::from_slice(&l.shape[..nd - 2]),
+        strides: crate::tensor::layout::Dims::from_slice(&l.strides[..nd - 2]),
         offset: l.offset,
     };
     let mut out = Vec::with_capacity(batch.numel());

@@ -37,13 +37,13 @@ impl Groups {
         let (gs, gst) = pick(dims);
         Groups {
             kept: Layout {
-                shape: ks,
-                strides: kst,
+                shape: ks.into(),
+                strides: kst.into(),
                 offset: l.offset,
             },
             group: Layout {
-                shape: gs,
-                strides: gst,
+                shape: gs.into(),
+                strides: gst.into(),
                 offset: 0,
             },
         }

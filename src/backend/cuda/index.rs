@@ -270,7 +270,7 @@ fn aranges(on: &CudaStorage, dim: usize, il: &Layout) -> Result<Vec<(CudaStorage
         strides[d] = 1;
         let lay = Layout {
             shape: il.shape.clone(),
-            strides,
+            strides: strides.into(),
             offset: 0,
         };
         out.push((a, lay));

@@ -40,8 +40,8 @@ fn operand(s: &CudaStorage, l: &Layout, r: usize, c: usize) -> Result<Operand> {
         rs = c.max(1);
     }
     let batch = Layout {
-        shape: l.shape[..nd - 2].to_vec(),
-        strides: l.strides[..nd - 2].to_vec(),
+        shape: crate::tensor::layout::Dims::from_slice(&l.shape[..nd - 2]),
+        strides: crate::tensor::layout::Dims::from_slice(&l.strides[..nd - 2]),
         offset: 0,
     };
     let bm = merged(&[&batch])?.remove(0);
@@ -257,8 +257,8 @@ fn integer_matmul(
     let [m, n, k] = mnk;
     let nd = la.ndim();
     let batch_of = |l: &Layout| Layout {
-        shape: l.shape[..nd - 2].to_vec(),
-        strides: l.strides[..nd - 2].to_vec(),
+        shape: crate::tensor::layout::Dims::from_slice(&l.shape[..nd - 2]),
+        strides: crate::tensor::layout::Dims::from_slice(&l.strides[..nd - 2]),
         offset: l.offset,
     };
     let (ab, bb) = (

@@ -138,13 +138,13 @@ impl CudaStorage {
         let mut at = 0;
         for (&(s, offset), &run) in parts.iter().zip(runs) {
             let dst = Layout {
-                shape: vec![outer, run],
-                strides: vec![width, 1],
+                shape: smallvec::smallvec![outer, run],
+                strides: smallvec::smallvec![width, 1],
                 offset: at,
             };
             let src = Layout {
-                shape: vec![outer, run],
-                strides: vec![run, 1],
+                shape: smallvec::smallvec![outer, run],
+                strides: smallvec::smallvec![run, 1],
                 offset,
             };
             out.copy_into(&dst, s, &src)?;

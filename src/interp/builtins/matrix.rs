@@ -363,7 +363,7 @@ fn broadcast_shapes(shapes: &Value) -> Result<Value> {
             other => convert::to_int_list(&other, "broadcast_shapes", "shapes")?,
         };
         let dims = convert::to_shape(&dims)?;
-        out = crate::tensor::shape::broadcast_shapes(&out, &dims)?;
+        out = crate::tensor::shape::broadcast_shapes(&out, &dims)?.to_vec();
     }
     Ok(Value::Shape(std::rc::Rc::new(out)))
 }

@@ -72,11 +72,12 @@ mod threads;
 mod torch_file;
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use super::Interp;
 use super::args::Args;
-use super::value::Value;
+use super::value::{FxHasher, Value};
 use crate::error::Result;
 use crate::tensor::DType;
 
@@ -221,24 +222,27 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
         .chain(pymath::rows())
 }
 
+/// Builtins by name, FxHashed as variables are (every method call looks one up).
+type Table = HashMap<&'static str, &'static Builtin, BuildHasherDefault<FxHasher>>;
+
 struct Index {
-    functions: HashMap<&'static str, &'static Builtin>,
-    methods: HashMap<&'static str, &'static Builtin>,
-    python: HashMap<&'static str, &'static Builtin>,
-    math: HashMap<&'static str, &'static Builtin>,
+    functions: Table,
+    methods: Table,
+    python: Table,
+    math: Table,
     /// Rows reached through a submodule, by `submodule.name`.
-    module: HashMap<&'static str, &'static Builtin>,
+    module: Table,
 }
 
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut ix = Index {
-            functions: HashMap::new(),
-            methods: HashMap::new(),
-            python: HashMap::new(),
-            math: HashMap::new(),
-            module: HashMap::new(),
+            functions: Table::default(),
+            methods: Table::default(),
+            python: Table::default(),
+            math: Table::default(),
+            module: Table::default(),
         };
         for b in all() {
             match b.reach {

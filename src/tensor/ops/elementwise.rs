@@ -325,7 +325,7 @@ fn aligned(
 ) -> Result<(Vec<Tensor>, Vec<usize>)> {
     let mut shape: Vec<usize> = vec![];
     for p in parts {
-        shape = broadcast_shapes(&shape, p.shape())?;
+        shape = broadcast_shapes(&shape, p.shape())?.to_vec();
     }
     let device = parts
         .iter()

@@ -150,7 +150,7 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
         }
         return Ok(Selection::View(view));
     }
-    let mut bshape: Vec<usize> = vec![];
+    let mut bshape = crate::tensor::layout::Dims::new();
     for (_, ix) in &advanced {
         bshape = broadcast_shapes(&bshape, ix.shape())
             .map_err(|_| index_err("index tensors could not be broadcast together"))?;
@@ -177,7 +177,7 @@ fn select_elements(t: &Tensor, indices: &[Idx]) -> Result<Selection> {
         view,
         dims,
         indices,
-        bshape,
+        bshape: bshape.to_vec(),
         insert_at,
         shape,
     })
@@ -411,7 +411,7 @@ fn can_take_buffer(t: &Tensor, value: &Tensor) -> bool {
 pub fn write_region(t: &Tensor, region: &Layout, value: &Tensor) -> Result<()> {
     if t.dtype().is_complex() {
         let real = Layout {
-            shape: [&region.shape[..], &[2]].concat(),
+            shape: [&region.shape[..], &[2]].concat().into(),
             strides: region.strides.iter().map(|s| s * 2).chain([1]).collect(),
             offset: region.offset * 2,
         };

@@ -139,12 +139,12 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         shape.extend([rows, cols]);
         let mut l = t.layout().clone();
         let lead = Layout {
-            shape: t.shape()[..nd - 2].to_vec(),
-            strides: t.strides()[..nd - 2].to_vec(),
+            shape: crate::tensor::layout::Dims::from_slice(&t.shape()[..nd - 2]),
+            strides: crate::tensor::layout::Dims::from_slice(&t.strides()[..nd - 2]),
             offset: t.offset(),
         }
         .expand(&batch);
-        l.shape = shape;
+        l.shape = shape.into();
         l.strides = lead
             .strides
             .into_iter()

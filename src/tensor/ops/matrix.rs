@@ -255,7 +255,9 @@ pub fn unravel_index(indices: &Tensor, shape: &[i64]) -> Result<Vec<Tensor>> {
 pub fn broadcast_tensors(ts: &[Tensor]) -> Result<Vec<Tensor>> {
     let shape = ts
         .iter()
-        .try_fold(vec![], |s: Vec<usize>, t| broadcast_shapes(&s, t.shape()))?;
+        .try_fold(crate::tensor::layout::Dims::new(), |s, t| {
+            broadcast_shapes(&s, t.shape())
+        })?;
     ts.iter().map(|t| expand(t, &sizes(&shape))).collect()
 }
 

@@ -164,7 +164,7 @@ fn back_to(picked: &Tensor, src: &[usize]) -> Result<Tensor> {
     if picked.ndim() == src.len() && picked.shape().iter().zip(src).all(|(p, s)| p <= s) {
         let z = zeros_on(src, picked.dtype(), picked.device())?;
         let region = crate::tensor::layout::Layout {
-            shape: picked.shape().to_vec(),
+            shape: crate::tensor::layout::Dims::from_slice(picked.shape()),
             ..z.layout().clone()
         };
         write_region(&z, &region, picked)?;

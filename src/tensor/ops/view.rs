@@ -18,8 +18,8 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             "ViewBackward0",
             t,
             t.view_with(Layout {
-                shape,
-                strides,
+                shape: shape.into(),
+                strides: strides.into(),
                 offset: t.offset(),
             }),
         )),
@@ -39,8 +39,8 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
         Some(strides) => (
             "ViewBackward0",
             t.view_with(Layout {
-                shape,
-                strides,
+                shape: shape.into(),
+                strides: strides.into(),
                 offset: t.offset(),
             }),
         ),
