@@ -96,7 +96,8 @@ impl Interp {
         }
         // What the call was given (reference counts only): its tensors are
         // unpacked for :trace, or for :why when the call fails, not on every call.
-        let given: Vec<(Value, Span)> = positional
+        // Inline for a few arguments: a heap block per call was a small op's cost.
+        let given: smallvec::SmallVec<[(Value, Span); 4]> = positional
             .iter()
             .cloned()
             .chain(keywords.iter().map(|(_, v, s)| (v.clone(), *s)))

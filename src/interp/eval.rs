@@ -346,12 +346,16 @@ impl Interp {
             self.globals.insert(name, v);
             return;
         }
-        match self.locals.last() {
-            Some(scope) => {
-                scope.vars.borrow_mut().insert(name, v);
-            }
+        let vars = match self.locals.last() {
+            Some(scope) => &mut scope.vars.borrow_mut(),
+            None => &mut self.globals,
+        };
+        // A name already bound (a loop's variables) is overwritten where it
+        // is: no key to hash in and drop again.
+        match vars.get_mut(&name) {
+            Some(slot) => *slot = v,
             None => {
-                self.globals.insert(name, v);
+                vars.insert(name, v);
             }
         }
     }

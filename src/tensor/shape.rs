@@ -14,6 +14,9 @@ pub fn sizes(shape: &[usize]) -> Vec<i64> {
 }
 
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<crate::tensor::layout::Dims> {
+    if a == b {
+        return Ok(crate::tensor::layout::Dims::from_slice(a));
+    }
     let n = a.len().max(b.len());
     let mut out: crate::tensor::layout::Dims = smallvec::smallvec![0; n];
     for i in 0..n {

@@ -2,6 +2,8 @@
 //! applied here, once; the backend receives operands in one compute dtype with
 //! layouts broadcast to the result's shape.
 
+use std::borrow::Cow;
+
 use crate::autograd::rules::elementwise as rules;
 use crate::backend::Storage;
 use crate::error::{Result, dtype_err, value_err};
@@ -150,13 +152,23 @@ fn refuse_negative_int_power(op: BinaryOp, dtype: DType, b: &Tensor) -> Result<(
 }
 
 /// An operand in the op's compute dtype on its device, outside the graph (the
-/// op records its own node). Already so, it is the same tensor, without the
-/// no-grad guard and the two conversions: most operands of most ops.
-fn operand(t: &Tensor, dtype: DType, device: Device) -> Result<Tensor> {
+/// op records its own node). Already so, it is the same tensor, borrowed,
+/// without the no-grad guard and the two conversions: most operands of most ops.
+fn operand(t: &Tensor, dtype: DType, device: Device) -> Result<Cow<'_, Tensor>> {
     if t.dtype() == dtype && t.device() == device {
-        return Ok(t.clone());
+        return Ok(Cow::Borrowed(t));
     }
-    crate::autograd::no_grad(|| t.to_dtype(dtype)?.to_device(device))
+    crate::autograd::no_grad(|| Ok(Cow::Owned(t.to_dtype(dtype)?.to_device(device)?)))
+}
+
+/// `t`'s layout broadcast to `shape`: its own where the shapes agree (most
+/// ops), without a copy.
+fn broadcast_to<'a>(t: &'a Tensor, shape: &[usize]) -> Cow<'a, Layout> {
+    if t.shape() == shape {
+        Cow::Borrowed(t.layout())
+    } else {
+        Cow::Owned(t.layout().expand(shape))
+    }
 }
 
 /// `a op b` with PyTorch's promotion and broadcasting.
@@ -178,8 +190,7 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
     if op == BinaryOp::NextAfter && matches!(dtype, DType::F16 | DType::BF16) {
         return crate::tensor::ops::numeric::nextafter_half(&a, &b, &shape);
     }
-    let la = a.layout().expand(&shape);
-    let lb = b.layout().expand(&shape);
+    let (la, lb) = (broadcast_to(&a, &shape), broadcast_to(&b, &shape));
     let out = match power_by_number(op, b0, dtype)? {
         Some(steps) => power_steps(&a, &la, steps)?,
         None if number_kept_in_float(op, dtype, a0, b0) => {
@@ -339,7 +350,7 @@ fn aligned(
     let ts = parts
         .iter()
         .zip(dtypes)
-        .map(|(t, d)| operand(t, d, device))
+        .map(|(t, d)| operand(t, d, device).map(Cow::into_owned))
         .collect::<Result<Vec<_>>>()?;
     Ok((ts, shape))
 }
