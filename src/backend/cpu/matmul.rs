@@ -436,8 +436,8 @@ mod tests {
             .collect();
         // A: rows of k within rows of k + 3, from the second element.
         let la = Layout {
-            shape: vec![m, k],
-            strides: vec![k + 3, 1],
+            shape: smallvec::smallvec![m, k],
+            strides: smallvec::smallvec![k + 3, 1],
             offset: 1,
         };
         for (lb, column_major) in [

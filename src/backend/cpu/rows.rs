@@ -152,8 +152,8 @@ mod tests {
 
     fn layout(shape: &[usize], strides: &[usize], offset: usize) -> Layout {
         Layout {
-            shape: shape.to_vec(),
-            strides: strides.to_vec(),
+            shape: shape.into(),
+            strides: strides.into(),
             offset,
         }
     }

@@ -144,7 +144,7 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             offset: t.offset(),
         }
         .expand(&batch);
-        l.shape = shape.into();
+        l.shape = shape;
         l.strides = lead
             .strides
             .into_iter()
