@@ -59,30 +59,66 @@ fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
 /// The largest and the smallest element, and whether any is NaN or
 /// infinite, in four vectors of sixteen lanes: each step waits on the one
 /// before it in its lane, so one vector of lanes ran at a quarter of the load
-/// rate (the order does not matter for an extremum).
+/// rate (the order does not matter for an extremum). The tail goes in
+/// vectors too, padded with x[0] (which changes no extreme), and the lanes
+/// fold as a tree: a short row's cost was its scalar tail and folds.
 #[inline(always)]
 fn lane_range_f32(x: &[f32]) -> (f32, f32, bool) {
-    let chunks = x.chunks_exact(64);
+    let (chunks, tail) = x.as_chunks::<64>();
     // Sums of x · 0: NaN once any x is NaN or infinite (bools in the lanes
     // would not vectorise as well).
-    let (mut hi, mut lo, mut odd) = (x[0], x[0], 0f32);
-    for &v in chunks.remainder() {
-        hi = if v > hi { v } else { hi };
-        lo = if v < lo { v } else { lo };
-        odd += v * 0.0;
-    }
-    let (mut his, mut los, mut odds) = ([hi; 64], [lo; 64], [odd; 64]);
-    for c in chunks {
-        for i in 0..64 {
+    let (mut his, mut los, mut odds) = ([x[0]; 64], [x[0]; 64], [0f32; 64]);
+    let mut take = |c: &[f32], lanes: usize| {
+        for i in 0..lanes {
             his[i] = if c[i] > his[i] { c[i] } else { his[i] };
             los[i] = if c[i] < los[i] { c[i] } else { los[i] };
             odds[i] += c[i] * 0.0;
         }
+    };
+    for c in chunks {
+        take(c, 64);
     }
-    let lo = los[1..]
-        .iter()
-        .fold(los[0], |a, &b| if b < a { b } else { a });
-    (max_of(&his), lo, odds.iter().any(|v| v.is_nan()))
+    let (sixteens, rest) = tail.as_chunks::<16>();
+    for c in sixteens {
+        take(c, 16);
+    }
+    if !rest.is_empty() {
+        let mut padded = [x[0]; 16];
+        padded[..rest.len()].copy_from_slice(rest);
+        take(&padded, 16);
+    }
+    let (hi, lo, odd) = (
+        fold16(&his, max2),
+        fold16(&los, min2),
+        fold16(&odds, |a, b| a + b),
+    );
+    (hi, lo, odd.is_nan())
+}
+
+fn max2(a: f32, b: f32) -> f32 {
+    if b > a { b } else { a }
+}
+
+fn min2(a: f32, b: f32) -> f32 {
+    if b < a { b } else { a }
+}
+
+/// 64 lanes folded by `f`: a vector of sixteen from four, then halves.
+#[inline(always)]
+fn fold16(lanes: &[f32; 64], f: impl Fn(f32, f32) -> f32) -> f32 {
+    let mut v = [0f32; 16];
+    for i in 0..16 {
+        v[i] = f(f(lanes[i], lanes[i + 16]), f(lanes[i + 32], lanes[i + 48]));
+    }
+    let mut step = 8;
+    while step > 0 {
+        let prev = v;
+        for i in 0..16 {
+            v[i] = f(prev[i], prev[i ^ step]);
+        }
+        step /= 2;
+    }
+    v[0]
 }
 
 /// exp(x - m) of sixteen values (a fixed-size loop, which vectorises).
