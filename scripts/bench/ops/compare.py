@@ -37,7 +37,7 @@ def main():
     rows = sorted(((ours[k] / ref[k], k) for k in ref if k in ours and ref[k] > 0), reverse=True)
     print(f"| op | tsh ms | PyTorch ms | ratio |\n|---|---|---|---|")
     for r, k in rows:
-        print(f"| {k} | {ours[k]:.4f} | {ref[k]:.4f} | {r:.2f} |")
+        print(f"| {k} | {ours[k]:.4g} | {ref[k]:.4g} | {r:.2f} |")
 
 
 if __name__ == "__main__":
