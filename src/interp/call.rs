@@ -190,10 +190,15 @@ impl Interp {
             && positional.len() == def.params.len()
             && def.params.iter().all(|p| p.star == Star::None)
         {
-            let mut scope = crate::interp::value::Vars::with_capacity_and_hasher(
-                def.params.len() + 4,
-                Default::default(),
-            );
+            // Room for a few locals; none for a function of no parameters
+            // (a lambda's body binds nothing: its table stays unallocated).
+            let room = if def.params.is_empty() {
+                0
+            } else {
+                def.params.len() + 4
+            };
+            let mut scope =
+                crate::interp::value::Vars::with_capacity_and_hasher(room, Default::default());
             for (p, (v, _)) in def.params.iter().zip(positional) {
                 scope.insert(p.name.clone(), v);
             }
