@@ -213,11 +213,11 @@ impl Layout {
 
     /// The strides a view of `new_shape` would have over the same elements, if one
     /// exists without copying (PyTorch's `computeStride`).
-    pub fn view_strides(&self, new_shape: &[usize]) -> Option<Vec<usize>> {
+    pub fn view_strides(&self, new_shape: &[usize]) -> Option<Dims> {
         if self.numel() == 0 || self.ndim() == 0 {
-            return Some(contiguous_strides(new_shape).to_vec());
+            return Some(contiguous_strides(new_shape));
         }
-        let mut new_strides = vec![0usize; new_shape.len()];
+        let mut new_strides: Dims = smallvec::smallvec![0; new_shape.len()];
         let mut view_d = new_shape.len() as isize - 1;
         let mut chunk_base_stride = *self.strides.last()?;
         let mut tensor_numel = 1usize;

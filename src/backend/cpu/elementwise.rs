@@ -35,6 +35,9 @@ pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
 }
 
 fn predicate_typed<T: Element>(src: &[T], l: &Layout, k: &PredicateKernels) -> Vec<bool> {
+    if let Some(x) = flat_block(src, l) {
+        return filled_vec(x.len(), |out| T::predicate_block(x, out, k));
+    }
     if let Some(rows) = Rows::plan([l]) {
         return rows.fill(&|[at], col, dst| {
             let mut buf = scratch();
@@ -195,6 +198,13 @@ where
     C: Copy + Default + Sync,
     U: Send,
 {
+    if la.shape == lb.shape
+        && la.shape == lc.shape
+        && let (Some(x), Some(y), Some(z)) =
+            (flat_block(a, la), flat_block(b, lb), flat_block(c, lc))
+    {
+        return filled_vec(x.len(), |out| block(x, y, z, out));
+    }
     if let Some(rows) = Rows::plan([la, lb, lc]) {
         return rows.fill(&|[i, j, k], col, dst| {
             let n = dst.len();

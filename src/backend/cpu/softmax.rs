@@ -39,11 +39,18 @@ fn lane_sum<T: Copy + std::ops::Add<Output = T>, const N: usize>(x: &[T], halves
     if !halves {
         return lanes[1..].iter().fold(lanes[0], |a, &b| a + b);
     }
+    by_halves(lanes, |a, b| a + b)
+}
+
+/// Lanes folded by halves (lane i with lane i + N/2, then N/4, ...): the
+/// order of AVX-512's shuffle reduction.
+#[inline(always)]
+fn by_halves<T: Copy, const N: usize>(mut lanes: [T; N], f: impl Fn(T, T) -> T) -> T {
     let mut step = N / 2;
     while step > 0 {
         let prev = lanes;
         for i in 0..N {
-            lanes[i] = prev[i] + prev[i ^ step];
+            lanes[i] = f(prev[i], prev[i ^ step]);
         }
         step /= 2;
     }
@@ -53,7 +60,7 @@ fn lane_sum<T: Copy + std::ops::Add<Output = T>, const N: usize>(x: &[T], halves
 /// The largest element (NaN reaches the output through the sums). Lines are
 /// never empty here: `softmax` and `each_line` skip a dim of size 0.
 fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
-    x[1..].iter().fold(x[0], |a, &b| if b > a { b } else { a })
+    x[1..].iter().fold(x[0], |a, &b| max2(a, b))
 }
 
 /// The largest and the smallest element, and whether any is NaN or
@@ -88,18 +95,18 @@ fn lane_range_f32(x: &[f32]) -> (f32, f32, bool) {
         take(&padded, 16);
     }
     let (hi, lo, odd) = (
-        fold16(&his, max2),
-        fold16(&los, min2),
+        fold16(&his, max2::<f32>),
+        fold16(&los, min2::<f32>),
         fold16(&odds, |a, b| a + b),
     );
     (hi, lo, odd.is_nan())
 }
 
-fn max2(a: f32, b: f32) -> f32 {
+fn max2<T: PartialOrd>(a: T, b: T) -> T {
     if b > a { b } else { a }
 }
 
-fn min2(a: f32, b: f32) -> f32 {
+fn min2<T: PartialOrd>(a: T, b: T) -> T {
     if b < a { b } else { a }
 }
 
@@ -110,15 +117,7 @@ fn fold16(lanes: &[f32; 64], f: impl Fn(f32, f32) -> f32) -> f32 {
     for i in 0..16 {
         v[i] = f(f(lanes[i], lanes[i + 16]), f(lanes[i + 32], lanes[i + 48]));
     }
-    let mut step = 8;
-    while step > 0 {
-        let prev = v;
-        for i in 0..16 {
-            v[i] = f(prev[i], prev[i ^ step]);
-        }
-        step /= 2;
-    }
-    v[0]
+    by_halves(v, f)
 }
 
 /// exp(x - m) of sixteen values (a fixed-size loop, which vectorises).
@@ -179,15 +178,7 @@ fn exp_sum_f32(
             y[whole..].write_copy_of_slice(&e[..rest]);
         }
     }
-    let mut step = 8;
-    while step > 0 {
-        let prev = lanes;
-        for i in 0..16 {
-            lanes[i] = prev[i] + prev[i ^ step];
-        }
-        step /= 2;
-    }
-    lanes[0]
+    by_halves(lanes, |a, b| a + b)
 }
 
 crate::multiversion! {

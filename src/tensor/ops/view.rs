@@ -19,7 +19,7 @@ pub fn view(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             t,
             t.view_with(Layout {
                 shape: shape.into(),
-                strides: strides.into(),
+                strides,
                 offset: t.offset(),
             }),
         )),
@@ -40,7 +40,7 @@ pub fn reshape(t: &Tensor, shape: &[i64]) -> Result<Tensor> {
             "ViewBackward0",
             t.view_with(Layout {
                 shape: shape.into(),
-                strides: strides.into(),
+                strides,
                 offset: t.offset(),
             }),
         ),
