@@ -55,6 +55,37 @@ impl Interp {
         seq: &Value,
         bar: &mut Option<crate::teach::progress::Bar>,
     ) -> Result<Option<Exec>> {
+        if let (
+            &Value::Range(start, stop, step),
+            [
+                Expr {
+                    kind: ExprKind::Name(n, slot),
+                    ..
+                },
+            ],
+        ) = (seq, targets)
+        {
+            // A range's ints bound straight into the loop variable: no boxed
+            // iterator of `Result<Value>`s (see fast.rs).
+            for i in 0..super::value::range_len(start, stop, step) {
+                crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
+                self.set_slotted(
+                    n,
+                    slot,
+                    Value::Int(start.wrapping_add(i.wrapping_mul(step))),
+                );
+                let flow = self.exec_block(body);
+                if let Some(line) = bar.as_mut().and_then(|b| b.tick()) {
+                    self.out.write_progress(&line, false);
+                }
+                match flow? {
+                    Exec::Break => break,
+                    Exec::Return(v) => return Ok(Some(Exec::Return(v))),
+                    _ => {}
+                }
+            }
+            return Ok(None);
+        }
         let items = self.iterate(seq).map_err(|e| e.at(iter.span))?;
         for item in items {
             crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
@@ -84,6 +115,9 @@ impl Interp {
                 self.eval(e)?;
             }
             StmtKind::Assign(targets, value) => {
+                if self.number_assign(targets, value) {
+                    return Ok(Exec::Normal);
+                }
                 let v = self.eval(value)?;
                 if targets.len() == 1 {
                     self.assign(&targets[0], v)?;
@@ -104,7 +138,7 @@ impl Interp {
             StmtKind::AugAssign(target, op, value) => self.aug_assign(target, *op, value)?,
             StmtKind::If(branches, otherwise) => {
                 for (cond, body) in branches {
-                    if self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {
+                    if self.condition(cond)? {
                         return self.exec_block(body);
                     }
                 }
@@ -113,7 +147,7 @@ impl Interp {
                 }
             }
             StmtKind::While(cond, body) => {
-                while self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {
+                while self.condition(cond)? {
                     crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
                     match self.exec_block(body)? {
                         Exec::Break => break,
@@ -290,7 +324,7 @@ impl Interp {
                 scope.insert(name, v);
             }
             None => {
-                scope.remove(&name);
+                scope.shift_remove(&name);
             }
         }
     }
@@ -338,25 +372,22 @@ impl Interp {
     }
 
     pub fn set_var(&mut self, name: Rc<str>, v: Value) {
+        self.set_slotted(&name, &Slot::default(), v);
+    }
+
+    /// Bind a name the program wrote (`slot` is its node's guess of where it is).
+    pub(super) fn set_slotted(&mut self, name: &Rc<str>, slot: &Slot, v: Value) {
         if self
             .global_names
             .last()
-            .is_some_and(|g| !g.is_empty() && g.contains(&name))
+            .is_some_and(|g| !g.is_empty() && g.contains(name))
         {
-            self.globals.insert(name, v);
+            self.globals.insert(name.clone(), v);
             return;
         }
-        let vars = match self.locals.last() {
-            Some(scope) => &mut scope.vars.borrow_mut(),
-            None => &mut self.globals,
-        };
-        // A name already bound (a loop's variables) is overwritten where it
-        // is: no key to hash in and drop again.
-        match vars.get_mut(&name) {
-            Some(slot) => *slot = v,
-            None => {
-                vars.insert(name, v);
-            }
+        match self.locals.last() {
+            Some(scope) => super::value::bind_slotted(&mut scope.vars.borrow_mut(), name, slot, v),
+            None => super::value::bind_slotted(&mut self.globals, name, slot, v),
         }
     }
 
@@ -366,6 +397,32 @@ impl Interp {
         }
         self.globals
             .get(name)
+            .cloned()
+            .or_else(|| builtins::global(name))
+    }
+
+    /// `lookup` of a name the program wrote: the innermost scope first, at the
+    /// node's slot when it still holds the name.
+    pub(super) fn lookup_slotted(&self, name: &Rc<str>, slot: &Slot) -> Option<Value> {
+        let innermost = match self.locals.last() {
+            Some(scope) => super::value::slotted(&scope.vars.borrow(), name, slot).cloned(),
+            None => super::value::slotted(&self.globals, name, slot).cloned(),
+        };
+        if innermost.is_some() {
+            return innermost;
+        }
+        if let Some(v) = self
+            .locals
+            .last()
+            .and_then(|scope| scope.parent.as_ref()?.find(name))
+        {
+            return Some(v);
+        }
+        if self.locals.is_empty() {
+            return builtins::global(name);
+        }
+        self.globals
+            .get(&**name)
             .cloned()
             .or_else(|| builtins::global(name))
     }
@@ -416,8 +473,8 @@ impl Interp {
 
     pub(super) fn assign(&mut self, target: &Expr, v: Value) -> Result<()> {
         match &target.kind {
-            ExprKind::Name(n) => {
-                self.set_var(n.clone(), v);
+            ExprKind::Name(n, slot) => {
+                self.set_slotted(n, slot, v);
                 Ok(())
             }
             ExprKind::Index(obj, subs) => {
@@ -438,7 +495,18 @@ impl Interp {
         }
     }
 
+    /// An `if`'s or `while`'s condition, as Python's truth of its value.
+    fn condition(&mut self, cond: &Expr) -> Result<bool> {
+        if let Some(b) = self.number_truth(cond) {
+            return Ok(b);
+        }
+        self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))
+    }
+
     pub(super) fn aug_assign(&mut self, target: &Expr, op: BinOp, value: &Expr) -> Result<()> {
+        if self.number_aug_assign(target, op, value) {
+            return Ok(());
+        }
         let current = self.eval(target)?;
         let rhs = self.eval(value)?;
         let span = target.span.to(value.span);

@@ -20,7 +20,9 @@ impl Interp {
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
             ExprKind::Ellipsis => Value::Ellipsis,
-            ExprKind::Name(n) => self.lookup(n).ok_or_else(|| self.unknown_name(n))?,
+            ExprKind::Name(n, slot) => self
+                .lookup_slotted(n, slot)
+                .ok_or_else(|| self.unknown_name(n))?,
             ExprKind::List(items) => {
                 Value::list(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
             }

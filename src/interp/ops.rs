@@ -13,6 +13,7 @@ use crate::tensor::promote::can_cast;
 use crate::tensor::shape::fmt_shape;
 
 use super::convert::scalar_tensor;
+use super::number::{Num, overflow};
 use super::value::Value;
 
 fn tensor_op(op: BinOp) -> Option<BinaryOp> {
@@ -59,26 +60,12 @@ pub fn tensor_binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// Arithmetic on Python's numbers (int, bool, float); None for anything else.
 /// Scalar loops spend their time here, so the interpreter tries it first.
 pub fn number_binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
-    Some(match (a, b) {
-        // bool's &, | and ^ stay bool, as in Python.
-        (Value::Bool(x), Value::Bool(y))
-            if matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) =>
-        {
-            Ok(Value::Bool(match op {
-                BinOp::BitAnd => x & y,
-                BinOp::BitOr => x | y,
-                _ => x ^ y,
-            }))
-        }
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
-            int_binary(op, int_of(a), int_of(b))
-        }
-        (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => float_binary(op, float_of(a), float_of(b)),
-        _ => return None,
-    })
+    let (x, y) = (Num::of(a)?, Num::of(b)?);
+    Some(
+        super::number::binary(op, x, y)
+            .map(Num::value)
+            .map_err(|f| f.error(op)),
+    )
 }
 
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
@@ -198,118 +185,6 @@ fn float_of(v: &Value) -> f64 {
         Value::Float(f) => *f,
         other => int_of(other) as f64,
     }
-}
-
-fn overflow() -> crate::error::Error {
-    value_err("integer overflow: tsh integers are 64-bit")
-        .hint("use a float (e.g. 2.0 ** 70) for larger numbers")
-}
-
-fn int_binary(op: BinOp, a: i64, b: i64) -> Result<Value> {
-    use crate::tensor::op::math::{py_floordiv_int, py_mod_int};
-    let zero = || value_err("division by zero");
-    Ok(Value::Int(match op {
-        BinOp::Add => a.checked_add(b).ok_or_else(overflow)?,
-        BinOp::Sub => a.checked_sub(b).ok_or_else(overflow)?,
-        BinOp::Mul => a.checked_mul(b).ok_or_else(overflow)?,
-        BinOp::Div => {
-            if b == 0 {
-                return Err(zero());
-            }
-            return Ok(Value::Float(a as f64 / b as f64));
-        }
-        BinOp::FloorDiv => {
-            if b == 0 {
-                return Err(value_err("integer division or modulo by zero"));
-            }
-            if a == i64::MIN && b == -1 {
-                return Err(overflow());
-            }
-            py_floordiv_int(a, b)
-        }
-        BinOp::Mod => {
-            if b == 0 {
-                return Err(value_err("integer modulo by zero"));
-            }
-            if b == -1 { 0 } else { py_mod_int(a, b) }
-        }
-        BinOp::Pow => {
-            if b < 0 {
-                if a == 0 {
-                    return Err(value_err("0 cannot be raised to a negative power"));
-                }
-                return Ok(Value::Float((a as f64).powf(b as f64)));
-            }
-            let e = u32::try_from(b).map_err(|_| overflow())?;
-            a.checked_pow(e).ok_or_else(overflow)?
-        }
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::LShift => {
-            if !(0..64).contains(&b) {
-                return Err(value_err("shift count out of range"));
-            }
-            let r = a.checked_shl(b as u32).ok_or_else(overflow)?;
-            if (r >> b) != a {
-                return Err(overflow());
-            }
-            r
-        }
-        BinOp::RShift => {
-            if b < 0 {
-                return Err(value_err("negative shift count"));
-            }
-            if b >= 64 {
-                if a < 0 { -1 } else { 0 }
-            } else {
-                a >> b
-            }
-        }
-        BinOp::MatMul => return Err(type_err("`@` needs tensors, not ints")),
-    }))
-}
-
-fn float_binary(op: BinOp, a: f64, b: f64) -> Result<Value> {
-    let zero = || {
-        value_err("float division by zero")
-            .hint("tensors divide by zero to inf/nan; plain numbers do not")
-    };
-    Ok(Value::Float(match op {
-        BinOp::Add => a + b,
-        BinOp::Sub => a - b,
-        BinOp::Mul => a * b,
-        BinOp::Div => {
-            if b == 0.0 {
-                return Err(zero());
-            }
-            a / b
-        }
-        BinOp::FloorDiv => {
-            if b == 0.0 {
-                return Err(value_err("float floor division by zero"));
-            }
-            crate::tensor::op::math::div_floor_f64(a, b)
-        }
-        BinOp::Mod => {
-            if b == 0.0 {
-                return Err(zero());
-            }
-            crate::tensor::op::math::py_fmod(a, b)
-        }
-        BinOp::Pow => {
-            if a == 0.0 && b < 0.0 {
-                return Err(value_err("0.0 cannot be raised to a negative power"));
-            }
-            a.powf(b)
-        }
-        _ => {
-            return Err(type_err(format!(
-                "unsupported operand types for {}: float",
-                op.symbol()
-            )));
-        }
-    }))
 }
 
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
@@ -510,6 +385,11 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
             a.a_type_name(),
             b.a_type_name()
         )));
+    }
+    if let (Some(x), Some(y)) = (Num::of(a), Num::of(b))
+        && let Some(answer) = super::number::compare(op, x, y)
+    {
+        return Ok(Value::Bool(answer));
     }
     if let (Value::Set(x), Value::Set(y)) = (a, b) {
         let (x, y) = (x.borrow(), y.borrow());

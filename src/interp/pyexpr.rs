@@ -204,7 +204,7 @@ pub(super) type CallArgs = (Vec<(Value, Span)>, Vec<(String, Value, Span)>);
 /// The names a `for` target binds (`x`, `(i, x)`).
 fn target_names(t: &Expr) -> Vec<Rc<str>> {
     match &t.kind {
-        ExprKind::Name(n) => vec![n.clone()],
+        ExprKind::Name(n, _) => vec![n.clone()],
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             items.iter().flat_map(target_names).collect()
         }

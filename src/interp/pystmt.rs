@@ -173,7 +173,7 @@ impl Interp {
             };
         };
         // `raise e` of a caught exception raises it again.
-        if let ExprKind::Name(_) = &e.kind
+        if let ExprKind::Name(..) = &e.kind
             && let Ok(Value::Exception(caught)) = self.eval(e)
         {
             return (*caught).clone().at(span);
@@ -202,10 +202,10 @@ impl Interp {
 
     fn delete(&mut self, t: &Expr) -> Result<()> {
         match &t.kind {
-            ExprKind::Name(n) => {
+            ExprKind::Name(n, _) => {
                 let removed = match self.locals.last() {
-                    Some(scope) => scope.vars.borrow_mut().remove(n),
-                    None => self.globals.remove(n),
+                    Some(scope) => scope.vars.borrow_mut().shift_remove(n),
+                    None => self.globals.shift_remove(n),
                 };
                 if removed.is_none() {
                     return Err(name_err(format!("name '{n}' is not defined")).at(t.span));
@@ -284,7 +284,7 @@ pub(super) fn import(path: &str) -> Result<Value> {
 /// `ValueError`, `torch.cuda.OutOfMemoryError`: the name, as written.
 fn dotted_name(e: &Expr) -> Option<String> {
     match &e.kind {
-        ExprKind::Name(n) => Some(n.to_string()),
+        ExprKind::Name(n, _) => Some(n.to_string()),
         ExprKind::Attr(obj, n) => Some(format!("{}.{n}", dotted_name(obj)?)),
         _ => None,
     }

@@ -5,7 +5,7 @@ use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use crate::error::{Result, type_err, value_err};
-use crate::syntax::ast::FnDef;
+use crate::syntax::ast::{FnDef, Slot};
 use crate::tensor::{DType, Device, Tensor};
 
 use super::builtins::Builtin;
@@ -204,10 +204,46 @@ impl Iter {
     }
 }
 
-/// Variables by name. Hashed with FxHash (rustc's hasher: a multiply and a
-/// rotate per word), not SipHash: names are the program's own, not hostile
-/// input, and a loop's every statement looks names up.
-pub type Vars = std::collections::HashMap<Rc<str>, Value, BuildHasherDefault<FxHasher>>;
+/// Variables by name, in the order they were first bound (Python's `locals()`
+/// order), each at a stable index that a name's `Slot` remembers. Hashed with
+/// FxHash (rustc's hasher: a multiply and a rotate per word), not SipHash: names
+/// are the program's own, not hostile input, and a loop's every statement looks
+/// names up.
+pub type Vars = indexmap::IndexMap<Rc<str>, Value, BuildHasherDefault<FxHasher>>;
+
+/// The variable at `slot` in `vars` when it is `name`'s; else `name`'s own, by
+/// hash, with `slot` updated for the next time.
+pub fn slotted<'a>(vars: &'a Vars, name: &Rc<str>, slot: &Slot) -> Option<&'a Value> {
+    if let Some((key, v)) = vars.get_index(slot.get())
+        && (Rc::ptr_eq(key, name) || **key == **name)
+    {
+        return Some(v);
+    }
+    let (i, _, v) = vars.get_full(&**name)?;
+    slot.set(i);
+    Some(v)
+}
+
+/// Bind `name` in `vars`: in place at `slot` when that is `name`'s, else by hash
+/// (a new name goes at the end).
+pub fn bind_slotted(vars: &mut Vars, name: &Rc<str>, slot: &Slot, v: Value) {
+    let i = slot.get();
+    if let Some((key, old)) = vars.get_index_mut(i)
+        && (Rc::ptr_eq(key, name) || **key == **name)
+    {
+        *old = v;
+        return;
+    }
+    // A name already bound (a loop's variables) is overwritten where it is:
+    // no key to hash in and drop again.
+    if let Some((i, _, old)) = vars.get_full_mut(&**name) {
+        *old = v;
+        slot.set(i);
+        return;
+    }
+    let (i, _) = vars.insert_full(name.clone(), v);
+    slot.set(i);
+}
 
 #[derive(Default, Clone, Copy)]
 pub struct FxHasher(u64);

@@ -54,7 +54,7 @@ fn pratt() -> &'static PrattParser<Rule> {
 pub(super) fn check_target(e: &Expr) -> Result<()> {
     match &e.kind {
         ExprKind::Starred(inner) => check_target(inner),
-        ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Index(..) => Ok(()),
+        ExprKind::Name(..) | ExprKind::Attr(..) | ExprKind::Index(..) => Ok(()),
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().try_for_each(check_target),
         _ => Err(Error::new(ErrorKind::Syntax, "cannot assign to this expression").at(e.span)),
     }
@@ -307,7 +307,7 @@ pub(super) fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
                     match a.as_rule() {
                         Rule::kwarg => {
                             let mut ki = a.into_inner();
-                            let name: Rc<str> = ki.next().expect("kw name").as_str().into();
+                            let name: Rc<str> = intern(ki.next().expect("kw name").as_str());
                             args.push(Arg {
                                 name: Some(name),
                                 value: build_expr(ki.next().expect("kw value"))?,
@@ -585,7 +585,7 @@ fn build_atom(pair: Pair<Rule>) -> Result<Expr> {
         Rule::kw_false => ExprKind::Bool(false),
         Rule::kw_none => ExprKind::None,
         Rule::ellipsis => ExprKind::Ellipsis,
-        Rule::ident => ExprKind::Name(pair.as_str().into()),
+        Rule::ident => ExprKind::Name(intern(pair.as_str()), Slot::default()),
         Rule::list => ExprKind::List(pair.into_inner().map(build_expr).collect::<Result<_>>()?),
         Rule::paren => {
             let mut items = Vec::new();

@@ -258,7 +258,7 @@ pub(super) fn build_block(pair: Pair<Rule>) -> Result<Vec<Stmt>> {
 }
 
 fn name(pair: Pair<Rule>) -> Rc<str> {
-    pair.as_str().into()
+    super::ast::intern(pair.as_str())
 }
 
 fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {

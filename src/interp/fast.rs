@@ -1,0 +1,89 @@
+//! The scalar fast path: arithmetic, comparisons and loops on Python's
+//! numbers, evaluated as `Num` (two words, in registers) instead of `Value`
+//! inside `Result` (see number.rs for why that matters).
+//!
+//! Every function here either gives the answer the general path would give or
+//! gives up (None) having changed nothing: it reads variables and computes, it
+//! never calls, binds or raises. So a statement that gives up is simply
+//! evaluated again the general way, which also words any error.
+
+use super::Interp;
+use super::number::{self, Num};
+use crate::syntax::ast::*;
+
+impl Interp {
+    /// `e`'s value when it is a Python number made of names, literals and
+    /// arithmetic; None for anything else, and for arithmetic that raises.
+    pub(super) fn number(&self, e: &Expr) -> Option<Num> {
+        match &e.kind {
+            ExprKind::Int(i) => Some(Num::int(*i)),
+            ExprKind::Float(f) => Some(Num::float(*f)),
+            ExprKind::Bool(b) => Some(Num::bool(*b)),
+            ExprKind::Name(n, slot) => {
+                // The innermost scope's variable, read where it lies.
+                let here = match self.locals.last() {
+                    Some(scope) => {
+                        super::value::slotted(&scope.vars.borrow(), n, slot).map(Num::of)
+                    }
+                    None => super::value::slotted(&self.globals, n, slot).map(Num::of),
+                };
+                match here {
+                    Some(num) => num,
+                    None => Num::of(&self.lookup(n)?),
+                }
+            }
+            ExprKind::Binary(op, l, r) => {
+                number::binary(*op, self.number(l)?, self.number(r)?).ok()
+            }
+            ExprKind::Unary(UnaryOp::Neg, x) => self.number(x)?.neg(),
+            _ => None,
+        }
+    }
+
+    /// A condition's truth when it is one comparison of numbers, or a number.
+    pub(super) fn number_truth(&self, e: &Expr) -> Option<bool> {
+        match &e.kind {
+            ExprKind::Compare { first, rest, .. } => match rest.as_slice() {
+                [(op, right)] => number::compare(*op, self.number(first)?, self.number(right)?),
+                _ => None,
+            },
+            _ => self.number(e).map(Num::truth),
+        }
+    }
+
+    /// `name op= value` on numbers; false (nothing done) otherwise.
+    pub(super) fn number_aug_assign(&mut self, target: &Expr, op: BinOp, value: &Expr) -> bool {
+        let ExprKind::Name(n, slot) = &target.kind else {
+            return false;
+        };
+        let Some(a) = self.number(target) else {
+            return false;
+        };
+        let Some(result) = self
+            .number(value)
+            .and_then(|b| number::binary(op, a, b).ok())
+        else {
+            return false;
+        };
+        self.set_slotted(n, slot, result.value());
+        true
+    }
+
+    /// `name = value` with a number; false (nothing done) otherwise.
+    pub(super) fn number_assign(&mut self, targets: &[Expr], value: &Expr) -> bool {
+        let [
+            Expr {
+                kind: ExprKind::Name(n, slot),
+                ..
+            },
+        ] = targets
+        else {
+            return false;
+        };
+        let Some(v) = self.number(value) else {
+            return false;
+        };
+        self.set_slotted(n, slot, v.value());
+        true
+    }
+}
