@@ -8,39 +8,50 @@ use crate::syntax::ast::*;
 
 impl Interp {
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
-        self.eval_inner(e).map_err(|err| err.at(e.span))
+        // The result stays where the arm wrote it: an error gets its span in
+        // place. (Moving a `Result<Value>` out and back in copies it whole, and
+        // the processor stalls on copies of what was just written field by
+        // field.)
+        let mut r = self.eval_inner(e);
+        if let Err(err) = &mut r
+            && err.span.is_none()
+        {
+            err.span = Some(e.span);
+        }
+        r
     }
 
+    /// Each arm returns its callee's result as it is, for the same reason.
     pub(super) fn eval_inner(&mut self, e: &Expr) -> Result<Value> {
-        Ok(match &e.kind {
-            ExprKind::Int(i) => Value::Int(*i),
-            ExprKind::Float(f) => Value::Float(*f),
-            ExprKind::Imag(f) => Value::Complex(0.0, *f),
-            ExprKind::Str(s) => Value::Str(s.clone()),
-            ExprKind::Bool(b) => Value::Bool(*b),
-            ExprKind::None => Value::None,
-            ExprKind::Ellipsis => Value::Ellipsis,
+        match &e.kind {
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::Imag(f) => Ok(Value::Complex(0.0, *f)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Ellipsis => Ok(Value::Ellipsis),
             ExprKind::Name(n, slot) => self
                 .lookup_slotted(n, slot)
-                .ok_or_else(|| self.unknown_name(n))?,
-            ExprKind::List(items) => {
-                Value::list(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
-            }
-            ExprKind::Tuple(items) => {
-                Value::tuple(items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?)
-            }
+                .ok_or_else(|| self.unknown_name(n)),
+            ExprKind::List(items) => Ok(Value::list(
+                items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?,
+            )),
+            ExprKind::Tuple(items) => Ok(Value::tuple(
+                items.iter().map(|x| self.eval(x)).collect::<Result<_>>()?,
+            )),
             ExprKind::Set(items) => {
                 let values = items
                     .iter()
                     .map(|x| self.eval(x))
                     .collect::<Result<Vec<_>>>()?;
-                crate::interp::pyset::from_items(values)?
+                crate::interp::pyset::from_items(values)
             }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 self.traced(e.span, op.symbol(), &[(&v, Some(x.span))], |_| {
                     super::ops::unary(*op, &v)
-                })?
+                })
             }
             ExprKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
@@ -63,7 +74,7 @@ impl Interp {
                 }
                 self.traced(e.span, op.symbol(), &operands, |_| {
                     super::ops::binary(*op, &lv, &rv)
-                })?
+                })
             }
             ExprKind::Compare { first, rest, .. } => {
                 let mut left = self.eval(first)?;
@@ -82,49 +93,47 @@ impl Interp {
                     left = rv;
                     let _ = i;
                 }
-                result
+                Ok(result)
             }
             ExprKind::And(l, r) => {
                 let lv = self.eval(l)?;
                 if !lv.truthy().map_err(|err| err.at(l.span))? {
-                    lv
+                    Ok(lv)
                 } else {
-                    self.eval(r)?
+                    self.eval(r)
                 }
             }
             ExprKind::Or(l, r) => {
                 let lv = self.eval(l)?;
                 if lv.truthy().map_err(|err| err.at(l.span))? {
-                    lv
+                    Ok(lv)
                 } else {
-                    self.eval(r)?
+                    self.eval(r)
                 }
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
-                builtins::get_attr(self, &o, name)?
+                builtins::get_attr(self, &o, name)
             }
             ExprKind::Index(obj, subs) => {
                 let o = self.eval(obj)?;
-                self.get_item(&o, subs)?
+                self.get_item(&o, subs)
             }
             ExprKind::Call { func, args } => {
                 let f = self.eval(func)?;
                 let (positional, keywords) = self.eval_args(args)?;
-                self.call(&f, positional, keywords, e.span)?
+                self.call(&f, positional, keywords, e.span)
             }
             ExprKind::Conditional { .. }
             | ExprKind::Lambda(_)
             | ExprKind::Dict(_)
             | ExprKind::Comprehension { .. }
-            | ExprKind::FString(_) => self.eval_python(e)?,
-            ExprKind::Starred(_) => {
-                return Err(Error::new(
-                    crate::error::ErrorKind::Syntax,
-                    "can't use starred expression here",
-                ));
-            }
-        })
+            | ExprKind::FString(_) => self.eval_python(e),
+            ExprKind::Starred(_) => Err(Error::new(
+                crate::error::ErrorKind::Syntax,
+                "can't use starred expression here",
+            )),
+        }
     }
 
     pub(super) fn unknown_name(&self, n: &str) -> Error {
