@@ -10,6 +10,7 @@ use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, cmp, div, mask, mul, neg, num, scale, sub, un, where_};
 use crate::tensor::ops::index::{Idx, index};
 use crate::tensor::ops::reduce::{log_softmax, reduce};
+use crate::tensor::ops::select::gather;
 use crate::tensor::ops::scalar::{item_bool, item_i64};
 use crate::tensor::ops::view::{permute, reshape, unsqueeze};
 use crate::tensor::shape::fmt_shape;
@@ -177,6 +178,43 @@ fn check_weight(weight: Option<&Tensor>, classes: usize) -> Result<()> {
     Ok(())
 }
 
+/// nll_loss without weights where no target is ignored: one gather picks
+/// each row's log-probability (a handful of ops, where the general path
+/// takes about twenty). The gather refuses a target outside the classes,
+/// such as an ignored one; the general path then drops ignored rows or
+/// words the error.
+fn every_row_nll(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Tensor> {
+    let node = if input.ndim() <= 2 {
+        "NllLossBackward0"
+    } else {
+        "NllLoss2DBackward0"
+    };
+    composite(node, &[input], |t| {
+        let (rows, target_shape) = rows_by_class(&t[0], target)?;
+        let m = rows.shape()[0];
+        let column = reshape(&target.to_dtype(DType::I64)?, &[m as i64, 1])?;
+        let picked = gather(&rows, 1, &column)?;
+        let losses = neg(&reshape(&picked, &[m as i64])?)?;
+        let total = if t[0].ndim() <= 2 {
+            ReduceOp::SumInOrder
+        } else {
+            ReduceOp::Sum
+        };
+        match reduction {
+            "none" => {
+                let shape: Vec<i64> = target_shape.iter().map(|&d| d as i64).collect();
+                reshape(&losses, &shape)
+            }
+            "sum" => reduce(&losses, total, None, false),
+            // Every row counts with weight 1: the total weight is m.
+            _ => div(
+                &reduce(&losses, total, None, false)?,
+                &num(m as f64),
+            ),
+        }
+    })
+}
+
 pub fn nll_loss(
     input: &Tensor,
     target: &Tensor,
@@ -192,6 +230,12 @@ pub fn nll_loss(
     }
     let classes = input.shape()[if input.ndim() >= 2 { 1 } else { 0 }];
     check_weight(weight, classes)?;
+    if weight.is_none()
+        && !(0..classes as i64).contains(&ignore_index)
+        && let Ok(loss) = every_row_nll(input, target, reduction)
+    {
+        return Ok(loss);
+    }
     let p = picks(target, classes, ignore_index, input.dtype())?;
     let inputs: Vec<&Tensor> = std::iter::once(input).chain(weight).collect();
     // ATen runs its 2-d kernel (nll_loss2d) for inputs of more dims.
