@@ -43,12 +43,20 @@ pub(super) fn arg_best<T: Element>(g: &[T], max: bool) -> usize {
 #[inline(always)]
 fn best_f32(g: &[f32], max: bool) -> f32 {
     const W: usize = 64;
+    const SHORT: usize = 32;
     let pick = |a: f32, x: f32| if max { nan_max(a, x) } else { nan_min(a, x) };
     let init = if max {
         f32::NEG_INFINITY
     } else {
         f32::INFINITY
     };
+    if g.len() <= SHORT {
+        // Short: one chain, left to right. Filling lanes in
+        // memory and reading them back as vectors made the processor wait on
+        // those stores (a wide load over narrow stores is not forwarded),
+        // which cost more than the chain.
+        return g.iter().fold(init, |a, &x| pick(a, x));
+    }
     let mut lanes = [init; W];
     let chunks = g.chunks_exact(W);
     let tail = chunks.remainder();
