@@ -71,6 +71,30 @@ fn max_of<T: Copy + PartialOrd>(x: &[T]) -> T {
 /// fold as a tree: a short row's cost was its scalar tail and folds.
 #[inline(always)]
 fn lane_range_f32(x: &[f32]) -> (f32, f32, bool) {
+    if x.len() < 64 {
+        // Short rows: at most one vector of lanes, and the last few elements
+        // in scalar chains. Sixty-four lanes cost more to fold than such a
+        // row takes, and a padded vector made the processor wait on the
+        // stores that filled it.
+        let (sixteens, rest) = x.as_chunks::<16>();
+        if sixteens.is_empty() {
+            return range_chains(x, (x[0], x[0], 0.0));
+        }
+        let (mut his, mut los, mut odds) = ([x[0]; 16], [x[0]; 16], [0f32; 16]);
+        for c in sixteens {
+            for i in 0..16 {
+                his[i] = max2(his[i], c[i]);
+                los[i] = min2(los[i], c[i]);
+                odds[i] += c[i] * 0.0;
+            }
+        }
+        let lanes = (
+            by_halves(his, max2::<f32>),
+            by_halves(los, min2::<f32>),
+            by_halves(odds, |a, b| a + b),
+        );
+        return range_chains(rest, lanes);
+    }
     let (chunks, tail) = x.as_chunks::<64>();
     // Sums of x · 0: NaN once any x is NaN or infinite (bools in the lanes
     // would not vectorise as well).
@@ -99,6 +123,18 @@ fn lane_range_f32(x: &[f32]) -> (f32, f32, bool) {
         fold16(&los, min2::<f32>),
         fold16(&odds, |a, b| a + b),
     );
+    (hi, lo, odd.is_nan())
+}
+
+/// `lane_range_f32`'s maximum, minimum and sum of x · 0 carried on over `x`,
+/// one element at a time.
+#[inline(always)]
+fn range_chains(x: &[f32], (mut hi, mut lo, mut odd): (f32, f32, f32)) -> (f32, f32, bool) {
+    for &v in x {
+        hi = max2(hi, v);
+        lo = min2(lo, v);
+        odd += v * 0.0;
+    }
     (hi, lo, odd.is_nan())
 }
 
@@ -142,15 +178,18 @@ fn exp_sum_f32(
     exp: impl Fn(f32) -> f32 + Copy,
 ) -> f32 {
     if x.len() < 16 {
-        // Shorter than a vector: left to right (the padding's exponentials,
-        // of 0, are not used).
-        let mut padded = [m; 16];
-        padded[..x.len()].copy_from_slice(x);
-        let e = exp16(&padded, m, exp);
-        if let Some(y) = y {
-            y.write_copy_of_slice(&e[..x.len()]);
+        // Shorter than a vector: left to right, one exponential at a time
+        // (each lane of ATen's padded vector computes the same bits). A padded
+        // vector made the processor wait on the stores that filled it.
+        let mut sum = 0f32;
+        for (i, &v) in x.iter().enumerate() {
+            let e = exp(v - m);
+            sum = if i == 0 { e } else { sum + e };
+            if let Some(y) = y.as_deref_mut() {
+                y[i].write(e);
+            }
         }
-        return e[1..x.len()].iter().fold(e[0], |a, &b| a + b);
+        return sum;
     }
     let (vectors, tail) = x.as_chunks::<16>();
     let whole = x.len() - tail.len();
@@ -191,6 +230,40 @@ crate::multiversion! {
             last_dim_with(x, y, log, m, exp_sleef_normal);
         } else {
             last_dim_with(x, y, log, m, exp_sleef);
+        }
+    }
+}
+
+crate::multiversion! {
+    /// Rows along the last dim, f32 (whole rows of `len`), sixteen at a time
+    /// for log_softmax: the logarithms of a group's sums are one vector of
+    /// SLEEF's log, which, row by row, waited on its own long chain.
+    fn last_dim_rows_f32(x: &[f32], y: &mut [Out<f32>], len: usize, log: bool) {
+        if !log {
+            for (r, yr) in x.chunks(len).zip(y.chunks_mut(len)) {
+                last_dim_f32(r, yr, false);
+            }
+            return;
+        }
+        for (xs, ys) in x.chunks(16 * len).zip(y.chunks_mut(16 * len)) {
+            let (mut maxima, mut sums) = ([0f32; 16], [1f32; 16]);
+            for (k, r) in xs.chunks(len).enumerate() {
+                let (m, lo, odd) = lane_range_f32(r);
+                maxima[k] = m;
+                sums[k] = if !odd && EXP_SLEEF_NORMAL.contains(&(lo - m)) {
+                    exp_sum_f32(r, m, None, exp_sleef_normal)
+                } else {
+                    exp_sum_f32(r, m, None, exp_sleef)
+                };
+            }
+            let mut logs = [0f32; 16];
+            for i in 0..16 {
+                logs[i] = log_sleef(sums[i]);
+            }
+            for (k, (r, yr)) in xs.chunks(len).zip(ys.chunks_mut(len)).enumerate() {
+                let (m, ln_sum) = (maxima[k], logs[k]);
+                convert_into(r, yr, |v| v - m - ln_sum);
+            }
         }
     }
 }
@@ -254,12 +327,12 @@ fn rows_f32(v: &[f32], l: &Layout, len: usize, log: bool) -> Vec<f32> {
     let n = l.numel();
     let x = &v[l.offset..l.offset + n];
     filled_vec(n, |out| {
-        let work = |(src, dst): (&[f32], &mut [Out<f32>])| last_dim_f32(src, dst, log);
         if parallel(n) {
-            let rows = (Chunks::new(x, len), ChunksMut::new(out, len));
-            crate::threads::zip(rows, |_, row| work(row));
+            // Pieces of whole groups of sixteen rows.
+            let rows = (Chunks::new(x, 16 * len), ChunksMut::new(out, 16 * len));
+            crate::threads::zip(rows, |_, (src, dst)| last_dim_rows_f32(src, dst, len, log));
         } else {
-            x.chunks(len).zip(out.chunks_mut(len)).for_each(work);
+            last_dim_rows_f32(x, out, len, log);
         }
     })
 }
