@@ -217,6 +217,12 @@ impl Tensor {
         wrapped: bool,
         is_view: bool,
     ) -> Tensor {
+        // Creation order without a locked read-modify-write, which drained
+        // the store buffer on every tensor made: tensors are made on the
+        // interpreter's thread, and all the order decides is which of two
+        // views of one storage a footer calls the base.
+        let seq = NEXT_SEQ.load(std::sync::atomic::Ordering::Relaxed);
+        NEXT_SEQ.store(seq + 1, std::sync::atomic::Ordering::Relaxed);
         Tensor(Arc::new(Inner {
             storage,
             layout,
@@ -224,7 +230,7 @@ impl Tensor {
             device,
             wrapped,
             is_view,
-            seq: NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            seq,
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(None),
             has_grad_fn: AtomicBool::new(false),
