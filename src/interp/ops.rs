@@ -1,6 +1,8 @@
 //! Operators on values: Python semantics for numbers, strings and lists;
 //! tensor semantics (promotion, broadcasting) as soon as a tensor takes part.
 
+use std::borrow::Cow;
+
 use crate::error::{Result, dtype_err, shape_err, type_err, value_err};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::tensor::Tensor;
@@ -34,10 +36,13 @@ fn tensor_op(op: BinOp) -> Option<BinaryOp> {
     })
 }
 
-fn as_tensor(v: &Value) -> Option<Tensor> {
+/// A tensor operand: a tensor value borrowed (cloning one is a locked
+/// increment, and dropping the clone a locked decrement), a number as a 0-d
+/// tensor.
+fn as_tensor(v: &Value) -> Option<Cow<'_, Tensor>> {
     match v {
-        Value::Tensor(t) => Some(t.clone()),
-        other => scalar_tensor(other),
+        Value::Tensor(t) => Some(Cow::Borrowed(t)),
+        other => scalar_tensor(other).map(Cow::Owned),
     }
 }
 
