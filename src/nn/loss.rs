@@ -10,8 +10,8 @@ use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, cmp, div, mask, mul, neg, num, scale, sub, un, where_};
 use crate::tensor::ops::index::{Idx, index};
 use crate::tensor::ops::reduce::{log_softmax, reduce};
-use crate::tensor::ops::select::gather;
 use crate::tensor::ops::scalar::{item_bool, item_i64};
+use crate::tensor::ops::select::gather;
 use crate::tensor::ops::view::{permute, reshape, unsqueeze};
 use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
@@ -207,10 +207,7 @@ fn every_row_nll(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Ten
             }
             "sum" => reduce(&losses, total, None, false),
             // Every row counts with weight 1: the total weight is m.
-            _ => div(
-                &reduce(&losses, total, None, false)?,
-                &num(m as f64),
-            ),
+            _ => div(&reduce(&losses, total, None, false)?, &num(m as f64)),
         }
     })
 }
