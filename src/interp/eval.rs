@@ -1,6 +1,7 @@
 //! Running statements: blocks, loops, assignment. Expressions are in expr.rs,
 //! indexing in subscript.rs, calls in call.rs.
 
+use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::Interp;
@@ -74,14 +75,8 @@ impl Interp {
                     slot,
                     Value::Int(start.wrapping_add(i.wrapping_mul(step))),
                 );
-                let flow = self.exec_block(body);
-                if let Some(line) = bar.as_mut().and_then(|b| b.tick()) {
-                    self.out.write_progress(&line, false);
-                }
-                match flow? {
-                    Exec::Break => break,
-                    Exec::Return(v) => return Ok(Some(Exec::Return(v))),
-                    _ => {}
+                if let ControlFlow::Break(done) = self.iteration(body, bar)? {
+                    return Ok(done);
                 }
             }
             return Ok(None);
@@ -95,17 +90,30 @@ impl Interp {
             } else {
                 self.assign_unpack(targets, item, iter.span)?;
             }
-            let step = self.exec_block(body);
-            if let Some(line) = bar.as_mut().and_then(|b| b.tick()) {
-                self.out.write_progress(&line, false);
-            }
-            match step? {
-                Exec::Break => break,
-                Exec::Return(v) => return Ok(Some(Exec::Return(v))),
-                _ => {}
+            if let ControlFlow::Break(done) = self.iteration(body, bar)? {
+                return Ok(done);
             }
         }
         Ok(None)
+    }
+
+    /// One pass of a `for` body, the progress bar ticked after it: Break where
+    /// the loop ends (with the body's `return`, if it returned).
+    #[inline(always)]
+    fn iteration(
+        &mut self,
+        body: &[Stmt],
+        bar: &mut Option<crate::teach::progress::Bar>,
+    ) -> Result<ControlFlow<Option<Exec>>> {
+        let step = self.exec_block(body);
+        if let Some(line) = bar.as_mut().and_then(|b| b.tick()) {
+            self.out.write_progress(&line, false);
+        }
+        Ok(match step? {
+            Exec::Break => ControlFlow::Break(None),
+            Exec::Return(v) => ControlFlow::Break(Some(Exec::Return(v))),
+            _ => ControlFlow::Continue(()),
+        })
     }
 
     pub(super) fn exec(&mut self, stmt: &Stmt) -> Result<Exec> {

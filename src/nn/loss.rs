@@ -178,37 +178,57 @@ fn check_weight(weight: Option<&Tensor>, classes: usize) -> Result<()> {
     Ok(())
 }
 
+/// The autograd node: ATen runs its 2-d kernel (nll_loss2d) for inputs of
+/// more dims.
+fn nll_node(input: &Tensor) -> &'static str {
+    if input.ndim() <= 2 {
+        "NllLossBackward0"
+    } else {
+        "NllLoss2DBackward0"
+    }
+}
+
+/// Per-row losses reduced as `reduction` says; a mean divides by
+/// `weight_sum`. ATen's (N, C) kernel adds the losses one by one (in
+/// levels); its kernel for more dims is another, which tsh does not replay.
+fn reduce_nll(
+    input: &Tensor,
+    losses: &Tensor,
+    target_shape: &[usize],
+    reduction: &str,
+    weight_sum: impl FnOnce(ReduceOp) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let total = if input.ndim() <= 2 {
+        ReduceOp::SumInOrder
+    } else {
+        ReduceOp::Sum
+    };
+    match reduction {
+        "none" => {
+            let shape: Vec<i64> = target_shape.iter().map(|&d| d as i64).collect();
+            reshape(losses, &shape)
+        }
+        "sum" => reduce(losses, total, None, false),
+        _ => div(&reduce(losses, total, None, false)?, &weight_sum(total)?),
+    }
+}
+
 /// nll_loss without weights where no target is ignored: one gather picks
 /// each row's log-probability (a handful of ops, where the general path
 /// takes about twenty). The gather refuses a target outside the classes,
 /// such as an ignored one; the general path then drops ignored rows or
 /// words the error.
 fn every_row_nll(input: &Tensor, target: &Tensor, reduction: &str) -> Result<Tensor> {
-    let node = if input.ndim() <= 2 {
-        "NllLossBackward0"
-    } else {
-        "NllLoss2DBackward0"
-    };
-    composite(node, &[input], |t| {
+    composite(nll_node(input), &[input], |t| {
         let (rows, target_shape) = rows_by_class(&t[0], target)?;
         let m = rows.shape()[0];
         let column = reshape(&target.to_dtype(DType::I64)?, &[m as i64, 1])?;
         let picked = gather(&rows, 1, &column)?;
         let losses = neg(&reshape(&picked, &[m as i64])?)?;
-        let total = if t[0].ndim() <= 2 {
-            ReduceOp::SumInOrder
-        } else {
-            ReduceOp::Sum
-        };
-        match reduction {
-            "none" => {
-                let shape: Vec<i64> = target_shape.iter().map(|&d| d as i64).collect();
-                reshape(&losses, &shape)
-            }
-            "sum" => reduce(&losses, total, None, false),
-            // Every row counts with weight 1: the total weight is m.
-            _ => div(&reduce(&losses, total, None, false)?, &num(m as f64)),
-        }
+        // Every row counts with weight 1: the total weight is m.
+        reduce_nll(&t[0], &losses, &target_shape, reduction, |_| {
+            Ok(num(m as f64))
+        })
     })
 }
 
@@ -235,37 +255,16 @@ pub fn nll_loss(
     }
     let p = picks(target, classes, ignore_index, input.dtype())?;
     let inputs: Vec<&Tensor> = std::iter::once(input).chain(weight).collect();
-    // ATen runs its 2-d kernel (nll_loss2d) for inputs of more dims.
-    let node = if input.ndim() <= 2 {
-        "NllLossBackward0"
-    } else {
-        "NllLoss2DBackward0"
-    };
-    composite(node, &inputs, |t| {
+    composite(nll_node(input), &inputs, |t| {
         let (rows, _) = rows_by_class(&t[0], target)?;
         let m = rows.shape()[0];
         let all = crate::tensor::ops::creation::arange_on(m, rows.device())?;
         let picked = index(&rows, &[Idx::Tensor(all), Idx::Tensor(p.safe.clone())])?;
         let w = row_weights(&p, t.get(1))?;
         let losses = neg(&mul(&picked, &w)?)?;
-        // ATen's (N, C) kernel adds the losses one by one (in levels); its
-        // kernel for more dims is another, which tsh does not replay.
-        let total = if t[0].ndim() <= 2 {
-            ReduceOp::SumInOrder
-        } else {
-            ReduceOp::Sum
-        };
-        match reduction {
-            "none" => {
-                let shape: Vec<i64> = target_shape.iter().map(|&d| d as i64).collect();
-                reshape(&losses, &shape)
-            }
-            "sum" => reduce(&losses, total, None, false),
-            _ => div(
-                &reduce(&losses, total, None, false)?,
-                &reduce(&w, total, None, false)?,
-            ),
-        }
+        reduce_nll(&t[0], &losses, &target_shape, reduction, |total| {
+            reduce(&w, total, None, false)
+        })
     })
 }
 
