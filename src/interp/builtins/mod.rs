@@ -427,6 +427,26 @@ const TORCH_RANDOM: &[&str] = &[
 
 /// `module.name`: only the names that module holds in PyTorch (or Python), of
 /// those tsh has.
+/// The module table's row `short.name`, its key built on the stack: an
+/// attribute such as `torch.cat` is looked up on every call, and formatting
+/// the key was an allocation each time.
+fn module_row(short: &str, name: &str) -> Option<&'static Builtin> {
+    let len = short.len() + 1 + name.len();
+    let mut buf = [0u8; 64];
+    let Some(key) = buf.get_mut(..len) else {
+        return index()
+            .module
+            .get(format!("{short}.{name}").as_str())
+            .copied();
+    };
+    key[..short.len()].copy_from_slice(short.as_bytes());
+    key[short.len()] = b'.';
+    key[short.len() + 1..].copy_from_slice(name.as_bytes());
+    // Two strs joined by an ASCII dot are UTF-8.
+    let key = std::str::from_utf8(key).ok()?;
+    index().module.get(key).copied()
+}
+
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(m) = backend_flags::submodule(module, name) {
         return Some(Value::Module(m));
@@ -461,7 +481,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("torch", "special") => Some(Value::Module("torch.special")),
         ("torch.special", n) => modules::special(n)
             .and_then(torch_function)
-            .or_else(|| index().module.get(format!("special.{n}").as_str()).copied())
+            .or_else(|| module_row("special", n))
             .map(Value::Builtin),
         ("torch.autograd", "functional") => Some(Value::Module("torch.autograd.functional")),
         ("torch", "Tensor") => torch_function("Tensor").map(Value::Builtin),
@@ -470,12 +490,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         ("sys", n) if pysys::attr(n).is_some() => pysys::attr(n),
         ("os", n) if pyos::attr(n).is_some() => pyos::attr(n),
         (m, n) if accel::submodule(m, n).is_some() => accel::submodule(m, n).map(Value::Module),
-        ("numpy", n) => numpy::attr(n).or_else(|| {
-            index()
-                .module
-                .get(format!("np.{n}").as_str())
-                .map(|b| Value::Builtin(b))
-        }),
+        ("numpy", n) => numpy::attr(n).or_else(|| module_row("np", n).map(Value::Builtin)),
         (
             "torch.cuda"
             | "torch.accelerator"
@@ -505,17 +520,13 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
             n,
         ) => {
             let short = module.rsplit('.').next().unwrap_or(module);
-            index()
-                .module
-                .get(format!("{short}.{n}").as_str())
-                .map(|b| Value::Builtin(b))
+            module_row(short, n).map(Value::Builtin)
         }
         ("torch", n) if modules::NOT_IN_TORCH.contains(&n) => None,
-        ("torch", n) if index().module.contains_key(format!("torch.{n}").as_str()) => index()
-            .module
-            .get(format!("torch.{n}").as_str())
-            .map(|b| Value::Builtin(b)),
         ("torch", n) => {
+            if let Some(b) = module_row("torch", n) {
+                return Some(Value::Builtin(b));
+            }
             if let Some(d) = DType::from_name(n) {
                 return Some(Value::DType(d));
             }
