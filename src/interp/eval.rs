@@ -400,38 +400,41 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        if let Some(v) = self.locals.last().and_then(|scope| scope.find(name)) {
-            return Some(v);
-        }
-        self.globals
-            .get(name)
-            .cloned()
-            .or_else(|| builtins::global(name))
+        self.local_or_global(name).or_else(|| self.outer(name))
     }
 
-    /// `lookup` of a name the program wrote: the innermost scope first, at the
+    /// `lookup` of a name the program wrote: the innermost scope at the
     /// node's slot when it still holds the name.
     pub(super) fn lookup_slotted(&self, name: &Rc<str>, slot: &Slot) -> Option<Value> {
-        let innermost = match self.locals.last() {
-            Some(scope) => super::value::slotted(&scope.vars.borrow(), name, slot).cloned(),
-            None => super::value::slotted(&self.globals, name, slot).cloned(),
-        };
-        if innermost.is_some() {
-            return innermost;
+        self.innermost(name, slot, Value::clone)
+            .or_else(|| self.outer(name))
+    }
+
+    /// The innermost scope's variable (a global at the top level), read in
+    /// place through `f`, at `slot` when that still holds `name`.
+    pub(super) fn innermost<R>(
+        &self,
+        name: &Rc<str>,
+        slot: &Slot,
+        f: impl FnOnce(&Value) -> R,
+    ) -> Option<R> {
+        match self.locals.last() {
+            Some(scope) => super::value::slotted(&scope.vars.borrow(), name, slot).map(f),
+            None => super::value::slotted(&self.globals, name, slot).map(f),
         }
-        if let Some(v) = self
-            .locals
-            .last()
-            .and_then(|scope| scope.parent.as_ref()?.find(name))
-        {
-            return Some(v);
-        }
-        if self.locals.is_empty() {
+    }
+
+    /// A name beyond the innermost scope: the scopes a function closes over
+    /// and the globals (inside a function), then the builtins.
+    pub(super) fn outer(&self, name: &str) -> Option<Value> {
+        let Some(scope) = self.locals.last() else {
             return builtins::global(name);
-        }
-        self.globals
-            .get(&**name)
-            .cloned()
+        };
+        scope
+            .parent
+            .as_ref()
+            .and_then(|p| p.find(name))
+            .or_else(|| self.globals.get(name).cloned())
             .or_else(|| builtins::global(name))
     }
 

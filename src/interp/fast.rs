@@ -19,19 +19,10 @@ impl Interp {
             ExprKind::Int(i) => Some(Num::int(*i)),
             ExprKind::Float(f) => Some(Num::float(*f)),
             ExprKind::Bool(b) => Some(Num::bool(*b)),
-            ExprKind::Name(n, slot) => {
-                // The innermost scope's variable, read where it lies.
-                let here = match self.locals.last() {
-                    Some(scope) => {
-                        super::value::slotted(&scope.vars.borrow(), n, slot).map(Num::of)
-                    }
-                    None => super::value::slotted(&self.globals, n, slot).map(Num::of),
-                };
-                match here {
-                    Some(num) => num,
-                    None => Num::of(&self.lookup(n)?),
-                }
-            }
+            ExprKind::Name(n, slot) => match self.innermost(n, slot, Num::of) {
+                Some(num) => num,
+                None => Num::of(&self.outer(n)?),
+            },
             ExprKind::Binary(op, l, r) => {
                 number::binary(*op, self.number(l)?, self.number(r)?).ok()
             }

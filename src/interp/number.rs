@@ -268,14 +268,20 @@ fn float_binary(op: BinOp, a: f64, b: f64) -> Result<f64, Fault> {
     })
 }
 
+/// The order of two numbers; None where either is NaN. An int and a bool
+/// compare as ints, anything with a float as floats.
+pub fn order(a: Num, b: Num) -> Option<std::cmp::Ordering> {
+    match (a.as_int(), b.as_int()) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        _ => a.as_f64().partial_cmp(&b.as_f64()),
+    }
+}
+
 /// `a op b` for the comparisons of numbers, as Python's: every order with a
 /// NaN is false. None for `in` and `is`, which are not comparisons of values.
 pub fn compare(op: CmpOp, a: Num, b: Num) -> Option<bool> {
     use std::cmp::Ordering::*;
-    let order = match (a.as_int(), b.as_int()) {
-        (Some(x), Some(y)) => Some(x.cmp(&y)),
-        _ => a.as_f64().partial_cmp(&b.as_f64()),
-    };
+    let order = order(a, b);
     Some(match op {
         CmpOp::Eq => order == Some(Equal),
         CmpOp::Ne => order != Some(Equal),

@@ -177,21 +177,6 @@ fn repeated(items: &[Value], n: i64) -> Result<Vec<Value>> {
     Ok(v)
 }
 
-fn int_of(v: &Value) -> i64 {
-    match v {
-        Value::Int(i) => *i,
-        Value::Bool(b) => *b as i64,
-        _ => 0,
-    }
-}
-
-fn float_of(v: &Value) -> f64 {
-    match v {
-        Value::Float(f) => *f,
-        other => int_of(other) as f64,
-    }
-}
-
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
     if let Some(r) = super::numpy::unary(op, v) {
         return r;
@@ -245,15 +230,11 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             _ => false,
         };
     }
+    if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
+        return super::number::order(x, y) == Some(std::cmp::Ordering::Equal);
+    }
     match (a, b) {
         (Value::None, Value::None) => true,
-        (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => match (a, b) {
-            (Value::Float(_), _) | (_, Value::Float(_)) => float_of(a) == float_of(b),
-            _ => int_of(a) == int_of(b),
-        },
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Set(x), Value::Set(y)) => super::pyset::equal(&x.borrow(), &y.borrow()),
         (Value::DType(x), Value::DType(y)) => x == y,
@@ -314,16 +295,10 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
 }
 
 fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
+    if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
+        return super::number::order(x, y).ok_or_else(|| value_err("nan cannot be ordered"));
+    }
     match (a, b) {
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
-            Ok(int_of(a).cmp(&int_of(b)))
-        }
-        (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => float_of(a)
-            .partial_cmp(&float_of(b))
-            .ok_or_else(|| value_err("nan cannot be ordered")),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (
             Value::List(_) | Value::Tuple(_) | Value::Named(_),

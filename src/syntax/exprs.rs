@@ -306,11 +306,18 @@ pub(super) fn build_postfix(pair: Pair<Rule>) -> Result<Expr> {
                 for a in post.into_inner() {
                     match a.as_rule() {
                         Rule::kwarg => {
+                            let at = span_of(&a);
                             let mut ki = a.into_inner();
-                            let name: Rc<str> = intern(ki.next().expect("kw name").as_str());
+                            let (Some(name), Some(value)) = (ki.next(), ki.next()) else {
+                                return Err(Error::new(
+                                    ErrorKind::Syntax,
+                                    "invalid syntax: a keyword argument is `name=value`",
+                                )
+                                .at(at));
+                            };
                             args.push(Arg {
-                                name: Some(name),
-                                value: build_expr(ki.next().expect("kw value"))?,
+                                name: Some(intern(name.as_str())),
+                                value: build_expr(value)?,
                                 star: Star::None,
                             });
                         }
