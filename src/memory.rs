@@ -22,6 +22,11 @@ const MIN: usize = 1 << 20;
 const CAP: usize = 1 << 30;
 /// Cached blocks at most (a fixed table: the allocator must not allocate).
 const SLOTS: usize = 64;
+/// Alignment every block of mimalloc's has (its smallest size class is one
+/// pointer, and blocks of a class lie at multiples of its size): small
+/// requests of at most this alignment take `mi_malloc`, which skips the
+/// alignment checks that MiMalloc's GlobalAlloc impl always makes.
+const SMALL_ALIGN: usize = std::mem::size_of::<usize>();
 /// Alignment of every cached block (a cached block may be handed to any
 /// request whose alignment is at most this).
 const ALIGN: usize = 64;
@@ -56,6 +61,17 @@ impl CachingAlloc {
     /// # Safety
     /// As GlobalAlloc::alloc: `layout` has a non-zero size.
     unsafe fn get(&self, layout: Layout, zero: bool) -> *mut u8 {
+        if layout.size() < MIN && layout.align() <= SMALL_ALIGN {
+            // SAFETY: a non-zero size; mimalloc's blocks are all aligned to
+            // at least SMALL_ALIGN, so the unaligned entry serves this layout.
+            return unsafe {
+                (if zero {
+                    libmimalloc_sys::mi_zalloc(layout.size())
+                } else {
+                    libmimalloc_sys::mi_malloc(layout.size())
+                }) as *mut u8
+            };
+        }
         let system = |l: Layout| {
             // SAFETY: a valid, non-zero layout; fresh pages are zero.
             unsafe {

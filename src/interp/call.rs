@@ -50,6 +50,34 @@ impl Interp {
         }
     }
 
+    /// `obj.name(args)`. A tensor's method takes the tensor as its first
+    /// argument directly: the bound method that `obj.name` alone gives (an Rc,
+    /// and a Vec insert for the receiver) was two allocations of a small op.
+    /// Anything else is looked up and called as `f = obj.name; f(args)`.
+    pub(super) fn call_attr(
+        &mut self,
+        (obj, name, attr_span): (&Expr, &str, Span),
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
+        let o = self.eval(obj)?;
+        if let Some(b) = super::builtins::tensor_method(&o, name) {
+            let mut receiver = Vec::with_capacity(args.len() + 1);
+            receiver.push((o, span));
+            let (positional, keywords) = self.eval_args_after(args, receiver)?;
+            return self.call_builtin_as(b, positional, keywords, span, true);
+        }
+        let mut f = super::builtins::get_attr(self, &o, name);
+        if let Err(err) = &mut f
+            && err.span.is_none()
+        {
+            err.span = Some(attr_span);
+        }
+        let f = f?;
+        let (positional, keywords) = self.eval_args(args)?;
+        self.call(&f, positional, keywords, span)
+    }
+
     pub(super) fn call_builtin(
         &mut self,
         b: &'static Builtin,

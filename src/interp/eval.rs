@@ -400,14 +400,14 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        self.local_or_global(name).or_else(|| self.outer(name))
+        self.local_or_global(name).or_else(|| self.outer(name, None))
     }
 
     /// `lookup` of a name the program wrote: the innermost scope at the
     /// node's slot when it still holds the name.
     pub(super) fn lookup_slotted(&self, name: &Rc<str>, slot: &Slot) -> Option<Value> {
         self.innermost(name, slot, Value::clone)
-            .or_else(|| self.outer(name))
+            .or_else(|| self.outer(name, Some((name, slot))))
     }
 
     /// The innermost scope's variable (a global at the top level), read in
@@ -425,8 +425,11 @@ impl Interp {
     }
 
     /// A name beyond the innermost scope: the scopes a function closes over
-    /// and the globals (inside a function), then the builtins.
-    pub(super) fn outer(&self, name: &str) -> Option<Value> {
+    /// and the globals (inside a function), then the builtins. A name node's
+    /// slot, given, finds its global: a function's reference to a global
+    /// misses the function's own scope every time, so the slot is free to
+    /// remember where the global is.
+    pub(super) fn outer(&self, name: &str, slot: Option<(&Rc<str>, &Slot)>) -> Option<Value> {
         let Some(scope) = self.locals.last() else {
             return builtins::global(name);
         };
@@ -434,7 +437,10 @@ impl Interp {
             .parent
             .as_ref()
             .and_then(|p| p.find(name))
-            .or_else(|| self.globals.get(name).cloned())
+            .or_else(|| match slot {
+                Some((key, slot)) => super::value::slotted(&self.globals, key, slot).cloned(),
+                None => self.globals.get(name).cloned(),
+            })
             .or_else(|| builtins::global(name))
     }
 

@@ -120,6 +120,9 @@ impl Interp {
                 self.get_item(&o, subs)
             }
             ExprKind::Call { func, args } => {
+                if let ExprKind::Attr(obj, name) = &func.kind {
+                    return self.call_attr((obj, name, func.span), args, e.span);
+                }
                 let f = self.eval(func)?;
                 let (positional, keywords) = self.eval_args(args)?;
                 self.call(&f, positional, keywords, e.span)

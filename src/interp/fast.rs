@@ -21,7 +21,7 @@ impl Interp {
             ExprKind::Bool(b) => Some(Num::bool(*b)),
             ExprKind::Name(n, slot) => match self.innermost(n, slot, Num::of) {
                 Some(num) => num,
-                None => Num::of(&self.outer(n)?),
+                None => Num::of(&self.outer(n, Some((n, slot)))?),
             },
             ExprKind::Binary(op, l, r) => {
                 number::binary(*op, self.number(l)?, self.number(r)?).ok()

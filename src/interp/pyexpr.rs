@@ -164,7 +164,15 @@ impl Interp {
 
     /// Call arguments, with `*list` and `**dict` spread.
     pub(super) fn eval_args(&mut self, args: &[Arg]) -> Result<CallArgs> {
-        let mut positional = Vec::new();
+        self.eval_args_after(args, Vec::new())
+    }
+
+    /// `eval_args`, its positionals after those given (a method's receiver).
+    pub(super) fn eval_args_after(
+        &mut self,
+        args: &[Arg],
+        mut positional: Vec<(Value, Span)>,
+    ) -> Result<CallArgs> {
         let mut keywords = Vec::new();
         for a in args {
             let v = self.eval(&a.value)?;

@@ -186,6 +186,15 @@ pub fn check_alloc(shape: &[usize], dtype: DType) -> Result<()> {
 /// build the tensor (a float64 or int64 buffer that is then cast, say): the peak,
 /// not only the result, must fit.
 pub fn check_working_set(shape: &[usize], dtype: DType, per_element: usize) -> Result<()> {
+    // Small tensors (every op of a loop over them) answer in machine words.
+    let per = per_element.max(dtype.size());
+    if shape
+        .iter()
+        .try_fold(per, |bytes, &d| bytes.checked_mul(d))
+        .is_some_and(|bytes| (bytes as u128) < CHECK_FROM_BYTES)
+    {
+        return Ok(());
+    }
     let n: u128 = shape.iter().map(|&d| d as u128).product();
     let bytes = n * per_element.max(dtype.size()) as u128;
     if bytes < CHECK_FROM_BYTES {

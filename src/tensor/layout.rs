@@ -26,11 +26,14 @@ impl Clone for Layout {
 }
 
 pub fn contiguous_strides(shape: &[usize]) -> Dims {
-    let mut strides = smallvec::smallvec![0; shape.len()];
+    // The shape's copy, overwritten from the last dim: each index of a
+    // SmallVec asks whether it spilled, and smallvec![0; n] was a call.
+    let mut strides = Dims::from_slice(shape);
     let mut acc = 1usize;
-    for i in (0..shape.len()).rev() {
-        strides[i] = acc;
-        acc = acc.saturating_mul(shape[i].max(1));
+    for s in strides.iter_mut().rev() {
+        let n = *s;
+        *s = acc;
+        acc = acc.saturating_mul(n.max(1));
     }
     strides
 }
@@ -56,14 +59,14 @@ impl Layout {
     /// Row-major and gap-free (PyTorch's rule: dims of size 1 may have any stride).
     pub fn is_contiguous(&self) -> bool {
         let mut expected = 1;
-        for i in (0..self.ndim()).rev() {
-            if self.shape[i] == 1 {
+        for (&n, &st) in self.shape.iter().zip(self.strides.iter()).rev() {
+            if n == 1 {
                 continue;
             }
-            if self.strides[i] != expected {
+            if st != expected {
                 return false;
             }
-            expected *= self.shape[i];
+            expected *= n;
         }
         true
     }

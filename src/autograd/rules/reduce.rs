@@ -19,7 +19,7 @@ fn expand_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 pub fn record_reduce(
     op: ReduceOp,
     x: &Tensor,
-    dims: Vec<usize>,
+    dims: &[usize],
     keepdim: bool,
     all: bool,
     out: Tensor,
@@ -34,7 +34,7 @@ pub fn record_reduce(
     }
     let (sx, so) = (Saved::new(x), Saved::output(&out));
     let saves = !matches!(op, ReduceOp::Sum | ReduceOp::SumInOrder | ReduceOp::Mean);
-    let in_shape = x.shape().to_vec();
+    let (in_shape, dims) = (x.shape().to_vec(), dims.to_vec());
     let n: usize = dims.iter().map(|&d| in_shape[d]).product();
     let idims: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
     record(out, name, &[x], saves, move || {

@@ -70,7 +70,7 @@ const RUN: usize = 32;
 /// Rows per task when the batch is split between threads.
 fn rows_per_task(rows: usize, h: usize) -> usize {
     let per_row = 4 * h.max(1);
-    let min_rows = (1usize << 14).div_ceil(per_row);
+    let min_rows = (1usize << 11).div_ceil(per_row);
     min_rows.max(rows.div_ceil(4 * crate::threads::count().max(1)))
 }
 

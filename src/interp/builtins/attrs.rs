@@ -225,6 +225,16 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
     e
 }
 
+/// The builtin that `obj.name` binds when obj is a tensor and `name` one of
+/// its methods (not one of its attributes): what `get_attr` would wrap in a
+/// bound method, for a call to take without making one.
+pub fn tensor_method(obj: &Value, name: &str) -> Option<&'static Builtin> {
+    match obj {
+        Value::Tensor(t) if name != "__class__" && tensor_attr(t, name).is_none() => method(name),
+        _ => None,
+    }
+}
+
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     if name == "__class__" {
         return Ok(match obj {

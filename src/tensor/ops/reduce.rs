@@ -4,12 +4,13 @@ use crate::autograd::rules::reduce as rules;
 use crate::autograd::rules::shape as rules_shape;
 use crate::error::{Result, dtype_err, index_err, value_err};
 use crate::tensor::core::{Tensor, check_working_set};
+use crate::tensor::layout::Dims;
 use crate::tensor::op::{ReduceOp, ScanOp};
 use crate::tensor::shape::normalize_dim;
 
 /// Normalised, de-duplicated dims to reduce (all of them when `dims` is None).
-pub fn reduce_dims(t: &Tensor, dims: Option<&[i64]>) -> Result<Vec<usize>> {
-    let mut out: Vec<usize> = match dims {
+pub fn reduce_dims(t: &Tensor, dims: Option<&[i64]>) -> Result<Dims> {
+    let mut out: Dims = match dims {
         None => (0..t.ndim()).collect(),
         Some([]) => (0..t.ndim()).collect(),
         Some(ds) => ds
@@ -32,7 +33,7 @@ pub fn reduce_dims(t: &Tensor, dims: Option<&[i64]>) -> Result<Vec<usize>> {
 }
 
 /// The shape a reduction over `rdims` gives.
-fn reduced_shape(t: &Tensor, rdims: &[usize], keepdim: bool) -> Vec<usize> {
+fn reduced_shape(t: &Tensor, rdims: &[usize], keepdim: bool) -> Dims {
     (0..t.ndim())
         .filter_map(|d| match (rdims.contains(&d), keepdim) {
             (true, true) => Some(1),
@@ -71,7 +72,7 @@ pub fn reduce(t: &Tensor, op: ReduceOp, dims: Option<&[i64]>, keepdim: bool) -> 
     let storage = x.read().reduce(x.layout(), op, &rdims)?;
     let result = Tensor::from_contiguous(storage, &out_shape);
     let all = dims.is_none_or(|d| d.is_empty());
-    Ok(rules::record_reduce(op, t, rdims, keepdim, all, result))
+    Ok(rules::record_reduce(op, t, &rdims, keepdim, all, result))
 }
 
 /// `max(dim)`/`min(dim)`: values and the index of each.
