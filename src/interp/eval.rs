@@ -400,7 +400,8 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        self.local_or_global(name).or_else(|| self.outer(name, None))
+        self.local_or_global(name)
+            .or_else(|| self.outer(name, None))
     }
 
     /// `lookup` of a name the program wrote: the innermost scope at the

@@ -1,7 +1,8 @@
 //! bfloat16 matrix products on processors with AVX512-BF16, as oneDNN computes
 //! PyTorch's: `vdpbf16ps` multiplies pairs of bf16 along k and adds both
 //! products into f32 accumulators, twice the multiply-adds per instruction of
-//! an f32 FMA, and no conversion pass over the operands. The result is rounded
+//! an f32 FMA (where it issues as often: Zen 4), and no conversion pass over
+//! the operands. The result is rounded
 //! to bf16 once, at the end.
 //!
 //! B is packed once into panels of `NR` columns (k pairs interleaved, as the
@@ -11,7 +12,8 @@
 //! 64 bytes per k pair: for k up to 512 it stays in L1, beyond that L2 feeds
 //! it faster than the kernel reads). Blocks of rows run on every core.
 //! Processors with AMX tiles take bf16_amx.rs's kernel instead (as oneDNN
-//! does there); elsewhere (no AVX512-BF16) products go through f32.
+//! does there); elsewhere (no AVX512-BF16, or an instruction slower than two
+//! f32 FMAs: bf16_rate.rs) products go through f32.
 
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -57,6 +59,23 @@ struct Isa {
 enum Isa {}
 
 impl Bf16Dot {
+    /// The proof, where this processor has the instructions and they are
+    /// faster than f32 products: with AMX tiles, or where `vdpbf16ps` runs
+    /// fast enough (bf16_rate.rs).
+    pub fn paying() -> Option<Bf16Dot> {
+        Self::detect().filter(|dot| dot.has_tiles() || super::bf16_rate::pays())
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn has_tiles(&self) -> bool {
+        self.0.tiles.is_some()
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn has_tiles(&self) -> bool {
+        match self.0 {}
+    }
+
     /// The proof, where this processor has the instructions.
     pub fn detect() -> Option<Bf16Dot> {
         #[cfg(target_arch = "x86_64")]

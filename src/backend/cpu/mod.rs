@@ -8,6 +8,7 @@ mod batch_norm;
 #[cfg(target_arch = "x86_64")]
 mod bf16_amx;
 mod bf16_gemm;
+mod bf16_rate;
 mod cascade;
 mod cast;
 mod column_folds;
