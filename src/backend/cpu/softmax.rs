@@ -176,6 +176,7 @@ fn exp_sum_f32(
     m: f32,
     mut y: Option<&mut [Out<f32>]>,
     exp: impl Fn(f32) -> f32 + Copy,
+    ahead: &[f32],
 ) -> f32 {
     if x.len() < 16 {
         // Shorter than a vector: left to right, one exponential at a time
@@ -195,6 +196,9 @@ fn exp_sum_f32(
     let whole = x.len() - tail.len();
     let mut lanes = [0f32; 16];
     for (k, c) in vectors.iter().enumerate() {
+        if let Some(line) = ahead.get(k * 16..) {
+            prefetch(line);
+        }
         let e = exp16(c, m, exp);
         for i in 0..16 {
             // The first vector starts the lanes (no 0 + x, which turns -0 into 0).
@@ -220,16 +224,33 @@ fn exp_sum_f32(
     by_halves(lanes, |a, b| a + b)
 }
 
+/// Asks for the cache line at the start of `line`: the next row, read while
+/// this one's exponentials are computed (its first pass otherwise waited on
+/// memory, the exponentials' on the arithmetic, one after the other).
+#[inline(always)]
+fn prefetch(line: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing and cannot fault; the
+    // address is inside `line`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            line.as_ptr() as *const i8
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = line;
+}
+
 crate::multiversion! {
-    /// One row along the last dim, f32.
-    fn last_dim_f32(x: &[f32], y: &mut [Out<f32>], log: bool) {
+    /// One row along the last dim, f32; `ahead`, the row after it.
+    fn last_dim_f32(x: &[f32], y: &mut [Out<f32>], log: bool, ahead: &[f32]) {
         let (m, lo, odd) = lane_range_f32(x);
         // Where every exponential is a normal float (all but rows with a far
         // tail), exp_sleef's short form gives its bits.
         if !odd && EXP_SLEEF_NORMAL.contains(&(lo - m)) {
-            last_dim_with(x, y, log, m, exp_sleef_normal);
+            last_dim_with(x, y, log, m, exp_sleef_normal, ahead);
         } else {
-            last_dim_with(x, y, log, m, exp_sleef);
+            last_dim_with(x, y, log, m, exp_sleef, ahead);
         }
     }
 }
@@ -240,20 +261,22 @@ crate::multiversion! {
     /// SLEEF's log, which, row by row, waited on its own long chain.
     fn last_dim_rows_f32(x: &[f32], y: &mut [Out<f32>], len: usize, log: bool) {
         if !log {
-            for (r, yr) in x.chunks(len).zip(y.chunks_mut(len)) {
-                last_dim_f32(r, yr, false);
+            for (k, (r, yr)) in x.chunks(len).zip(y.chunks_mut(len)).enumerate() {
+                let ahead = x.get((k + 1) * len..).unwrap_or(&[]);
+                last_dim_f32(r, yr, false, ahead);
             }
             return;
         }
-        for (xs, ys) in x.chunks(16 * len).zip(y.chunks_mut(16 * len)) {
+        for (g, (xs, ys)) in x.chunks(16 * len).zip(y.chunks_mut(16 * len)).enumerate() {
             let (mut maxima, mut sums) = ([0f32; 16], [1f32; 16]);
             for (k, r) in xs.chunks(len).enumerate() {
+                let ahead = x.get((16 * g + k + 1) * len..).unwrap_or(&[]);
                 let (m, lo, odd) = lane_range_f32(r);
                 maxima[k] = m;
                 sums[k] = if !odd && EXP_SLEEF_NORMAL.contains(&(lo - m)) {
-                    exp_sum_f32(r, m, None, exp_sleef_normal)
+                    exp_sum_f32(r, m, None, exp_sleef_normal, ahead)
                 } else {
-                    exp_sum_f32(r, m, None, exp_sleef)
+                    exp_sum_f32(r, m, None, exp_sleef, ahead)
                 };
             }
             let mut logs = [0f32; 16];
@@ -276,12 +299,13 @@ fn last_dim_with(
     log: bool,
     m: f32,
     exp: impl Fn(f32) -> f32 + Copy,
+    ahead: &[f32],
 ) {
     if log {
-        let ln_sum = log_sleef(exp_sum_f32(x, m, None, exp));
+        let ln_sum = log_sleef(exp_sum_f32(x, m, None, exp, ahead));
         convert_into(x, y, |v| v - m - ln_sum);
     } else {
-        let inv = 1.0 / exp_sum_f32(x, m, Some(&mut *y), exp);
+        let inv = 1.0 / exp_sum_f32(x, m, Some(&mut *y), exp, ahead);
         // SAFETY: exp_sum_f32 wrote every slot of y.
         let y = unsafe { y.assume_init_mut() };
         y.iter_mut().for_each(|v| *v *= inv);
@@ -409,7 +433,7 @@ fn lines_typed<T: Element>(v: &[T], l: &Layout, dim: usize, log: bool) -> Vec<T>
     each_line(lines, l.numel(), |i, line| {
         let x: Vec<f32> = read(i).map(|e| e.to_f64() as f32).collect();
         let y = if last {
-            filled_vec(x.len(), |y| last_dim_f32(&x, y, log))
+            filled_vec(x.len(), |y| last_dim_f32(&x, y, log, &[]))
         } else if vectors[i] && log {
             across(&x, log, exp_sleef, log_sleef, 0.0)
         } else {
