@@ -306,7 +306,13 @@ pub fn gather(
             rows.enumerate()
                 .map(|(r, ((o, &sr), &ir))| {
                     if let Some(&next) = srs.get(r + 1) && ss == 0 && along == 1 {
-                        prefetch_line(&v[next..], size as usize);
+                        if last * 16 >= size as usize {
+                            prefetch_line(&v[next..], size as usize);
+                        } else if let Some(&next_ir) = irs.get(r + 1) {
+                            // A few picks from a long line (nll_loss: one
+                            // per row): their lines only, not all of it.
+                            prefetch_picks(&v[next..], &ix[next_ir..], is, last, size);
+                        }
                     }
                     gather_row(o, &v[sr..], ss, &ix[ir..], is, size, along)
                 })
@@ -344,6 +350,19 @@ fn prefetch_line<T>(line: &[T], len: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (line, len);
+}
+
+/// Asks for the lines of the `picks` elements of `line` that `index` (every
+/// `step`-th) names, those in range.
+#[inline(always)]
+fn prefetch_picks<T>(line: &[T], index: &[i64], step: usize, picks: usize, size: i64) {
+    for k in 0..picks {
+        if let Some(&x) = index.get(k * step)
+            && (0..size).contains(&x)
+        {
+            prefetch_line(&line[x as usize..], 1);
+        }
+    }
 }
 
 crate::multiversion! {
