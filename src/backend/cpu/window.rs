@@ -83,6 +83,10 @@ crate::multiversion! {
     // copy each, not a loop (they were half of LeNet's second convolution).
     let wide = 64 / std::mem::size_of::<T>().max(1);
     for &(tap, (ylo, yhi, y0), (xlo, xhi, x0)) in taps {
+        if win.stride == [1, 1] && ow == w && ylo < yhi && xlo < xhi {
+            same_width_tap(src, dst, (tap * l, oh, ow), (ylo, yhi, y0), (xlo, xhi, x0), pad);
+            continue;
+        }
         for oy in 0..oh {
             let start = tap * l + oy * ow;
             if oy < ylo || oy >= yhi {
@@ -111,6 +115,40 @@ crate::multiversion! {
         }
     }
 }
+}
+
+/// One tap's columns where output rows are as wide as input rows (stride 1,
+/// a "same" convolution: 3×3 with padding 1): each slot inside the input
+/// then lies a fixed distance from the element it copies, so the tap's rows
+/// are one copy, and only the columns outside the input are set after it,
+/// element by element. Row by row, an 8×8 plane's nine taps were a fifth of
+/// its convolution's time in per-row overhead.
+#[inline(always)]
+fn same_width_tap<T: Copy>(
+    src: &[T],
+    dst: &mut [Out<T>],
+    (base, oh, ow): (usize, usize, usize),
+    (ylo, yhi, y0): Span,
+    (xlo, xhi, x0): Span,
+    pad: Out<T>,
+) {
+    dst[base..base + ylo * ow].fill(pad);
+    dst[base + yhi * ow..base + oh * ow].fill(pad);
+    let (d0, d1) = (base + ylo * ow + xlo, base + (yhi - 1) * ow + xhi);
+    let s0 = ((y0 + ylo as i64) * ow as i64 + x0 + xlo as i64) as usize;
+    for (o, &v) in dst[d0..d1].iter_mut().zip(&src[s0..s0 + (d1 - d0)]) {
+        o.write(v);
+    }
+    for oy in ylo..yhi {
+        let start = base + oy * ow;
+        // (Slots the copy filled from the neighbouring rows: set again.)
+        for o in &mut dst[start..start + xlo] {
+            *o = pad;
+        }
+        for o in &mut dst[start + xhi..start + ow] {
+            *o = pad;
+        }
+    }
 }
 
 /// The first 64 bytes of `src` into `dst` as a fixed-size copy (one vector
@@ -229,4 +267,74 @@ pub fn fold(
     hw: [usize; 2],
 ) -> Result<CpuStorage> {
     Ok(with_storage!(s, v => Element::wrap(fold_typed(v, l, win, channels, hw))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every window's columns as the definition gives them, element by
+    /// element: `cols[tap][oy][ox]` reads input (oy·s + ky·d − p, ox·s +
+    /// kx·d − p), or the pad value outside the input.
+    fn reference(src: &[f32], h: usize, w: usize, win: &Window) -> Vec<f32> {
+        let [kh, kw] = win.kernel;
+        let [oh, ow] = win.out;
+        let mut out = Vec::new();
+        for tap in 0..kh * kw {
+            let (ky, kx) = (tap / kw, tap % kw);
+            for oy in 0..oh {
+                for ox in 0..ow {
+                    let y = (oy * win.stride[0] + ky * win.dilation[0]) as i64
+                        - win.pad_before[0] as i64;
+                    let x = (ox * win.stride[1] + kx * win.dilation[1]) as i64
+                        - win.pad_before[1] as i64;
+                    let inside = (0..h as i64).contains(&y) && (0..w as i64).contains(&x);
+                    out.push(if inside {
+                        src[y as usize * w + x as usize]
+                    } else {
+                        -1.0
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Rows as wide out as in ("same" convolutions, which take one copy per
+    /// tap) and the rest (row by row) give the definition's columns.
+    #[test]
+    fn unfold_plane_matches_the_definition() {
+        // (h, w, kernel, stride, pad, dilation)
+        let cases = [
+            (8, 8, 3, 1, 1, 1),
+            (7, 9, 5, 1, 2, 1),
+            (6, 6, 3, 1, 2, 2),
+            (5, 5, 1, 1, 0, 1),
+            (3, 3, 5, 1, 2, 1),
+            (14, 14, 5, 1, 0, 1),
+            (9, 9, 3, 2, 1, 1),
+            (4, 20, 3, 1, 1, 1),
+        ];
+        for (h, w, k, s, p, d) in cases {
+            let out = |n: usize| (n + 2 * p - d * (k - 1) - 1) / s + 1;
+            let win = Window {
+                kernel: [k, k],
+                stride: [s, s],
+                pad_before: [p, p],
+                pad_total: [2 * p, 2 * p],
+                dilation: [d, d],
+                out: [out(h), out(w)],
+            };
+            let src: Vec<f32> = (0..h * w).map(|i| i as f32).collect();
+            let want = reference(&src, h, w, &win);
+            let mut dst = vec![Out::uninit(); want.len()];
+            unfold_plane(&src, &taps(&win, h, w), w, &win, -1.0, &mut dst);
+            // SAFETY: unfold_plane writes every slot.
+            let got: Vec<f32> = dst.iter().map(|o| unsafe { o.assume_init() }).collect();
+            assert_eq!(
+                got, want,
+                "{h}x{w}, kernel {k}, stride {s}, pad {p}, dilation {d}"
+            );
+        }
+    }
 }
