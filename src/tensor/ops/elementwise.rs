@@ -164,7 +164,7 @@ fn operand(t: &Tensor, dtype: DType, device: Device) -> Result<Cow<'_, Tensor>> 
 /// `t`'s layout broadcast to `shape`: its own where the shapes agree (most
 /// ops), without a copy.
 fn broadcast_to<'a>(t: &'a Tensor, shape: &[usize]) -> Cow<'a, Layout> {
-    if t.shape() == shape {
+    if crate::tensor::shape::same_shape(t.shape(), shape) {
         Cow::Borrowed(t.layout())
     } else {
         Cow::Owned(t.layout().expand(shape))
