@@ -3,6 +3,7 @@
 
 use super::elem::{CpuStorage, Element};
 use super::scratch::{Out, filled_vec};
+use super::simd::prefetch_line;
 use super::strided::{PAR_MIN, contiguous, runs};
 use crate::error::{Result, index_err, value_err};
 use crate::tensor::layout::Layout;
@@ -328,28 +329,6 @@ pub fn gather(
         return Err(crate::backend::along_bounds_err(x, dim, size as usize));
     }
     Ok(out)
-}
-
-/// Asks for the cache lines of `line[..len]` ahead of random reads within it
-/// (the next row of a gather along the last dim): the hardware prefetcher
-/// follows streams, not picks scattered over a line.
-#[inline(always)]
-fn prefetch_line<T>(line: &[T], len: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let len = len.min(line.len());
-        let bytes = std::mem::size_of_val(&line[..len]);
-        let base = line.as_ptr() as *const i8;
-        for at in (0..bytes).step_by(64) {
-            // SAFETY: a prefetch is a hint: it reads nothing and cannot
-            // fault; the address is within `line`.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(base.add(at))
-            };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (line, len);
 }
 
 /// Asks for the lines of the `picks` elements of `line` that `index` (every

@@ -76,3 +76,25 @@ macro_rules! multiversion {
         }
     };
 }
+
+/// Asks for the cache lines of `line[..len]` ahead of reads within it: the
+/// next row of a gather along the last dim (the hardware prefetcher follows
+/// streams, not picks scattered over a line), the next row of a softmax.
+#[inline(always)]
+pub(super) fn prefetch_line<T>(line: &[T], len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let len = len.min(line.len());
+        let bytes = std::mem::size_of_val(&line[..len]);
+        let base = line.as_ptr() as *const i8;
+        for at in (0..bytes).step_by(64) {
+            // SAFETY: a prefetch is a hint: it reads nothing and cannot
+            // fault; the address is within `line`.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(base.add(at))
+            };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (line, len);
+}

@@ -15,6 +15,7 @@ use super::elem::{CpuStorage, Element};
 use super::lines::{Lines, each_line};
 use super::mathfun::{exp_sleef, log_sleef};
 use super::scratch::{Out, convert_into, filled_vec};
+use super::simd::prefetch_line;
 use super::strided::parallel;
 use crate::error::Result;
 use crate::tensor::layout::Layout;
@@ -196,8 +197,11 @@ fn exp_sum_f32(
     let whole = x.len() - tail.len();
     let mut lanes = [0f32; 16];
     for (k, c) in vectors.iter().enumerate() {
+        // The next row's matching line, read while this row's exponentials
+        // are computed (its first pass otherwise waited on memory, the
+        // exponentials on the arithmetic, one after the other).
         if let Some(line) = ahead.get(k * 16..) {
-            prefetch(line);
+            prefetch_line(line, 1);
         }
         let e = exp16(c, m, exp);
         for i in 0..16 {
@@ -222,23 +226,6 @@ fn exp_sum_f32(
         }
     }
     by_halves(lanes, |a, b| a + b)
-}
-
-/// Asks for the cache line at the start of `line`: the next row, read while
-/// this one's exponentials are computed (its first pass otherwise waited on
-/// memory, the exponentials' on the arithmetic, one after the other).
-#[inline(always)]
-fn prefetch(line: &[f32]) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it reads nothing and cannot fault; the
-    // address is inside `line`.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            line.as_ptr() as *const i8
-        )
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = line;
 }
 
 crate::multiversion! {

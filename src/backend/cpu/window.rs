@@ -76,46 +76,35 @@ crate::multiversion! {
     let (oh, ow) = (win.out[0], win.out[1]);
     let l = oh * ow;
     let pad = Out::new(pad);
-    // Slots are written in increasing order, tap by tap and row by row, so a
-    // copy may run past its row's end: what it writes there is written again
-    // later (the row's right padding, the next row, the next tap's rows).
-    // Short rows (a 5x5 kernel over 14x14: 10 elements) then take one 64-byte
-    // copy each, not a loop (they were half of LeNet's second convolution).
-    let wide = 64 / std::mem::size_of::<T>().max(1);
+    // At stride 1 along x (convolutions) a tap's rows inside the input are
+    // copied first, then its padding is set. A short row's copy may run past
+    // its end (one 64-byte copy, not a loop): the later rows, the padding and
+    // the next tap's rows write those slots again. Other strides (pooling's
+    // windows) go row by row, element by element.
     for &(tap, (ylo, yhi, y0), (xlo, xhi, x0)) in taps {
-        if win.stride == [1, 1] && ow == w && ylo < yhi && xlo < xhi {
-            same_width_tap(src, dst, (tap * l, oh, ow), (ylo, yhi, y0), (xlo, xhi, x0), pad);
-            continue;
-        }
-        if win.stride[1] == 1 && xhi - xlo <= wide && ylo < yhi && xlo < xhi {
-            let line = |oy: usize| (y0 + (oy * win.stride[0]) as i64) as usize * w;
-            let from = line(ylo) + (x0 + xlo as i64) as usize;
-            let rows = (ylo, yhi, win.stride[0] * w);
-            narrow_rows_tap(src, dst, (tap * l, oh, ow), rows, (xlo, xhi, from), pad);
+        let base = tap * l;
+        if win.stride[1] == 1 && ylo < yhi && xlo < xhi {
+            if win.stride[0] == 1 && ow == w {
+                same_width_rows(src, dst, (base, ow), (ylo, yhi, y0), (xlo, xhi, x0));
+            } else {
+                let from = (y0 + (ylo * win.stride[0]) as i64) as usize * w;
+                let rows = (ylo, yhi, win.stride[0] * w);
+                stride_one_rows(src, dst, (base, ow), rows, (xlo, xhi, from + (x0 + xlo as i64) as usize));
+            }
+            pad_outside(dst, (base, oh, ow), (ylo, yhi), (xlo, xhi), pad);
             continue;
         }
         for oy in 0..oh {
-            let start = tap * l + oy * ow;
+            let start = base + oy * ow;
             if oy < ylo || oy >= yhi {
                 dst[start..start + ow].fill(pad);
                 continue;
             }
             let line = (y0 + (oy * win.stride[0]) as i64) as usize * w;
             let to = start + xlo;
-            if win.stride[1] == 1 {
-                let from = line + (x0 + xlo as i64) as usize;
-                let n = xhi - xlo;
-                let fits = n <= wide && from + wide <= src.len() && to + wide <= dst.len();
-                if !(fits && copy_64_bytes(&src[from..], &mut dst[to..])) {
-                    for (o, &v) in dst[to..to + n].iter_mut().zip(&src[from..from + n]) {
-                        o.write(v);
-                    }
-                }
-            } else {
-                for (ox, o) in dst[to..start + xhi].iter_mut().enumerate() {
-                    let x = x0 + ((xlo + ox) * win.stride[1]) as i64;
-                    o.write(src[line + x as usize]);
-                }
+            for (ox, o) in dst[to..start + xhi].iter_mut().enumerate() {
+                let x = x0 + ((xlo + ox) * win.stride[1]) as i64;
+                o.write(src[line + x as usize]);
             }
             dst[start..to].fill(pad);
             dst[start + xhi..start + ow].fill(pad);
@@ -124,29 +113,26 @@ crate::multiversion! {
 }
 }
 
-/// One tap's columns where each row's run inside the input fits one 64-byte
-/// copy along x at stride 1 (LeNet's 5×5 over 14×14: rows of 10): the rows in
-/// order with running offsets, then the padding. (Worked out row by row, the
-/// offsets and checks were half of that convolution's time.) A copy may run
-/// past its row: the rows after it, the padding set last and the next tap's
-/// rows write those slots again. `rows`: the first and end output row inside
-/// the input and the input's step between them; `from`: where the first
-/// row's run starts in `src`.
+/// A tap's rows inside the input at stride 1 along x, in order with running
+/// offsets, a run of up to 64 bytes as one vector copy (LeNet's 5×5 over
+/// 14×14: rows of 10). Worked out row by row, the offsets and checks were
+/// half of that convolution's time. A copy may run past its row; the rows
+/// after it, `pad_outside` and the next tap's rows write those slots again.
+/// `rows`: the first and end output row inside the input and the input's
+/// step between them; `from`: where the first row's run starts in `src`.
 #[inline(always)]
-fn narrow_rows_tap<T: Copy>(
+fn stride_one_rows<T: Copy>(
     src: &[T],
     dst: &mut [Out<T>],
-    (base, oh, ow): (usize, usize, usize),
+    (base, ow): (usize, usize),
     (ylo, yhi, step): (usize, usize, usize),
     (xlo, xhi, from): (usize, usize, usize),
-    pad: Out<T>,
 ) {
     let wide = 64 / std::mem::size_of::<T>().max(1);
     let n = xhi - xlo;
-    dst[base..base + ylo * ow].fill(pad);
     let (mut from, mut to) = (from, base + ylo * ow + xlo);
     for _ in ylo..yhi {
-        let fits = from + wide <= src.len() && to + wide <= dst.len();
+        let fits = n <= wide && from + wide <= src.len() && to + wide <= dst.len();
         if !(fits && copy_64_bytes(&src[from..], &mut dst[to..])) {
             for (o, &v) in dst[to..to + n].iter_mut().zip(&src[from..from + n]) {
                 o.write(v);
@@ -155,6 +141,40 @@ fn narrow_rows_tap<T: Copy>(
         from += step;
         to += ow;
     }
+}
+
+/// A tap's rows inside the input where output rows are as wide as input rows
+/// (stride 1, a "same" convolution: 3×3 with padding 1): each slot then lies a
+/// fixed distance from the element it copies, so the rows are one copy (the
+/// slots between rows get neighbouring elements, which `pad_outside` sets
+/// again). Row by row, an 8×8 plane's nine taps were a fifth of its
+/// convolution's time in per-row overhead.
+#[inline(always)]
+fn same_width_rows<T: Copy>(
+    src: &[T],
+    dst: &mut [Out<T>],
+    (base, ow): (usize, usize),
+    (ylo, yhi, y0): Span,
+    (xlo, xhi, x0): Span,
+) {
+    let (d0, d1) = (base + ylo * ow + xlo, base + (yhi - 1) * ow + xhi);
+    let s0 = ((y0 + ylo as i64) * ow as i64 + x0 + xlo as i64) as usize;
+    for (o, &v) in dst[d0..d1].iter_mut().zip(&src[s0..s0 + (d1 - d0)]) {
+        o.write(v);
+    }
+}
+
+/// A tap's slots outside the input, once its rows are copied: the rows above
+/// and below, and each copied row's columns left and right.
+#[inline(always)]
+fn pad_outside<T: Copy>(
+    dst: &mut [Out<T>],
+    (base, oh, ow): (usize, usize, usize),
+    (ylo, yhi): (usize, usize),
+    (xlo, xhi): (usize, usize),
+    pad: Out<T>,
+) {
+    dst[base..base + ylo * ow].fill(pad);
     if xlo > 0 || xhi < ow {
         for oy in ylo..yhi {
             let start = base + oy * ow;
@@ -163,40 +183,6 @@ fn narrow_rows_tap<T: Copy>(
         }
     }
     dst[base + yhi * ow..base + oh * ow].fill(pad);
-}
-
-/// One tap's columns where output rows are as wide as input rows (stride 1,
-/// a "same" convolution: 3×3 with padding 1): each slot inside the input
-/// then lies a fixed distance from the element it copies, so the tap's rows
-/// are one copy, and only the columns outside the input are set after it,
-/// element by element. Row by row, an 8×8 plane's nine taps were a fifth of
-/// its convolution's time in per-row overhead.
-#[inline(always)]
-fn same_width_tap<T: Copy>(
-    src: &[T],
-    dst: &mut [Out<T>],
-    (base, oh, ow): (usize, usize, usize),
-    (ylo, yhi, y0): Span,
-    (xlo, xhi, x0): Span,
-    pad: Out<T>,
-) {
-    dst[base..base + ylo * ow].fill(pad);
-    dst[base + yhi * ow..base + oh * ow].fill(pad);
-    let (d0, d1) = (base + ylo * ow + xlo, base + (yhi - 1) * ow + xhi);
-    let s0 = ((y0 + ylo as i64) * ow as i64 + x0 + xlo as i64) as usize;
-    for (o, &v) in dst[d0..d1].iter_mut().zip(&src[s0..s0 + (d1 - d0)]) {
-        o.write(v);
-    }
-    for oy in ylo..yhi {
-        let start = base + oy * ow;
-        // (Slots the copy filled from the neighbouring rows: set again.)
-        for o in &mut dst[start..start + xlo] {
-            *o = pad;
-        }
-        for o in &mut dst[start + xhi..start + ow] {
-            *o = pad;
-        }
-    }
 }
 
 /// The first 64 bytes of `src` into `dst` as a fixed-size copy (one vector
