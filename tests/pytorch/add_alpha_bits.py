@@ -27,6 +27,13 @@ print(torch.addcdiv(a, t1, t2, value=-0.1).tolist())
 x = a.clone()
 x.addcmul_(t1, t1, value=1e-3)
 print(x.tolist()[:8])
+# The same three tensors (one pass), a transposed one (op by op), float64,
+# one tensor in every place, and an empty one.
+m = a.reshape(8, 8)
+print(torch.addcdiv(m, t1.reshape(8, 8), t2.reshape(8, 8).t(), value=2.5)[3].tolist())
+print(torch.addcmul(m.double(), m.double(), t2.reshape(8, 8).double(), value=0.3)[5].tolist())
+print(torch.addcmul(a, a, a, value=-1.5).tolist()[:8], torch.addcdiv(a, a, t2).tolist()[:8])
+print(torch.addcmul(torch.ones(0, 3), torch.ones(0, 3), torch.ones(0, 3)).shape)
 
 w = torch.randn(5, requires_grad=True)
 v = torch.randn(5, requires_grad=True)

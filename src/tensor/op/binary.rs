@@ -4,7 +4,7 @@
 //! to these rows by symbol.
 
 use super::fastmath::{exp_f32, expm1_f32, log1p_f32};
-use super::fastmath_derived::{atan2_f32, hypot_f32, pow_f32};
+use super::fastmath_derived::{atan2_f32, hypot_f32};
 use super::math::{
     div_floor_f32, div_floor_f64, fmod_f32, int_pow, logaddexp, logaddexp_f32, nan_max_f32,
     nan_max_f64, nan_min_f32, nan_min_f64, nextafter, nextafter_f32, py_floordiv_int, py_fmod,
@@ -162,7 +162,7 @@ binary_ops! {
         f32 |x, y| py_fmod_f32(x, y), f64 |x, y| py_fmod(x, y), i64 |x, y| py_mod_int(x, y)
     ] d Some(grads::rem), "Python's modulo: the result has the divisor's sign (the `%` operator).", "remainder(tensor([7, -7]), tensor([3, 3]))";
     Pow "**" "pow" "PowBackward1" NoBoolResult arith [
-        f32 |x, y| pow_f32(x, y), f64 |x, y| x.powf(y), i64 |x, y| int_pow(x, y)
+        f32 |x, y| x.powf(y), f64 |x, y| x.powf(y), i64 |x, y| int_pow(x, y)
     ] d Some(grads::pow), "x raised to y (the `**` operator).", "pow(tensor([2, 3]), 2)";
     Maximum "maximum" "maximum" "MaximumBackward0" Promote arith [
         f32 |x, y| nan_max_f32(x, y), f64 |x, y| nan_max_f64(x, y), i64 |x, y| x.max(y)

@@ -414,6 +414,9 @@ pub fn addc(
     } else {
         value
     };
+    if let Some(out) = addc_one_pass(input, t1, t2, value, divide)? {
+        return Ok(out);
+    }
     let out = composite(name, &[input, t1, t2], |t| {
         // addcmul of float32 and float64 as ATen's compiled loop rounds it:
         // (value * t1) * t2 + input as one fused multiply-add. (addcdiv's
@@ -430,6 +433,44 @@ pub fn addc(
         add(&t[0], &term)
     })?;
     Ok(relabel(out, name))
+}
+
+/// addc into a fresh tensor as one update program (one pass over the
+/// operands on the CPU, with the op's roundings) where nothing records and
+/// the three tensors have one float32 or float64 dtype and one shape: op by
+/// op, `value * t1` was a pass of its own. None: the caller computes it.
+fn addc_one_pass(
+    input: &Tensor,
+    t1: &Tensor,
+    t2: &Tensor,
+    value: &Tensor,
+    divide: bool,
+) -> Result<Option<Tensor>> {
+    let same = [t1, t2]
+        .iter()
+        .all(|t| t.dtype() == input.dtype() && t.shape() == input.shape());
+    let float = matches!(input.dtype(), DType::F32 | DType::F64);
+    let devices = [t1, t2].iter().all(|t| t.device() == input.device());
+    if !same || !float || !devices || crate::autograd::needs_grad(&[input, t1, t2]) {
+        return Ok(None);
+    }
+    let k = crate::tensor::ops::scalar::item_f64(value)?;
+    let out = zeros_on(input.shape(), input.dtype(), input.device())?;
+    let mut u = super::update::Update::new(input.dtype());
+    let (o, x, a, b) = (
+        u.operand(&out),
+        u.operand(input),
+        u.operand(t1),
+        u.operand(t2),
+    );
+    let next = if divide {
+        u.addcdiv(x, a, b, k)
+    } else {
+        u.addcmul(x, a, b, k)
+    };
+    u.set(o, next);
+    u.run()?;
+    Ok(Some(out))
 }
 
 /// `input.addcmul_(t1, t2, value=k)` (addcdiv_ when `divide`) in one pass
