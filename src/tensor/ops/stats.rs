@@ -456,9 +456,23 @@ fn addc_one_pass(
     }
     let k = crate::tensor::ops::scalar::item_f64(value)?;
     let out = zeros_on(input.shape(), input.dtype(), input.device())?;
+    addc_into(&out, input, t1, t2, k, divide)?;
+    Ok(Some(out))
+}
+
+/// `target` takes `input + k * t1 * t2` (`/ t2` when `divide`), run as one
+/// update program; target may be input itself.
+fn addc_into(
+    target: &Tensor,
+    input: &Tensor,
+    t1: &Tensor,
+    t2: &Tensor,
+    k: f64,
+    divide: bool,
+) -> Result<()> {
     let mut u = super::update::Update::new(input.dtype());
     let (o, x, a, b) = (
-        u.operand(&out),
+        u.operand(target),
         u.operand(input),
         u.operand(t1),
         u.operand(t2),
@@ -469,8 +483,7 @@ fn addc_one_pass(
         u.addcmul(x, a, b, k)
     };
     u.set(o, next);
-    u.run()?;
-    Ok(Some(out))
+    u.run()
 }
 
 /// `input.addcmul_(t1, t2, value=k)` (addcdiv_ when `divide`) in one pass
@@ -487,15 +500,7 @@ pub fn addc_in_place(
     if !super::update::fits_in_place(input, &[t1, t2]) {
         return Ok(false);
     }
-    let mut u = super::update::Update::new(input.dtype());
-    let (x, a, b) = (u.operand(input), u.operand(t1), u.operand(t2));
-    let next = if divide {
-        u.addcdiv(x, a, b, value)
-    } else {
-        u.addcmul(x, a, b, value)
-    };
-    u.set(x, next);
-    u.run()?;
+    addc_into(input, input, t1, t2, value, divide)?;
     Ok(true)
 }
 
