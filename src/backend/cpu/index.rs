@@ -468,15 +468,39 @@ pub fn nonzero(s: &CpuStorage, l: &Layout) -> CpuStorage {
     // element's multi-index is written at the cursor, which moves on only
     // past the non-zero ones (a mask of random signs mispredicted half its
     // branches).
-    let count = flags.iter().filter(|&&f| f).count();
+    // (A sum of bytes vectorises; counting the true ones did not.)
+    let count: usize = flags.iter().map(|&f| usize::from(f)).sum();
     let mut out = vec![0i64; (count + 1) * nd];
     let (width, lead) = (l.shape[nd - 1], &l.shape[..nd - 1]);
-    let mut prefix = vec![0i64; nd - 1];
+    // A vector's and a matrix's indices are written directly (a slice copy
+    // of the prefix per element was a library call each, a third of the op).
     let mut at = 0;
+    if nd == 1 {
+        for (j, &f) in flags.iter().enumerate() {
+            out[at] = j as i64;
+            at += usize::from(f);
+        }
+        out.truncate(count);
+        return CpuStorage::I64(out);
+    }
+    if nd == 2 {
+        for (i, row) in flags.chunks(width.max(1)).enumerate() {
+            for (j, &f) in row.iter().enumerate() {
+                out[at] = i as i64;
+                out[at + 1] = j as i64;
+                at += 2 * usize::from(f);
+            }
+        }
+        out.truncate(count * 2);
+        return CpuStorage::I64(out);
+    }
+    let mut prefix = vec![0i64; nd - 1];
     for row in flags.chunks(width.max(1)) {
         for (j, &f) in row.iter().enumerate() {
             let slot = &mut out[at..at + nd];
-            slot[..nd - 1].copy_from_slice(&prefix);
+            for (o, &p) in slot.iter_mut().zip(&prefix) {
+                *o = p;
+            }
             slot[nd - 1] = j as i64;
             at += nd * usize::from(f);
         }

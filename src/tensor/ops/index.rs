@@ -214,6 +214,9 @@ pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
     if t.dtype().is_complex() {
         return from_pairs(index(&t.view_as_real()?, &pair_indices(indices))?);
     }
+    if let Some(out) = whole_mask(t, indices)? {
+        return Ok(out);
+    }
     match select_elements(t, indices)? {
         Selection::View(v) => Ok(v),
         Selection::Advanced {
@@ -246,6 +249,29 @@ pub fn index(t: &Tensor, indices: &[Idx]) -> Result<Tensor> {
             Ok(crate::autograd::rules::shape::record_index(t, out, idx))
         }
     }
+}
+
+/// `t[mask]` with a contiguous mask of t's own shape (masked_select's
+/// case): one gather from the flat positions of the true elements, not one
+/// index tensor per dim read through strided columns of nonzero's rows.
+/// Recorded as the index it is. None: not that case.
+fn whole_mask(t: &Tensor, indices: &[Idx]) -> Result<Option<Tensor>> {
+    let [Idx::Tensor(m)] = indices else {
+        return Ok(None);
+    };
+    if !m.dtype().is_bool() || m.shape() != t.shape() || t.ndim() < 2 || !m.is_contiguous() {
+        return Ok(None);
+    }
+    let n = [t.numel() as i64];
+    let out = crate::autograd::no_grad(|| {
+        use crate::tensor::ops::view::reshape;
+        let at = reshape(&crate::tensor::ops::sort::nonzero(&reshape(m, &n)?)?, &[-1])?;
+        index(&reshape(t, &n)?, &[Idx::Tensor(at)])
+    })?;
+    let idx = indices.to_vec();
+    Ok(Some(crate::autograd::rules::shape::record_index(
+        t, out, idx,
+    )))
 }
 
 /// A value ready to be written: broadcast to `shape`, in `dtype`, on `device`,
