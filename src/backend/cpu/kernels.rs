@@ -71,6 +71,7 @@ impl UnaryVisitor for MakeUnary {
 
 pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
     let mut k = op.visit(MakeUnary);
+    let avx512 = super::simd::isa() == super::simd::Isa::Avx512;
     // float32 sin and cos vectorise where the block's arguments allow the
     // simple reduction by π/2 (nearly always); the row's libm call otherwise.
     match op {
@@ -80,6 +81,11 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
         UnaryOp::Sigmoid => k.f32 = sigmoid_vec::<f::Sigmoid>,
         UnaryOp::Silu => k.f32 = silu_vec::<f::Silu>,
         UnaryOp::Exp2 => k.f32 = exp2_vec::<f::Exp2>,
+        // The same bits as the rows' own loop, its table read by permutes.
+        UnaryOp::Log if avx512 => k.f32 = super::ln_avx512::ln,
+        UnaryOp::Log2 if avx512 => k.f32 = super::ln_avx512::log2,
+        UnaryOp::Log10 if avx512 => k.f32 = super::ln_avx512::log10,
+        UnaryOp::Log1p if avx512 => k.f32 = super::ln_avx512::log1p,
         _ => {}
     }
     k

@@ -22,6 +22,7 @@ mod index;
 mod join;
 pub mod kernels;
 mod lines;
+mod ln_avx512;
 mod lstm;
 mod mathfun;
 mod matmul;

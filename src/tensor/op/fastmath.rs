@@ -9,8 +9,8 @@
 use super::math::horner_fma;
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
-const LN2_HI: f64 = 6.931_471_803_691_238e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+pub(crate) const LN2_HI: f64 = 6.931_471_803_691_238e-1;
+pub(crate) const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 
 /// The nearest integer to t (|t| < 2^51), as an f64 and as an i64: adding
 /// 1.5·2^52 rounds it into the low bits (an `as` cast would not vectorise).
@@ -115,37 +115,80 @@ pub fn tanh_f32(x: f32) -> f32 {
     if x.is_nan() { x } else { t.copysign(x) }
 }
 
-/// ln(x) in f64 of a positive, finite f64 (subnormal f32 inputs are normal
-/// here): x = 2^e m with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s) with
-/// s = (m-1)/(m+1) by its series to s^23 (|s| < 0.172, error below 1e-17).
+/// The table and polynomial of ln_core (scripts/fit/ln_f64.py): a row's
+/// 1/c and -ln(1/c), and ln(1 + r) = r + r² p(r) on |r| <= 1/32, p of degree
+/// 7 (relative error 1e-17, below f64's rounding).
+pub(crate) const LN_OFF: u64 = 0x3fe7_8000_0000_0000;
+pub(crate) const LN_INV_C: [f64; 16] = [
+    1.333_333_333_333_333_3,
+    1.28,
+    1.230_769_230_769_230_8,
+    1.185_185_185_185_185_1,
+    1.142_857_142_857_142_8,
+    1.103_448_275_862_069,
+    1.066_666_666_666_666_7,
+    1.032_258_064_516_129,
+    1.0,
+    0.941_176_470_588_235_3,
+    0.888_888_888_888_888_8,
+    0.842_105_263_157_894_7,
+    0.8,
+    0.761_904_761_904_761_9,
+    0.727_272_727_272_727_3,
+    0.695_652_173_913_043_5,
+];
+pub(crate) const LN_LOG_C: [f64; 16] = [
+    -0.287_682_072_451_780_85,
+    -0.246_860_077_931_525_8,
+    -0.207_639_364_778_244_55,
+    -0.169_899_036_795_397_42,
+    -0.133_531_392_624_522_57,
+    -0.098_440_072_813_252_51,
+    -0.064_538_521_137_571_16,
+    -0.031_748_698_314_580_27,
+    0.0,
+    0.060_624_621_816_434_854,
+    0.117_783_035_656_383_51,
+    0.171_850_256_926_659_28,
+    0.223_143_551_314_209_7,
+    0.271_933_715_483_641_8,
+    0.318_453_731_118_534_6,
+    0.362_905_493_689_368_5,
+];
+pub(crate) const LN_P: [f64; 8] = [
+    0.110_560_329_587_673_02,
+    -0.125_204_196_180_935_76,
+    0.142_858_154_790_679_1,
+    -0.166_666_527_284_343_28,
+    0.199_999_999_509_799_44,
+    -0.250_000_000_035_360_5,
+    0.333_333_333_333_397_76,
+    -0.499_999_999_999_997_56,
+];
+
+/// ln(x) in f64 of a positive, finite, normal f64 (subnormal f32 inputs are
+/// normal here), without a divide (the atanh series' divide was half the
+/// time of torch.log): x = 2^k z, z in [0.734, 1.469), read from the bits
+/// minus LN_OFF; the next four bits pick the row whose c lies within 1/32 of
+/// z, and ln x = k ln 2 + ln c + ln(1 + r), r = z/c - 1 by one FMA. The row
+/// around 1.0 has c = 1, so ln x near 1 is r + r² p(r) with nothing to
+/// cancel. backend::cpu::ln_avx512 computes the same in the same order.
 #[inline(always)]
-pub(super) fn ln_core(xd: f64) -> f64 {
+pub(crate) fn ln_core(xd: f64) -> f64 {
     let bits = xd.to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    if m > std::f64::consts::SQRT_2 {
-        m *= 0.5;
-        e += 1;
-    }
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    // 1/(2k+1) for k = 11 down to 1.
-    const C: [f64; 11] = [
-        1.0 / 23.0,
-        1.0 / 21.0,
-        1.0 / 19.0,
-        1.0 / 17.0,
-        1.0 / 15.0,
-        1.0 / 13.0,
-        1.0 / 11.0,
-        1.0 / 9.0,
-        1.0 / 7.0,
-        1.0 / 5.0,
-        1.0 / 3.0,
-    ];
-    let p = horner_fma(&C, s2);
-    let ln_m = (2.0 * s * s2).mul_add(p, 2.0 * s);
-    e as f64 * std::f64::consts::LN_2 + ln_m
+    let tmp = bits.wrapping_sub(LN_OFF);
+    let k = (tmp as i64 >> 52) as f64;
+    let i = ((tmp >> 48) & 15) as usize;
+    let z = f64::from_bits(bits.wrapping_sub(tmp & 0xfff0_0000_0000_0000));
+    let r = z.mul_add(LN_INV_C[i], -1.0);
+    let p = horner_fma(&LN_P, r);
+    // k ln 2 + ln c carried as hi + lo (k·LN2_HI is exact, and |k ln 2| >
+    // |ln c| where k is not 0), so that only the last addition rounds at
+    // the result's scale: rounding hi alone missed one float32 in 2^31.
+    let t = k * LN2_HI;
+    let hi = t + LN_LOG_C[i];
+    let lo = k.mul_add(LN2_LO, (t - hi) + LN_LOG_C[i]);
+    hi + (r + (r * r).mul_add(p, lo))
 }
 
 /// ln(x) of an f32, rounded once (correctly rounded, as PyTorch's is for about
@@ -158,17 +201,22 @@ pub fn ln_f32(x: f32) -> f32 {
 /// ln(x) · factor, rounded once (log2 and log10 too); log(0), and log of
 /// infinity, negatives and NaN, as IEEE's log has them.
 #[inline(always)]
-pub(super) fn ln_times_f32(x: f32, factor: f64) -> f32 {
+pub(crate) fn ln_times_f32(x: f32, factor: f64) -> f32 {
     let y = (ln_core(x as f64) * factor) as f32;
-    // f32 subnormals are normal f64s, so only these need their own answers.
-    if x > 0.0 && x.is_finite() {
-        y
-    } else if x == 0.0 {
+    // f32 subnormals are normal f64s, so only these need their own answers
+    // (as selects: compares against constants, not bit tests, which
+    // vectorised into twice the mask operations).
+    let special = if x == 0.0 {
         f32::NEG_INFINITY
     } else if x == f32::INFINITY {
         x
     } else {
         f32::NAN
+    };
+    if x > 0.0 && x < f32::INFINITY {
+        y
+    } else {
+        special
     }
 }
 
