@@ -438,10 +438,57 @@ pub(super) fn sincos_core(x: f64) -> (f64, f64) {
     (s, c)
 }
 
+/// π in three parts for the reduction by π: twice fdlibm's π/2 parts (33,
+/// 33 and 53 bits), so that k·PI_1 and (k + 1/2)·PI_1 are exact for the
+/// quotients of |x| < SINCOS_RANGE (under 2^19 halves).
+const PI_1: f64 = 2.0 * 1.570_796_326_734_125_6;
+const PI_2: f64 = 2.0 * 6.077_100_506_303_966e-11;
+const PI_3: f64 = 2.0 * 2.022_266_248_795_950_6e-21;
+
+/// sin r for |r| <= π/2 (and a hair beyond): r + r³ p(r²), p of degree 7
+/// fitted to the relative error of sin r (1e-17: scripts/fit/sin_f64.py).
+#[inline(always)]
+fn sin_poly(r: f64) -> f64 {
+    const P: [f64; 8] = [
+        2.721_066_453_232_904_7e-15,
+        -7.642_980_267_275_435e-13,
+        1.605_893_923_066_746_7e-10,
+        -2.505_210_686_221_861_6e-8,
+        2.755_731_921_100_508e-6,
+        -0.000_198_412_698_412_083_1,
+        0.008_333_333_333_333_191,
+        -0.166_666_666_666_666_66,
+    ];
+    let r2 = r * r;
+    (r * r2).mul_add(horner_fma(&P, r2), r)
+}
+
+/// sin x in f64 for |x| < SINCOS_RANGE: x = kπ + r, sin x = (-1)^k sin r.
+/// One polynomial a lane (reducing by π/2 needed sin's and cos's in every
+/// lane, the quadrant picking one: twice the arithmetic).
+#[inline(always)]
+fn sin_core(x: f64) -> f64 {
+    let (k, ki) = nearest_int(x * std::f64::consts::FRAC_1_PI);
+    let r = ((x - k * PI_1) - k * PI_2) - k * PI_3;
+    let s = sin_poly(r);
+    if ki & 1 == 1 { -s } else { s }
+}
+
+/// cos x in f64 for |x| < SINCOS_RANGE: x = (k + 1/2)π + r, cos x =
+/// (-1)^(k+1) sin r, so that cos x near its zeros is sin of a small r.
+#[inline(always)]
+fn cos_core(x: f64) -> f64 {
+    let (k, ki) = nearest_int(x * std::f64::consts::FRAC_1_PI - 0.5);
+    let kh = k + 0.5;
+    let r = ((x - kh * PI_1) - kh * PI_2) - kh * PI_3;
+    let s = sin_poly(r);
+    if ki & 1 == 1 { s } else { -s }
+}
+
 /// sin of an f32 with |x| < SINCOS_RANGE, rounded once.
 #[inline(always)]
 pub fn sin_f32(x: f32) -> f32 {
-    let y = sincos_core(x as f64).0 as f32;
+    let y = sin_core(x as f64) as f32;
     // -0 stays -0.
     if x == 0.0 { x } else { y }
 }
@@ -449,7 +496,7 @@ pub fn sin_f32(x: f32) -> f32 {
 /// cos of an f32 with |x| < SINCOS_RANGE, rounded once.
 #[inline(always)]
 pub fn cos_f32(x: f32) -> f32 {
-    sincos_core(x as f64).1 as f32
+    cos_core(x as f64) as f32
 }
 
 #[cfg(test)]
