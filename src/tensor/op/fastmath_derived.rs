@@ -53,14 +53,24 @@ const ATAN_QUARTERS: [f64; 4] = [
 /// atan(a) in f64 for a >= 0 (infinity included): beyond 1 as
 /// π/2 - atan(1/a); then t = a (or 1/a) in [0, 1] moves to the nearest
 /// quarter c = j/4 by atan t = atan c + atan((t - c) / (1 + t c)), which
-/// leaves |u| <= 1/8, where the series to u^19 is within 1e-19.
+/// leaves |u| <= 1/8, where the series to u^19 is within 1e-19. For t = 1/a
+/// the quotient is (1 - a c) / (a + c), so one divide serves both (the two
+/// f64 divides were the bound of torch.atan); the quarter is picked from a
+/// float32 estimate of 1/a, which may leave |u| a hair over 1/8.
 #[inline(always)]
 fn atan_core(a: f64) -> f64 {
     let inverted = a > 1.0;
-    let t = if inverted { 1.0 / a } else { a };
+    let t = if inverted { (1.0 / a as f32) as f64 } else { a };
     let j = (t * 4.0).round();
     let c = j * 0.25;
-    let u = (t - c) / (1.0 + t * c);
+    let (num, den) = if inverted {
+        // (inf · 0 would be NaN: atan(inf) is π/2 - 1/1e300.)
+        let a = a.min(1e300);
+        ((-a).mul_add(c, 1.0), a + c)
+    } else {
+        (a - c, a.mul_add(c, 1.0))
+    };
+    let u = num / den;
     let base = if j >= 4.0 {
         ATAN_QUARTERS[3]
     } else if j >= 3.0 {
