@@ -167,8 +167,8 @@ pub(crate) const LN_P: [f64; 8] = [
 ];
 
 /// ln(x) in f64 of a positive, finite, normal f64 (subnormal f32 inputs are
-/// normal here), without a divide (the atanh series' divide was half the
-/// time of torch.log): x = 2^k z, z in [0.734, 1.469), read from the bits
+/// normal here), without a divide (the atanh series' divide, 16 cycles for
+/// 8 lanes, bounded torch.log): x = 2^k z, z in [0.734, 1.469), read from the bits
 /// minus LN_OFF; the next four bits pick the row whose c lies within 1/32 of
 /// z, and ln x = k ln 2 + ln c + ln(1 + r), r = z/c - 1 by one FMA. The row
 /// around 1.0 has c = 1, so ln x near 1 is r + r² p(r) with nothing to

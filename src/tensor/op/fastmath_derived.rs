@@ -54,9 +54,9 @@ const ATAN_QUARTERS: [f64; 4] = [
 /// π/2 - atan(1/a); then t = a (or 1/a) in [0, 1] moves to the nearest
 /// quarter c = j/4 by atan t = atan c + atan((t - c) / (1 + t c)), which
 /// leaves |u| <= 1/8, where the series to u^19 is within 1e-19. For t = 1/a
-/// the quotient is (1 - a c) / (a + c), so one divide serves both (the two
-/// f64 divides were the bound of torch.atan); the quarter is picked from a
-/// float32 estimate of 1/a, which may leave |u| a hair over 1/8.
+/// the quotient is (1 - a c) / (a + c), so one f64 divide serves both (it
+/// was two a lane); the quarter is picked from a float32 estimate of 1/a,
+/// which may leave |u| a hair over 1/8.
 #[inline(always)]
 fn atan_core(a: f64) -> f64 {
     let inverted = a > 1.0;
