@@ -134,9 +134,16 @@ class RNNBase(nn.Module):
                 ys = [None] * steps
                 gates = F.linear(layer_input, w_ih, b_ih)
                 order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
-                for t in order:
-                    h, c = _rnn_step(self.mode, self.nonlinearity, gates[t], h, c, w_hh, b_hh)
-                    ys[t] = h
+                if lstm:
+                    # _rnn_step's fused LSTM branch written out: a step's
+                    # call and branches were half of its interpreter time.
+                    for t in order:
+                        h, c, _ = torch._thnn_fused_lstm_cell(gates[t], F.linear(h, w_hh, b_hh), c)
+                        ys[t] = h
+                else:
+                    for t in order:
+                        h, c = _rnn_step(self.mode, self.nonlinearity, gates[t], h, c, w_hh, b_hh)
+                        ys[t] = h
                 outs.append(torch.stack(ys))
                 last_h.append(h)
                 last_c.append(c)
