@@ -7,6 +7,8 @@ grid and the coefficients, highest first.
 Needs mpmath (it comes with PyTorch's sympy): python3 scripts/fit/asin_f64.py"""
 import mpmath as mp
 
+import lsq
+
 mp.mp.dps = 60
 H = mp.mpf(1) / 4
 DEGREE = 12
@@ -20,35 +22,24 @@ def target(z):
 
 
 def fit(deg, nodes=300):
-    xs = [H / 2 + H / 2 * mp.cos(mp.pi * (k + 0.5) / nodes) for k in range(nodes)]
-    a = mp.matrix(nodes, deg + 1)
-    b = mp.matrix(nodes, 1)
-    for i, z in enumerate(xs):
-        s = mp.sqrt(z)
-        w = s * z / mp.asin(s)  # R's error, as a relative error of asin
-        for j in range(deg + 1):
-            a[i, j] = w * z**j
-        b[i] = w * target(z)
-    c = mp.lu_solve(a.T * a, a.T * b)
-    return [float(c[j]) for j in range(deg + 1)]
+    # R's error, as a relative error of asin.
+    weight = lambda z: mp.sqrt(z) * z / mp.asin(mp.sqrt(z))
+    return lsq.fit(lsq.chebyshev_nodes(0, H, nodes), deg, target, weight)
 
 
 def worst(cs, points=3000):
     err = 0
     for k in range(1, points + 1):
         z = H * k / points
-        p = 0
-        for c in reversed(cs):
-            p = p * z + c
+        p = lsq.horner(cs, z)
         s = mp.sqrt(z)
-        err = max(err, abs((s + s * z * mp.mpf(p)) / mp.asin(s) - 1))
+        err = max(err, abs((s + s * z * p) / mp.asin(s) - 1))
     return err
 
 
 def main():
     cs = fit(DEGREE)
-    print(f"degree {DEGREE}: worst relative error {float(worst(cs)):.3e}")
-    print(", ".join(repr(c) for c in reversed(cs)))
+    lsq.report(f"degree {DEGREE}", cs, worst(cs))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ f64-rounded coefficients on a fine grid and the coefficients, highest first.
 Needs mpmath (it comes with PyTorch's sympy): python3 scripts/fit/exp_f64.py"""
 import mpmath as mp
 
+import lsq
+
 mp.mp.dps = 50
 H = mp.log(2) / 2
 DEGREE = 9
@@ -16,26 +18,16 @@ def target(r):
 
 
 def fit(deg, nodes=200):
-    xs = [H * mp.cos(mp.pi * (k + 0.5) / nodes) for k in range(nodes)]
-    a = mp.matrix(nodes, deg + 1)
-    b = mp.matrix(nodes, 1)
-    for i, x in enumerate(xs):
-        w = x**2 / mp.exp(x)  # p's error, as a relative error of e^r
-        for j in range(deg + 1):
-            a[i, j] = w * x**j
-        b[i] = w * target(x)
-    c = mp.lu_solve(a.T * a, a.T * b)
-    return [float(c[j]) for j in range(deg + 1)]
+    # p's error, as a relative error of e^r.
+    return lsq.fit(lsq.chebyshev_nodes(-H, H, nodes), deg, target, lambda x: x**2 / mp.exp(x))
 
 
 def worst(cs, points=4000):
     err = 0
     for k in range(points + 1):
         x = -H + 2 * H * k / points
-        p = 0
-        for c in reversed(cs):
-            p = p * x + c
-        err = max(err, abs((1 + x + x * x * mp.mpf(p)) / mp.exp(x) - 1))
+        p = lsq.horner(cs, x)
+        err = max(err, abs((1 + x + x * x * p) / mp.exp(x) - 1))
     return err
 
 

@@ -16,6 +16,8 @@ import struct
 
 import mpmath as mp
 
+import lsq
+
 mp.mp.dps = 50
 DEGREE = 7
 
@@ -50,17 +52,9 @@ def target(r):
 
 
 def fit(lo, hi, deg, nodes=200):
-    mid, half = (lo + hi) / 2, (hi - lo) / 2
-    xs = [mid + half * mp.cos(mp.pi * (k + 0.5) / nodes) for k in range(nodes)]
-    a = mp.matrix(nodes, deg + 1)
-    b = mp.matrix(nodes, 1)
-    for n, x in enumerate(xs):
-        w = x**2 / abs(mp.log1p(x)) if x != 0 else abs(x)
-        for j in range(deg + 1):
-            a[n, j] = w * x**j
-        b[n] = w * target(x)
-    c = mp.lu_solve(a.T * a, a.T * b)
-    return [float(c[j]) for j in range(deg + 1)]
+    # p's error, as a relative error of ln(1 + r).
+    weight = lambda x: x**2 / abs(mp.log1p(x)) if x != 0 else abs(x)
+    return lsq.fit(lsq.chebyshev_nodes(lo, hi, nodes), deg, target, weight)
 
 
 def worst(cs, lo, hi, points=4000):
@@ -69,10 +63,8 @@ def worst(cs, lo, hi, points=4000):
         x = lo + (hi - lo) * k / points
         if x == 0:
             continue
-        p = 0
-        for c in reversed(cs):
-            p = p * x + c
-        err = max(err, abs((x + x * x * mp.mpf(p)) / mp.log1p(x) - 1))
+        p = lsq.horner(cs, x)
+        err = max(err, abs((x + x * x * p) / mp.log1p(x) - 1))
     return err
 
 

@@ -8,6 +8,8 @@ coefficients, highest first.
 Needs mpmath (it comes with PyTorch's sympy): python3 scripts/fit/sin_f64.py"""
 import mpmath as mp
 
+import lsq
+
 mp.mp.dps = 50
 H = mp.mpf("1.5708")
 DEGREE = 7
@@ -18,34 +20,24 @@ def target(r):
 
 
 def fit(deg, nodes=200):
-    # Nodes in r over (0, H]; the polynomial is in r^2.
-    xs = [H * mp.cos(mp.pi * (k + 0.5) / (2 * nodes)) for k in range(nodes)]
-    a = mp.matrix(nodes, deg + 1)
-    b = mp.matrix(nodes, 1)
-    for i, x in enumerate(xs):
-        w = x**3 / mp.sin(x)  # p's error, as a relative error of sin r
-        for j in range(deg + 1):
-            a[i, j] = w * x ** (2 * j)
-        b[i] = w * target(x)
-    c = mp.lu_solve(a.T * a, a.T * b)
-    return [float(c[j]) for j in range(deg + 1)]
+    # Nodes in r over [-H, H] (the polynomial is in r^2); p's error, as a
+    # relative error of sin r.
+    xs = [x for x in lsq.chebyshev_nodes(-H, H, 2 * nodes) if x > 0]
+    return lsq.fit(xs, deg, target, lambda x: x**3 / mp.sin(x), basis=lambda x: x * x)
 
 
 def worst(cs, points=4000):
     err = 0
     for k in range(1, points + 1):
         x = H * k / points
-        p = 0
-        for c in reversed(cs):
-            p = p * x * x + c
-        err = max(err, abs((x + x**3 * mp.mpf(p)) / mp.sin(x) - 1))
+        p = lsq.horner(cs, x * x)
+        err = max(err, abs((x + x**3 * p) / mp.sin(x) - 1))
     return err
 
 
 def main():
     cs = fit(DEGREE)
-    print(f"degree {DEGREE} in r^2: worst relative error {float(worst(cs)):.3e}")
-    print(", ".join(repr(c) for c in reversed(cs)))
+    lsq.report(f"degree {DEGREE} in r^2", cs, worst(cs))
 
 
 if __name__ == "__main__":
