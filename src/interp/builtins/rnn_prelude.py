@@ -5,17 +5,13 @@
 # the same equations, run step by step over tensor ops.
 
 
-def _rnn_step(mode, nonlinearity, gi, h, c, w_hh, b_hh, fused=True):
+def _rnn_step(mode, nonlinearity, gi, h, c, w_hh, b_hh):
     # gi: the input's part of the gates, F.linear(x, w_ih, b_ih), which a
     # layer computes for every step at once (one large matrix product, as
-    # ATen's recurrent layers do), leaving h's part to each step.
+    # ATen's recurrent layers do), leaving h's part to each step. (nn.LSTM's
+    # layers run the fused cell instead; nn.LSTMCell keeps this composite,
+    # whose results' grad_fn PyTorch shows: MulBackward0, AddBackward0.)
     gh = F.linear(h, w_hh, b_hh)
-    if mode == "LSTM" and fused:
-        # One op and one backward node (nn/recurrent.rs) with the same digits
-        # as the cell's composite below. nn.LSTMCell keeps the composite, whose
-        # results' grad_fn PyTorch shows (MulBackward0, AddBackward0).
-        h, c, _ = torch._thnn_fused_lstm_cell(gi, gh, c)
-        return h, c
     if mode == "LSTM":
         i, f, g, o = (gi + gh).chunk(4, 1)
         c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
@@ -135,8 +131,10 @@ class RNNBase(nn.Module):
                 gates = F.linear(layer_input, w_ih, b_ih)
                 order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
                 if lstm:
-                    # _rnn_step's fused LSTM branch written out: a step's
-                    # call and branches were half of its interpreter time.
+                    # One op and one backward node a step (nn/recurrent.rs),
+                    # with the digits of _rnn_step's composite, called here
+                    # directly: a call of _rnn_step and its branches were half
+                    # of a step's interpreter time.
                     for t in order:
                         h, c, _ = torch._thnn_fused_lstm_cell(gates[t], F.linear(h, w_hh, b_hh), c)
                         ys[t] = h
@@ -234,7 +232,7 @@ class RNNCellBase(nn.Module):
         if not batched and hx is not None:
             h, c = h.unsqueeze(0), c.unsqueeze(0)
         gates = F.linear(input, self.weight_ih, self.bias_ih)
-        h, c = _rnn_step(self.mode, self.nonlinearity, gates, h, c, self.weight_hh, self.bias_hh, False)
+        h, c = _rnn_step(self.mode, self.nonlinearity, gates, h, c, self.weight_hh, self.bias_hh)
         if not batched:
             h, c = h.squeeze(0), c.squeeze(0)
         return (h, c) if lstm else h
