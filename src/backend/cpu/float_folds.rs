@@ -8,13 +8,15 @@
 //!   of lanes over whole blocks of 32, the rest one by one); the 2-norm
 //!   through the last-dim kernel (one vector of lanes of `acc + x·x`, then
 //!   its tail); the 1-norm element by element.
-//! - Groups side by side in memory (`x.prod(0)` of a row-major matrix): each
-//!   output folded down its group element by element.
+//! - Groups side by side in memory (`x.prod(0)` of a row-major matrix), and
+//!   strided groups (`diagonal().prod()`): each output folded down its group
+//!   element by element.
 //!
-//! Other layouts keep the f64 reductions of reduce.rs, and so does a whole
-//! large tensor's 1-norm. (One group of 32768 elements or more, ATen splits
-//! over its threads for the product and the 1-norm, so those bits depend on
-//! its thread count; the 2-norm's last-dim kernel runs on one.)
+//! One strided group of 32768 elements or more keeps the f64 reductions of
+//! reduce.rs, and so does a whole large tensor's 1-norm. (One group of 32768
+//! elements or more, ATen splits over its threads for the product and the
+//! 1-norm, so those bits depend on its thread count; the 2-norm's last-dim
+//! kernel runs on one.)
 
 use super::reduce::{Groups, by_column_blocks, group_offsets};
 use super::strided::parallel;
@@ -164,10 +166,16 @@ fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec
             starts.iter().map(one).collect()
         });
     }
-    if !gr.kept_contiguous() || outputs == 1 {
-        return None;
-    }
     let offs = group_offsets(&gr.group);
+    if !gr.kept_contiguous() || outputs == 1 {
+        if outputs == 1 && size >= super::strided::PAR_MIN {
+            return None;
+        }
+        // Strided groups (a diagonal's product, `x[:, ::2].norm(dim=-1)`):
+        // ATen's scalar loop folds each down its group in order.
+        let one = |&s: &usize| offs.iter().fold(F::INIT, |a, &o| f.step(a, v[s + o])) as f64;
+        return Some(starts.iter().map(one).collect());
+    }
     let mut out = vec![0.0; outputs];
     by_column_blocks(starts, offs.len(), &mut out, |c0, block| {
         let mut acc = vec![F::INIT; block.len()];

@@ -4,15 +4,20 @@
 //! device and gradients of gradients work. Composites (norms, pinv,
 //! matrix_power...) are built from these in linalg_composite.rs.
 
-use faer::linalg::solvers::DenseSolveCore;
 use faer::{Mat, MatRef, Side};
 
+use super::getrf::Factored;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::error::{Result, dtype_err, linalg_err, shape_err, value_err};
 use crate::tensor::Tensor;
-use crate::tensor::ops::arith::{mul, neg};
+use crate::tensor::op::{ReduceOp, UnaryOp};
+use crate::tensor::ops::arith::mul;
+use crate::tensor::ops::complex::sgn;
+use crate::tensor::ops::elementwise::unary;
 use crate::tensor::ops::matmul::matmul;
+use crate::tensor::ops::reduce::reduce;
+use crate::tensor::ops::select::diagonal;
 use crate::tensor::ops::view::{narrow, transpose, unsqueeze};
 
 /// A stack of m×n matrices read off a tensor, row-major, in f64.
@@ -48,14 +53,6 @@ impl Batch {
     /// The matrices' values, row-major, one after another.
     pub(super) fn data(&self) -> &[f64] {
         &self.data
-    }
-
-    pub(super) fn data_mut(&mut self) -> &mut [f64] {
-        &mut self.data
-    }
-
-    pub(super) fn take_data(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.data)
     }
 
     fn mat(&self, k: usize) -> Mat<f64> {
@@ -135,48 +132,44 @@ pub fn mt(a: &Tensor) -> Result<Tensor> {
 
 /// `torch.linalg.inv`: gradient −A⁻ᵀ g A⁻ᵀ.
 pub fn inv(a: &Tensor) -> Result<Tensor> {
-    let b = Batch::read(a, "inv")?.square("inv")?;
-    let mut out = Vec::with_capacity(b.data.len());
-    for k in 0..b.count {
-        let m = b.mat(k);
-        let lu = m.partial_piv_lu();
-        let singular = (0..b.n).any(|i| lu.U()[(i, i)] == 0.0);
-        if singular {
-            return Err(linalg_err(format!(
-                "linalg.inv: The diagonal element {} is zero, the inversion could not be completed because the input matrix is singular.",
-                (0..b.n).find(|&i| lu.U()[(i, i)] == 0.0).unwrap_or(0) + 1
-            )));
-        }
-        push(&mut out, lu.inverse().as_ref());
-    }
-    let shape = b.shape(&[b.n, b.n]);
-    let x = tensor_like(out, &shape, a)?;
-    let saved = Saved::output(&x);
-    Ok(record(x, "LinalgInvExBackward0", &[a], true, move || {
-        rule(move |g| {
-            let it = mt(&saved.get()?)?;
-            Ok(vec![Some(neg(&matmul(&matmul(&it, g)?, &it)?)?)])
-        })
-    }))
+    Ok(super::lu::inverse(a, "inv", true)?.0)
 }
 
-/// Determinants by LU, one per matrix.
-fn dets(b: &Batch) -> Vec<f64> {
-    (0..b.count)
-        .map(|k| {
-            if b.n == 0 {
-                1.0
-            } else {
-                b.mat(k).determinant()
-            }
-        })
-        .collect()
+/// The factors' diagonals (U's) and each matrix's permutation sign (−1 for
+/// an odd number of row swaps), as PyTorch's det and slogdet start. Like
+/// PyTorch, which hands LAPACK a contiguous matrix's memory as it is (read
+/// column-major: Aᵀ, whose det is A's), this factors Aᵀ when A is
+/// contiguous and A otherwise: the same last digits.
+fn diagonal_and_sign(a: &Tensor, what: &str) -> Result<(Tensor, Tensor)> {
+    check_linalg_input(a, what, "A")?;
+    let a = a.detached();
+    let f = Factored::of(&if a.is_contiguous() { mt(&a)? } else { a }, what)?;
+    check_square(f.m, f.n, what)?;
+    let n = f.n;
+    let signs: Vec<f64> = if n == 0 {
+        vec![1.0; f.infos.len()]
+    } else {
+        f.pivots
+            .chunks_exact(n)
+            .map(|p| {
+                let swaps = p.iter().enumerate().filter(|&(i, &q)| q as usize != i + 1);
+                if swaps.count() % 2 == 0 { 1.0 } else { -1.0 }
+            })
+            .collect()
+    };
+    let sign = Tensor::from_vec(signs, &f.lead);
+    let diag = diagonal(&f.into_factors()?, 0, -2, -1)?;
+    let sign = sign.to_dtype(diag.dtype())?;
+    Ok((diag, sign))
 }
 
-/// `torch.linalg.det`: gradient g·det·A⁻ᵀ.
+/// `torch.linalg.det`: the permutation's sign times the product of U's
+/// diagonal, in the tensor's precision, as PyTorch computes it. Gradient
+/// g·det·A⁻ᵀ.
 pub fn det(a: &Tensor) -> Result<Tensor> {
-    let b = Batch::read(a, "det")?.square("det")?;
-    let d = tensor_like(dets(&b), &b.lead, a)?;
+    let (diag, sign) = diagonal_and_sign(a, "det")?;
+    let d = mul(&sign, &reduce(&diag, ReduceOp::Prod, Some(&[-1]), false)?)?;
+    let d = d.to_dtype(a.dtype())?.to_device(a.device())?;
     let (a0, d0) = (Saved::new(a), Saved::output(&d));
     Ok(record(d, "LinalgDetBackward0", &[a], true, move || {
         rule(move |g| {
@@ -186,17 +179,19 @@ pub fn det(a: &Tensor) -> Result<Tensor> {
     }))
 }
 
-/// `torch.linalg.slogdet`: (sign, log|det|); gradient of the log g·A⁻ᵀ.
+/// `torch.linalg.slogdet`: (sign, log|det|), PyTorch's way: the sign from
+/// the signs of U's diagonal and the permutation's, the log as the sum of
+/// the logs of U's |diagonal|. Gradient of the log g·A⁻ᵀ.
 pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
-    let b = Batch::read(a, "slogdet")?.square("slogdet")?;
-    let d = dets(&b);
-    let sign: Vec<f64> = d
-        .iter()
-        .map(|x| if *x == 0.0 { 0.0 } else { x.signum() })
-        .collect();
-    let log: Vec<f64> = d.iter().map(|x| x.abs().ln()).collect();
-    let sign = tensor_like(sign, &b.lead, a)?;
-    let log = tensor_like(log, &b.lead, a)?;
+    let (diag, sign) = diagonal_and_sign(a, "slogdet")?;
+    let sign = mul(
+        &reduce(&sgn(&diag)?, ReduceOp::Prod, Some(&[-1]), false)?,
+        &sign,
+    )?;
+    let log = unary(UnaryOp::Log, &unary(UnaryOp::Abs, &diag)?)?;
+    let log = reduce(&log, ReduceOp::Sum, Some(&[-1]), false)?;
+    let sign = sign.to_dtype(a.dtype())?.to_device(a.device())?;
+    let log = log.to_dtype(a.dtype())?.to_device(a.device())?;
     let a0 = Saved::new(a);
     let log = record(log, "LinalgSlogdetBackward0", &[a], true, move || {
         rule(move |g| {

@@ -1,24 +1,20 @@
 //! `torch.linalg.solve`: LAPACK's gesv (one LU with partial pivoting, then
-//! two triangular solves) through faer's in-place routines, in the tensor's
-//! own precision as PyTorch computes it (float32 stays float32; other real
-//! dtypes go through float64). The matrices travel column-major, as LAPACK
-//! keeps them, so reading A costs one transposing copy and X comes back with
-//! PyTorch's column-major strides.
+//! two triangular solves, getrf.rs) in the tensor's own precision as PyTorch
+//! computes it (float32 stays float32; other real dtypes go through
+//! float64). X comes back with PyTorch's column-major strides.
 
-use faer::MatMut;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::{factor, solve as lu};
-
-use super::linalg::{check_linalg_input, check_square, mt, parallel_for};
+use super::getrf::compute_dtype;
+use super::getrf::{LuFloat, getrf, getrs};
+use super::linalg::{check_linalg_input, check_square, mt};
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::backend::HostBuffer;
 use crate::error::{Result, dtype_err, linalg_err, shape_err};
+use crate::tensor::Tensor;
 use crate::tensor::ops::arith::neg;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::view::{expand, squeeze, unsqueeze};
 use crate::tensor::shape::broadcast_shapes;
-use crate::tensor::{DType, Tensor};
 
 /// `torch.linalg.solve(A, B)`: X with AX = B (B a vector or matrices).
 /// Gradients: g_B = A⁻ᵀ g, g_A = −g_B Xᵀ.
@@ -116,25 +112,13 @@ fn gesv(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let (n, k) = (a.shape()[an - 1], b.shape()[bn - 1]);
     let batch = broadcast_shapes(&a.shape()[..an - 2], &b.shape()[..bn - 2])?;
-    // Each matrix transposed, read off in row order (one tiled transposing
-    // copy: strided::gather), is that matrix column-major.
-    let columns = |t: &Tensor, tail: [usize; 2], dtype: DType| -> Result<HostBuffer> {
+    let rows = |t: &Tensor, tail: [usize; 2]| -> Result<HostBuffer> {
         let sizes: Vec<i64> = batch.iter().chain(&tail).map(|&d| d as i64).collect();
-        mt(&expand(t, &sizes)?)?.to_dtype(dtype)?.to_host()
+        expand(t, &sizes)?.to_dtype(compute_dtype(a))?.to_host()
     };
     let count: usize = batch.iter().product();
-    // faer's threads pay for themselves from about 1024 on: on two cores a
-    // 512 solve took 1.27 ms on one and 1.7 ms on both, a 1024 one 8.7 and 7.8.
-    parallel_for(if n >= 1024 { n * n } else { 0 });
-    let dtype = if a.dtype() == DType::F32 {
-        DType::F32
-    } else {
-        DType::F64
-    };
-    // X column-major is Xᵀ row-major: it gets Xᵀ's shape, then is transposed
-    // back (a view, with the strides PyTorch's result has).
-    let shape: Vec<usize> = batch.iter().copied().chain([k, n]).collect();
-    let xt = match (columns(a, [n, n], dtype)?, columns(b, [n, k], dtype)?) {
+    let shape: Vec<usize> = batch.iter().copied().chain([n, k]).collect();
+    let x = match (rows(a, [n, n])?, rows(b, [n, k])?) {
         (HostBuffer::F32(mut am), HostBuffer::F32(mut bm)) => {
             solve_each(&mut am, &mut bm, count, n, k)?;
             Tensor::from_vec(bm, &shape)
@@ -145,41 +129,40 @@ fn gesv(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         _ => return Err(dtype_err("linalg.solve: unsupported dtype")),
     };
-    mt(&xt.to_dtype(a.dtype())?.to_device(a.device())?)
+    column_major(&x.to_dtype(a.dtype())?.to_device(a.device())?)
+}
+
+/// The same values with LAPACK's column-major strides over the last two
+/// dims, as PyTorch's solve, inv and lu_factor return them.
+pub(super) fn column_major(x: &Tensor) -> Result<Tensor> {
+    mt(&mt(x)?.contiguous()?)
 }
 
 /// Solve each of `count` systems in place: `a` holds n×n matrices and `b`
-/// n×k right-hand sides, both column-major; `b` becomes X.
-fn solve_each<T>(a: &mut [T], b: &mut [T], count: usize, n: usize, k: usize) -> Result<()>
-where
-    T: faer::traits::ComplexField + Copy + PartialEq + Default,
-{
-    let par = faer::get_global_parallelism();
-    let params = Default::default();
-    let need = factor::lu_in_place_scratch::<usize, T>(n, n, par, params)
-        .or(lu::solve_in_place_scratch::<usize, T>(n, k, par));
-    let mut mem = MemBuffer::new(need);
-    let (mut perm, mut perm_inv) = (vec![0usize; n], vec![0usize; n]);
-    for i in 0..count {
-        let mut lu_mat = MatMut::from_column_major_slice_mut(&mut a[i * n * n..][..n * n], n, n);
-        let x = MatMut::from_column_major_slice_mut(&mut b[i * n * k..][..n * k], n, k);
-        let stack = MemStack::new(&mut mem);
-        let (_, p) = factor::lu_in_place(
-            lu_mat.as_mut(),
-            &mut perm,
-            &mut perm_inv,
-            par,
-            stack,
-            params,
-        );
-        if (0..n).any(|j| lu_mat[(j, j)] == T::default()) {
+/// n×k right-hand sides, both row-major; `b` becomes X. A matrix with a zero
+/// pivot is singular, as gesv's info says.
+fn solve_each<T: LuFloat>(
+    a: &mut [T],
+    b: &mut [T],
+    count: usize,
+    n: usize,
+    k: usize,
+) -> Result<()> {
+    if n == 0 || k == 0 {
+        return Ok(());
+    }
+    for (lu, x) in a
+        .chunks_exact_mut(n * n)
+        .zip(b.chunks_exact_mut(n * k))
+        .take(count)
+    {
+        let (piv, info) = getrf(lu, n, n);
+        if info > 0 {
             return Err(linalg_err(
                 "torch.linalg.solve: The solver failed because the input matrix is singular.",
             ));
         }
-        // The unit-lower L and upper U share the one factored matrix.
-        let lu_ref = lu_mat.as_ref();
-        lu::solve_in_place(lu_ref, lu_ref, p, x, par, MemStack::new(&mut mem));
+        getrs(lu, &piv, x, n, k);
     }
     Ok(())
 }

@@ -5,8 +5,10 @@
 //! The factorisations run on the host in f64; unpacking and solving are
 //! tensor ops, so their gradients come from the parts.
 
-use super::linalg::{Batch, tensor_like};
+use super::getrf::Factored;
+use super::linalg::{Batch, check_square, tensor_like};
 use super::linalg_composite::solve_triangular;
+use super::linalg_solve::column_major;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::error::{Result, linalg_err, value_err};
@@ -20,107 +22,6 @@ fn mt(a: &Tensor) -> Result<Tensor> {
     transpose(a, -2, -1)
 }
 
-/// Columns per panel of the blocked factorisation.
-const PANEL: usize = 48;
-
-crate::multiversion! {
-    /// One m×n row-major matrix factored in place: the unit lower factor below
-    /// the diagonal, U on and above it. Returns the pivots (1-based) and info
-    /// (the 1-based column of the first zero pivot, 0 if none).
-    ///
-    /// Blocked, as LAPACK's getrf: a panel of `PANEL` columns is factored
-    /// column by column as getf2 does (whole rows swapped); the block row of U
-    /// right of it is solved against the panel's unit lower triangle (the same
-    /// operations, in the same order, as getf2's updates of those rows); and
-    /// the matrix below and right of both is updated by one product. getf2
-    /// itself made a pass over that whole matrix per column: a 512² factor took
-    /// 10 ms, memory-bound. Compiled for AVX-512 and AVX2 too (the panel's
-    /// row updates vectorise).
-    fn getrf(a: &mut [f64], m: usize, n: usize) -> (Vec<i32>, i32) {
-        let k = m.min(n);
-        let mut piv = Vec::with_capacity(k);
-        let mut info = 0;
-        for j0 in (0..k).step_by(PANEL) {
-            let end = (j0 + PANEL).min(k);
-            for j in j0..end {
-                let (p, zero) = pivot_step(a, m, n, j, end);
-                piv.push(p as i32 + 1);
-                if zero && info == 0 {
-                    info = j as i32 + 1;
-                }
-            }
-            if end < n {
-                // U's block row: rows j0..end, columns end..n.
-                for r in j0 + 1..end {
-                    for q in j0..r {
-                        let l = a[r * n + q];
-                        if l != 0.0 {
-                            let (above, row) = a.split_at_mut(r * n);
-                            let src = &above[q * n + end..q * n + n];
-                            for (x, &u) in row[end..n].iter_mut().zip(src) {
-                                *x -= l * u;
-                            }
-                        }
-                    }
-                }
-                if end < m {
-                    trailing_update(a, m, n, j0, end);
-                }
-            }
-        }
-        (piv, info)
-    }
-}
-
-/// Column j of the panel ending at `end`, as getf2 steps it: the first
-/// largest |value| at or below the diagonal becomes the pivot (its whole row
-/// swapped with row j), the column below is divided by it, and the panel's
-/// columns right of j updated. (The pivot row, and whether it was zero.)
-#[inline(always)]
-fn pivot_step(a: &mut [f64], m: usize, n: usize, j: usize, end: usize) -> (usize, bool) {
-    let mut p = j;
-    for i in j + 1..m {
-        if a[i * n + j].abs() > a[p * n + j].abs() {
-            p = i;
-        }
-    }
-    if p != j {
-        for c in 0..n {
-            a.swap(j * n + c, p * n + c);
-        }
-    }
-    let d = a[j * n + j];
-    if d == 0.0 {
-        // The column below is zero too (its largest |value| is): nothing
-        // to divide or to update with.
-        return (p, true);
-    }
-    let (top, below) = a.split_at_mut((j + 1) * n);
-    let pivot_row = &top[j * n + j + 1..j * n + end];
-    for row in below.chunks_exact_mut(n) {
-        row[j] /= d;
-        let l = row[j];
-        for (x, &u) in row[j + 1..end].iter_mut().zip(pivot_row) {
-            *x -= l * u;
-        }
-    }
-    (p, false)
-}
-
-/// A22 -= L21 · U12 after the panel of columns `j0..end`: rows and columns
-/// from `end`, by faer's product.
-fn trailing_update(a: &mut [f64], m: usize, n: usize, j0: usize, end: usize) {
-    use faer::{MatMut, MatRef};
-    let (top, bottom) = a.split_at_mut(end * n);
-    let u12 = MatRef::from_row_major_slice(&top[j0 * n..], end - j0, n).subcols(end, n - end);
-    let below = MatMut::from_row_major_slice_mut(bottom, m - end, n);
-    let (left, a22) = below.split_at_col_mut(end);
-    let l21 = left.as_ref().subcols(j0, end - j0);
-    // Batch::read set faer's parallelism for this matrix's size.
-    let par = faer::get_global_parallelism();
-    faer::linalg::matmul::matmul(a22, faer::Accum::Add, l21, u12, -1.0, par);
-}
-
 /// `torch.linalg.lu_factor_ex`: the packed factors, the pivots and each
 /// matrix's info. The gradient (square matrices) is PyTorch's:
 /// A = P L U gives gA = P L⁻ᴴ (tril(Lᴴ gL, -1) + triu(gU Uᴴ)) U⁻ᴴ.
@@ -130,18 +31,15 @@ pub fn lu_factor_ex(a: &Tensor, pivot: bool) -> Result<(Tensor, Tensor, Tensor)>
             "linalg.lu_factor: LU without pivoting is not implemented on the CPU",
         ));
     }
-    let mut b = Batch::read(a, "lu_factor")?;
-    let (m, n) = (b.m, b.n);
-    let k = m.min(n);
-    let (mut pivots, mut infos) = (Vec::with_capacity(b.count * k), vec![]);
-    for i in 0..b.count {
-        let (p, info) = getrf(&mut b.data_mut()[i * m * n..(i + 1) * m * n], m, n);
-        pivots.extend(p);
-        infos.push(info);
-    }
-    let lu = tensor_like(b.take_data(), &b.shape(&[m, n]), a)?;
-    let pivots = Tensor::from_vec(pivots, &b.shape(&[k])).to_device(a.device())?;
-    let info = Tensor::from_vec(infos, &b.lead).to_device(a.device())?;
+    let f = Factored::of(a, "lu_factor")?;
+    let (m, n) = (f.m, f.n);
+    let pivots = f.pivots_tensor(a)?;
+    let info = f.infos_tensor(a)?;
+    let lu = column_major(
+        &f.into_factors()?
+            .to_dtype(a.dtype())?
+            .to_device(a.device())?,
+    )?;
     let lu = if m == n {
         let (saved, piv) = (Saved::output(&lu), pivots.clone());
         record(lu, "LinalgLuFactorExBackward0", &[a], true, move || {
@@ -268,61 +166,39 @@ pub fn lu_solve(
     })
 }
 
-/// The info of each matrix of a batch: its LU's first zero pivot (1-based).
-fn lu_infos(a: &Tensor, what: &str) -> Result<Tensor> {
-    let mut b = Batch::read(a, what)?.square(what)?;
-    let (m, n) = (b.m, b.n);
-    let infos: Vec<i32> = (0..b.count)
-        .map(|i| getrf(&mut b.data_mut()[i * m * n..(i + 1) * m * n], m, n).1)
-        .collect();
-    Tensor::from_vec(infos, &b.lead).to_device(a.device())
+/// `torch.linalg.inv_ex`: the inverse and each matrix's info; a singular
+/// matrix's inverse has inf/nan entries, as LAPACK's (no gradient then).
+pub fn inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)> {
+    inverse(a, "inv_ex", check_errors)
 }
 
-/// `torch.linalg.inv_ex`: the inverse (inv's own, where every matrix is
-/// invertible) and each matrix's info; a singular one gives inf/nan entries.
-pub fn inv_ex(a: &Tensor, check_errors: bool) -> Result<(Tensor, Tensor)> {
-    let info = lu_infos(a, "inv_ex")?;
-    let bad = info.to_host_i64()?.into_iter().find(|&i| i > 0);
-    let inverse = match bad {
-        None => super::linalg::inv(a)?,
-        Some(i) if check_errors => {
+/// A⁻¹ as PyTorch computes it (getrf, then getrs against the identity, in
+/// the tensor's precision), with each matrix's info; `check_errors` refuses
+/// a singular matrix. Gradient −A⁻ᵀ g A⁻ᵀ.
+pub(super) fn inverse(a: &Tensor, what: &str, check_errors: bool) -> Result<(Tensor, Tensor)> {
+    let f = Factored::of(&a.detached(), what)?;
+    check_square(f.m, f.n, what)?;
+    let x = column_major(&f.inverses()?.to_dtype(a.dtype())?.to_device(a.device())?)?;
+    let info = f.infos_tensor(a)?;
+    if let Some(i) = f.first_zero() {
+        if check_errors {
             return Err(linalg_err(format!(
-                "linalg.inv_ex: The diagonal element {i} is zero, the inversion could not be completed because the input matrix is singular."
+                "linalg.{what}: The diagonal element {i} is zero, the inversion could not be completed because the input matrix is singular."
             )));
         }
-        // U has a zero on its diagonal: solving with it divides by zero, as LAPACK's getri does.
-        Some(_) => {
-            let n = a.shape()[a.ndim() - 1];
-            let (packed, pivots, _) = lu_factor_ex(&a.detached(), true)?;
-            let eye = crate::tensor::ops::creation::eye(n, n, a.dtype(), a.device())?;
-            let (p, l, u) = lu_unpack(&packed, &pivots)?;
-            let y = solve_triangular(&l, &matmul(&mt(&p)?, &eye)?, false, true, true)?;
-            back_substitute(&u, &y)?
-        }
-    };
-    Ok((inverse, info))
-}
-
-/// U⁻¹ Y by back substitution on the host, dividing by a zero pivot as IEEE
-/// does (inf and nan), which a solver would refuse.
-fn back_substitute(u: &Tensor, y: &Tensor) -> Result<Tensor> {
-    let (ub, yb) = (Batch::read(u, "inv_ex")?, Batch::read(y, "inv_ex")?);
-    let (n, c) = (ub.n, yb.n);
-    let (ud, yd) = (ub.data(), yb.data());
-    let mut out = vec![0.0; yd.len()];
-    for b in 0..ub.count {
-        let (uo, yo) = (b * n * n, b * n * c);
-        for col in 0..c {
-            for i in (0..n).rev() {
-                let mut s = yd[yo + i * c + col];
-                for j in i + 1..n {
-                    s -= ud[uo + i * n + j] * out[yo + j * c + col];
-                }
-                out[yo + i * c + col] = s / ud[uo + i * n + i];
-            }
-        }
+        return Ok((x, info));
     }
-    tensor_like(out, y.shape(), y)
+    let saved = Saved::output(&x);
+    let x = record(x, "LinalgInvExBackward0", &[a], true, move || {
+        rule(move |g| {
+            let it = mt(&saved.get()?)?;
+            Ok(vec![Some(crate::tensor::ops::arith::neg(&matmul(
+                &matmul(&it, g)?,
+                &it,
+            )?)?)])
+        })
+    });
+    Ok((x, info))
 }
 
 /// `torch.linalg.cholesky_ex`: the Cholesky factor and each matrix's info

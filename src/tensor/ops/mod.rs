@@ -10,6 +10,7 @@ pub mod creation;
 pub mod einsum;
 pub mod elementwise;
 pub mod fft;
+mod getrf;
 pub mod grouped;
 pub mod histogram;
 pub mod index;
