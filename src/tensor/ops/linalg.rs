@@ -6,7 +6,7 @@
 
 use faer::{Mat, MatRef, Side};
 
-use super::getrf::Factored;
+use super::lu_batch::Factored;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::error::{Result, dtype_err, linalg_err, shape_err, value_err};

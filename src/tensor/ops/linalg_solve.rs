@@ -3,9 +3,9 @@
 //! computes it (float32 stays float32; other real dtypes go through
 //! float64). X comes back with PyTorch's column-major strides.
 
-use super::getrf::compute_dtype;
 use super::getrf::{LuFloat, getrf, getrs};
 use super::linalg::{check_linalg_input, check_square, mt};
+use super::lu_batch::compute_dtype;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::backend::HostBuffer;

@@ -5,10 +5,10 @@
 //! The factorisations run on the host in f64; unpacking and solving are
 //! tensor ops, so their gradients come from the parts.
 
-use super::getrf::Factored;
 use super::linalg::{Batch, check_square, tensor_like};
 use super::linalg_composite::solve_triangular;
 use super::linalg_solve::column_major;
+use super::lu_batch::Factored;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::error::{Result, linalg_err, value_err};

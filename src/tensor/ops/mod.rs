@@ -19,6 +19,7 @@ pub mod linalg;
 pub mod linalg_composite;
 pub mod linalg_solve;
 pub mod lu;
+mod lu_batch;
 pub mod matmul;
 pub mod matrix;
 pub mod numeric;
