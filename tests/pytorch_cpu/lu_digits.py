@@ -26,3 +26,5 @@ print(torch.linalg.solve(c, torch.randn(3, 2)).stride(), torch.linalg.inv(torch.
 x = torch.rand(2000) * 0.2 + 0.9
 print(x[::2].prod().item(), x.view(20, 100)[:, ::3].prod(-1).tolist())
 print(x.view(20, 100)[:, ::3].norm(dim=-1).tolist())
+c = torch.randn(3, 3); S = c @ c.T + torch.eye(3)
+print(torch.linalg.cholesky(S).stride(), torch.linalg.cholesky(S, upper=True).stride())

@@ -34,6 +34,7 @@ pub(super) trait LuFloat:
     /// than multiply by its reciprocal, which would overflow.
     const SAFE_MIN: Self;
     fn magnitude(self) -> Self;
+    fn root(self) -> Self;
     fn fma(self, b: Self, c: Self) -> Self;
 }
 
@@ -48,6 +49,10 @@ macro_rules! lu_float {
                 self.abs()
             }
             #[inline(always)]
+            fn root(self) -> Self {
+                self.sqrt()
+            }
+            #[inline(always)]
             fn fma(self, b: Self, c: Self) -> Self {
                 self.mul_add(b, c)
             }
@@ -60,7 +65,7 @@ lu_float!(f64);
 /// Matrices up to this many columns factor in getf2's order in one panel.
 const SMALL: usize = 16;
 /// Columns per panel of wider matrices.
-const PANEL: usize = 32;
+pub(super) const PANEL: usize = 32;
 
 /// One m×n row-major matrix factored in place: the unit lower factor below
 /// the diagonal, U on and above it. Returns the pivots (1-based, LAPACK's)
@@ -103,17 +108,17 @@ pub(super) fn getrf<T: LuFloat>(a: &mut [T], m: usize, n: usize) -> (Vec<i32>, i
 
 /// A panel: columns j0..end of an m×n matrix, from row j0 down.
 #[derive(Clone, Copy)]
-struct Cols {
-    j0: usize,
-    end: usize,
-    m: usize,
-    n: usize,
+pub(super) struct Cols {
+    pub(super) j0: usize,
+    pub(super) end: usize,
+    pub(super) m: usize,
+    pub(super) n: usize,
 }
 
 /// The panel copied column-major into `p`: its pivot searches, multipliers
 /// and updates then run down contiguous columns.
 /// (Sixteen rows at a time, so that each column's stores fill whole lines.)
-fn read_panel<T: LuFloat>(a: &[T], p: &mut [T], c: Cols) {
+pub(super) fn read_panel<T: LuFloat>(a: &[T], p: &mut [T], c: Cols) {
     let (n, rows) = (c.n, c.m - c.j0);
     for i0 in (0..rows).step_by(16) {
         let h = (rows - i0).min(16);
@@ -129,7 +134,7 @@ fn read_panel<T: LuFloat>(a: &[T], p: &mut [T], c: Cols) {
 
 /// The factored panel written back, and its row swaps (`piv`, 1-based rows
 /// of the whole matrix) applied to the columns left and right of it.
-fn write_panel<T: LuFloat>(a: &mut [T], p: &[T], c: Cols, piv: &[i32]) {
+pub(super) fn write_panel<T: LuFloat>(a: &mut [T], p: &[T], c: Cols, piv: &[i32]) {
     let (n, rows) = (c.n, c.m - c.j0);
     for (jj, &r) in piv.iter().enumerate() {
         let (j, r) = (c.j0 + jj, r as usize - 1);
@@ -154,7 +159,7 @@ fn write_panel<T: LuFloat>(a: &mut [T], p: &[T], c: Cols, piv: &[i32]) {
 
 /// Where the left factor of a `less_product` lies.
 #[derive(Clone, Copy)]
-enum Left<'a, T> {
+pub(super) enum Left<'a, T> {
     /// These columns of the updated rows themselves (getrf's L21).
     Own(usize, usize),
     /// A matrix beside them, row for row (getrs's blocks of L and U).
@@ -164,7 +169,7 @@ enum Left<'a, T> {
 /// `rows[.., at..] -= left · right` for the row-major rows of width n in
 /// `rows` (A22 -= L21 U12; getrs's block updates), the rows split between
 /// the kernel threads when the product is large enough.
-fn less_product<T: LuFloat>(
+pub(super) fn less_product<T: LuFloat>(
     rows: &mut [T],
     n: usize,
     at: usize,
@@ -243,11 +248,21 @@ crate::multiversion! {
 /// compiled with a run-time check of whether they overlap, which sent the
 /// row updates of getrs down the one-lane path.
 #[inline(always)]
-fn add_multiple<T: LuFloat>(x: &mut [T], y: &[T], a: T) {
+pub(super) fn add_multiple<T: LuFloat>(x: &mut [T], y: &[T], a: T) {
     let len = x.len().min(y.len());
     let (xs, x_tail) = x[..len].as_chunks_mut::<16>();
     let (ys, y_tail) = y[..len].as_chunks::<16>();
     for (xc, yc) in xs.iter_mut().zip(ys) {
+        let (mut xv, yv) = (*xc, *yc);
+        for (x, &y) in xv.iter_mut().zip(&yv) {
+            *x = y.fma(a, *x);
+        }
+        *xc = xv;
+    }
+    // Short rows (getrs with a few right-hand sides) by eights and fours.
+    let (x8, x_tail) = x_tail.as_chunks_mut::<8>();
+    let (y8, y_tail) = y_tail.as_chunks::<8>();
+    for (xc, yc) in x8.iter_mut().zip(y8) {
         let (mut xv, yv) = (*xc, *yc);
         for (x, &y) in xv.iter_mut().zip(&yv) {
             *x = y.fma(a, *x);

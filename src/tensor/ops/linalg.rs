@@ -6,10 +6,15 @@
 
 use faer::{Mat, MatRef, Side};
 
-use super::lu_batch::Factored;
+use super::getrf::LuFloat;
+use super::linalg_solve::column_major;
+use super::lu_batch::{Factored, compute_dtype, split_batch};
+use super::potrf::potrf;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
+use crate::backend::HostBuffer;
 use crate::error::{Result, dtype_err, linalg_err, shape_err, value_err};
+use crate::tensor::Device;
 use crate::tensor::Tensor;
 use crate::tensor::op::{ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::mul;
@@ -17,7 +22,7 @@ use crate::tensor::ops::complex::sgn;
 use crate::tensor::ops::elementwise::unary;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::reduce;
-use crate::tensor::ops::select::diagonal;
+use crate::tensor::ops::select::{diagonal, triangle};
 use crate::tensor::ops::view::{narrow, transpose, unsqueeze};
 
 /// A stack of m×n matrices read off a tensor, row-major, in f64.
@@ -202,33 +207,49 @@ pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
     Ok((sign, log))
 }
 
-/// `torch.linalg.cholesky`: the lower (or upper) triangular factor.
+/// `torch.linalg.cholesky`: the lower (or upper) triangular factor, by
+/// potrf in the tensor's precision, with LAPACK's column-major strides.
 pub fn cholesky(a: &Tensor, upper: bool) -> Result<Tensor> {
-    let b = Batch::read(a, "cholesky")?.square("cholesky")?;
-    let mut out = Vec::with_capacity(b.data.len());
-    for k in 0..b.count {
-        let llt = b.mat(k).llt(Side::Lower).map_err(|e| {
-            let faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index } = e;
-            let batch = if b.lead.is_empty() {
-                String::new()
-            } else {
-                format!("(Batch element {k}): ")
-            };
-            linalg_err(format!("linalg.cholesky: {batch}The factorization could not be completed because the input is not positive-definite (the leading minor of order {} is not positive-definite).", index + 1))
-        })?;
-        let l = llt.L();
-        let l = if upper {
-            l.transpose().to_owned()
+    check_linalg_input(a, "cholesky", "A")?;
+    let nd = a.ndim();
+    let n = a.shape()[nd - 1];
+    check_square(a.shape()[nd - 2], n, "cholesky")?;
+    let mut host = a.detached().to_dtype(compute_dtype(a))?.to_host()?;
+    let infos = match &mut host {
+        HostBuffer::F32(d) => potrf_all(d, n),
+        HostBuffer::F64(d) => potrf_all(d, n),
+        _ => return Err(dtype_err("linalg.cholesky: unsupported dtype")),
+    };
+    if let Some((k, info)) = infos.iter().enumerate().find(|(_, i)| **i > 0) {
+        let batch = if nd == 2 {
+            String::new()
         } else {
-            l.to_owned()
+            format!("(Batch element {k}): ")
         };
-        push(&mut out, l.as_ref());
+        return Err(linalg_err(format!(
+            "linalg.cholesky: {batch}The factorization could not be completed because the input is not positive-definite (the leading minor of order {info} is not positive-definite)."
+        )));
     }
+    let l = triangle(&Tensor::from_host(host, a.shape(), Device::Cpu)?, 0, true)?;
+    let l = if upper { mt(&l)? } else { l };
     not_differentiable(
-        tensor_like(out, &b.shape(&[b.n, b.n]), a)?,
+        column_major(&l.to_dtype(a.dtype())?.to_device(a.device())?)?,
         a,
         "LinalgCholeskyExBackward0",
     )
+}
+
+/// potrf on each n×n matrix of `d`, their infos.
+fn potrf_all<T: LuFloat>(d: &mut [T], n: usize) -> Vec<i32> {
+    if n == 0 {
+        return vec![];
+    }
+    if split_batch(d.len() / (n * n), n * n * n / 3) {
+        let chunks = crate::threads::ChunksMut::new(d, n * n);
+        crate::threads::zip_map(chunks, |_, m| potrf(m, n))
+    } else {
+        d.chunks_exact_mut(n * n).map(|m| potrf(m, n)).collect()
+    }
 }
 
 /// `torch.linalg.eigh`: eigenvalues ascending and orthonormal eigenvectors

@@ -5,7 +5,7 @@
 
 use super::getrf::{LuFloat, getrf, getrs};
 use super::linalg::{check_linalg_input, check_square, mt};
-use super::lu_batch::compute_dtype;
+use super::lu_batch::{compute_dtype, split_batch};
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
 use crate::backend::HostBuffer;
@@ -15,6 +15,7 @@ use crate::tensor::ops::arith::neg;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::view::{expand, squeeze, unsqueeze};
 use crate::tensor::shape::broadcast_shapes;
+use crate::threads::ChunksMut;
 
 /// `torch.linalg.solve(A, B)`: X with AX = B (B a vector or matrices).
 /// Gradients: g_B = A⁻ᵀ g, g_A = −g_B Xᵀ.
@@ -151,18 +152,27 @@ fn solve_each<T: LuFloat>(
     if n == 0 || k == 0 {
         return Ok(());
     }
-    for (lu, x) in a
-        .chunks_exact_mut(n * n)
-        .zip(b.chunks_exact_mut(n * k))
-        .take(count)
-    {
+    let each = |lu: &mut [T], x: &mut [T]| {
         let (piv, info) = getrf(lu, n, n);
-        if info > 0 {
-            return Err(linalg_err(
-                "torch.linalg.solve: The solver failed because the input matrix is singular.",
-            ));
+        if info == 0 {
+            getrs(lu, &piv, x, n, k);
         }
-        getrs(lu, &piv, x, n, k);
+        info
+    };
+    let infos: Vec<i32> = if split_batch(count, n * n * (n + k)) {
+        let parts = (ChunksMut::new(a, n * n), ChunksMut::new(b, n * k));
+        crate::threads::zip_map(parts, |_, (lu, x)| each(lu, x))
+    } else {
+        a.chunks_exact_mut(n * n)
+            .zip(b.chunks_exact_mut(n * k))
+            .take(count)
+            .map(|(lu, x)| each(lu, x))
+            .collect()
+    };
+    if infos.iter().any(|&i| i > 0) {
+        return Err(linalg_err(
+            "torch.linalg.solve: The solver failed because the input matrix is singular.",
+        ));
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use super::linalg::check_linalg_input;
 use crate::backend::HostBuffer;
 use crate::error::{Result, dtype_err};
 use crate::tensor::{DType, Tensor};
+use crate::threads::ChunksMut;
 
 /// Every matrix of a batch factored by getrf, in the tensor's precision
 /// (float32 stays float32, as in PyTorch; other dtypes go through f64).
@@ -94,6 +95,13 @@ pub(super) fn compute_dtype(a: &Tensor) -> DType {
     }
 }
 
+/// Whether a batch of `count` matrices, each about `work` multiply-adds,
+/// is worth splitting between the kernel threads a matrix at a time (the
+/// factorisations of one large matrix split their products instead).
+pub(super) fn split_batch(count: usize, work: usize) -> bool {
+    count > 1 && count * work >= 1 << 20
+}
+
 fn factor_all<T: LuFloat>(
     d: &mut [T],
     m: usize,
@@ -104,8 +112,13 @@ fn factor_all<T: LuFloat>(
     if m * n == 0 {
         return;
     }
-    for (mat, info) in d.chunks_exact_mut(m * n).zip(infos) {
-        let (p, i) = getrf(mat, m, n);
+    let each = |mat: &mut [T]| getrf(mat, m, n);
+    let done: Vec<(Vec<i32>, i32)> = if split_batch(infos.len(), m * n * m.min(n)) {
+        crate::threads::zip_map(ChunksMut::new(d, m * n), |_, mat| each(mat))
+    } else {
+        d.chunks_exact_mut(m * n).map(each).collect()
+    };
+    for ((p, i), info) in done.into_iter().zip(infos) {
         pivots.extend(p);
         *info = i;
     }
@@ -116,15 +129,19 @@ fn invert_all<T: LuFloat>(lu: &[T], pivots: &[i32], n: usize) -> Vec<T> {
     if n == 0 {
         return out;
     }
-    for ((x, f), p) in out
-        .chunks_exact_mut(n * n)
-        .zip(lu.chunks_exact(n * n))
-        .zip(pivots.chunks_exact(n))
-    {
-        for i in 0..n {
-            x[i * n + i] = T::ONE;
+    let each = |i: usize, x: &mut [T]| {
+        for d in 0..n {
+            x[d * n + d] = T::ONE;
         }
-        getrs(f, p, x, n, n);
+        let f = &lu[i * n * n..(i + 1) * n * n];
+        getrs(f, &pivots[i * n..(i + 1) * n], x, n, n);
+    };
+    if split_batch(lu.len() / (n * n), n * n * n) {
+        crate::threads::zip(ChunksMut::new(&mut out, n * n), each);
+    } else {
+        out.chunks_exact_mut(n * n)
+            .enumerate()
+            .for_each(|(i, x)| each(i, x));
     }
     out
 }

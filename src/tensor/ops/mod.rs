@@ -23,6 +23,7 @@ mod lu_batch;
 pub mod matmul;
 pub mod matrix;
 pub mod numeric;
+mod potrf;
 pub mod reduce;
 mod row_major;
 pub mod sampling;
