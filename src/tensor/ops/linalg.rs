@@ -1,7 +1,8 @@
-//! torch.linalg's decompositions on the op layer. The factorisations run in
-//! faer on the host in f64 (a GPU tensor makes the round trip), batched over
-//! the leading dims; their backward rules are tensor ops, so they run on every
-//! device and gradients of gradients work. Composites (norms, pinv,
+//! torch.linalg's decompositions on the op layer. The factorisations run on
+//! the host (a GPU tensor makes the round trip), batched over the leading
+//! dims: LU and Cholesky in the tensor's precision (getrf.rs, potrf.rs), the
+//! rest in faer in f64. Their backward rules are tensor ops, so they run on
+//! every device and gradients of gradients work. Composites (norms, pinv,
 //! matrix_power...) are built from these in linalg_composite.rs.
 
 use faer::{Mat, MatRef, Side};

@@ -2,8 +2,9 @@
 //! (the largest |value| of each column below the diagonal, the first of
 //! equals, becomes the pivot), with LAPACK's 1-based int32 pivots: lu_factor,
 //! lu_unpack, lu, lu_solve, inv_ex and cholesky_ex (potf2, with its `info`).
-//! The factorisations run on the host in f64; unpacking and solving are
-//! tensor ops, so their gradients come from the parts.
+//! The LU runs on the host in the tensor's precision (getrf.rs), cholesky_ex's
+//! potf2 in f64; unpacking and solving are tensor ops, so their gradients
+//! come from the parts.
 
 use super::linalg::{Batch, check_square, tensor_like};
 use super::linalg_composite::solve_triangular;
