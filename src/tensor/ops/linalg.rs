@@ -7,9 +7,8 @@
 
 use faer::{Mat, MatRef, Side};
 
-use super::getrf::LuFloat;
 use super::linalg_solve::column_major;
-use super::lu_batch::{Factored, compute_dtype, split_batch};
+use super::lu_batch::{Factored, compute_dtype, each_matrix};
 use super::potrf::potrf;
 use crate::autograd::rules::rule;
 use crate::autograd::{Saved, record};
@@ -208,49 +207,54 @@ pub fn slogdet(a: &Tensor) -> Result<(Tensor, Tensor)> {
     Ok((sign, log))
 }
 
-/// `torch.linalg.cholesky`: the lower (or upper) triangular factor, by
-/// potrf in the tensor's precision, with LAPACK's column-major strides.
+/// `torch.linalg.cholesky`: the lower (or upper) triangular factor.
 pub fn cholesky(a: &Tensor, upper: bool) -> Result<Tensor> {
-    check_linalg_input(a, "cholesky", "A")?;
+    let (factor, infos) = cholesky_factor(a, upper, "cholesky")?;
+    match (factor, infos.iter().enumerate().find(|(_, i)| **i > 0)) {
+        (Some(f), _) => Ok(f),
+        (None, found) => {
+            let (k, info) = found.map_or((0, 0), |(k, &i)| (k, i));
+            let batch = if a.ndim() == 2 {
+                String::new()
+            } else {
+                format!("(Batch element {k}): ")
+            };
+            Err(linalg_err(format!(
+                "linalg.cholesky: {batch}The factorization could not be completed because the input is not positive-definite (the leading minor of order {info} is not positive-definite)."
+            )))
+        }
+    }
+}
+
+/// Each matrix's Cholesky factor by potrf in the tensor's precision, with
+/// LAPACK's column-major strides, and each matrix's info: the factor only
+/// when every info is 0 (cholesky_ex builds its partial factors itself).
+pub(super) fn cholesky_factor(
+    a: &Tensor,
+    upper: bool,
+    what: &str,
+) -> Result<(Option<Tensor>, Vec<i32>)> {
+    check_linalg_input(a, what, "A")?;
     let nd = a.ndim();
     let n = a.shape()[nd - 1];
-    check_square(a.shape()[nd - 2], n, "cholesky")?;
+    check_square(a.shape()[nd - 2], n, what)?;
+    let count = a.shape()[..nd - 2].iter().product();
     let mut host = a.detached().to_dtype(compute_dtype(a))?.to_host()?;
     let infos = match &mut host {
-        HostBuffer::F32(d) => potrf_all(d, n),
-        HostBuffer::F64(d) => potrf_all(d, n),
-        _ => return Err(dtype_err("linalg.cholesky: unsupported dtype")),
+        HostBuffer::F32(d) => each_matrix(d, count, n * n, n * n * n / 3, |_, m| potrf(m, n)),
+        HostBuffer::F64(d) => each_matrix(d, count, n * n, n * n * n / 3, |_, m| potrf(m, n)),
+        _ => return Err(dtype_err(format!("linalg.{what}: unsupported dtype"))),
     };
-    if let Some((k, info)) = infos.iter().enumerate().find(|(_, i)| **i > 0) {
-        let batch = if nd == 2 {
-            String::new()
-        } else {
-            format!("(Batch element {k}): ")
-        };
-        return Err(linalg_err(format!(
-            "linalg.cholesky: {batch}The factorization could not be completed because the input is not positive-definite (the leading minor of order {info} is not positive-definite)."
-        )));
+    if infos.iter().any(|&i| i > 0) {
+        return Ok((None, infos));
     }
     let l = triangle(&Tensor::from_host(host, a.shape(), Device::Cpu)?, 0, true)?;
     let l = if upper { mt(&l)? } else { l };
-    not_differentiable(
-        column_major(&l.to_dtype(a.dtype())?.to_device(a.device())?)?,
-        a,
-        "LinalgCholeskyExBackward0",
-    )
-}
-
-/// potrf on each n×n matrix of `d`, their infos.
-fn potrf_all<T: LuFloat>(d: &mut [T], n: usize) -> Vec<i32> {
-    if n == 0 {
-        return vec![];
-    }
-    if split_batch(d.len() / (n * n), n * n * n / 3) {
-        let chunks = crate::threads::ChunksMut::new(d, n * n);
-        crate::threads::zip_map(chunks, |_, m| potrf(m, n))
-    } else {
-        d.chunks_exact_mut(n * n).map(|m| potrf(m, n)).collect()
-    }
+    let l = column_major(&l.to_dtype(a.dtype())?.to_device(a.device())?)?;
+    Ok((
+        Some(not_differentiable(l, a, "LinalgCholeskyExBackward0")?),
+        infos,
+    ))
 }
 
 /// `torch.linalg.eigh`: eigenvalues ascending and orthonormal eigenvectors

@@ -206,6 +206,12 @@ pub(super) fn inverse(a: &Tensor, what: &str, check_errors: bool) -> Result<(Ten
 /// (the order of the first leading minor that is not positive-definite,
 /// where LAPACK's potf2 stops: its columns so far, and the failed pivot).
 pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool) -> Result<(Tensor, Tensor)> {
+    // Where every matrix factors, the factor is linalg.cholesky's; only a
+    // failure needs potf2's partial factor below.
+    if let (Some(factor), infos) = super::linalg::cholesky_factor(a, upper, "cholesky_ex")? {
+        let info = Tensor::from_vec(infos, &a.shape()[..a.ndim() - 2]);
+        return Ok((factor, info.to_device(a.device())?));
+    }
     let b = Batch::read(a, "cholesky_ex")?.square("cholesky_ex")?;
     let n = b.n;
     let src = b.data();
@@ -246,17 +252,10 @@ pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool) -> Result<(Tenso
     }
     let factor = tensor_like(out, &b.shape(&[n, n]), a)?;
     let info = Tensor::from_vec(infos, &b.lead).to_device(a.device())?;
-    let factor = if infos_ok(&info)? {
-        // Where it succeeds, the factor is linalg.cholesky's (and its gradient).
-        super::linalg::cholesky(a, upper)?
-    } else if upper {
+    let factor = if upper {
         mt(&factor)?.contiguous()?
     } else {
         factor
     };
     Ok((factor, info.to_dtype(DType::I32)?))
-}
-
-fn infos_ok(info: &Tensor) -> Result<bool> {
-    Ok(info.to_host_i64()?.iter().all(|&i| i == 0))
 }

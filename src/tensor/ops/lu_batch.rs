@@ -102,6 +102,29 @@ pub(super) fn split_batch(count: usize, work: usize) -> bool {
     count > 1 && count * work >= 1 << 20
 }
 
+/// `f(i, matrix)` for each of the `count` matrices of `size` elements in
+/// `d`, on the kernel threads a matrix each where `split_batch` says; the
+/// results in order.
+pub(super) fn each_matrix<T: Send, R: Send>(
+    d: &mut [T],
+    count: usize,
+    size: usize,
+    work: usize,
+    f: impl Fn(usize, &mut [T]) -> R + Sync,
+) -> Vec<R> {
+    if size == 0 {
+        return (0..count).map(|i| f(i, &mut [])).collect();
+    }
+    if split_batch(count, work) {
+        crate::threads::zip_map(ChunksMut::new(d, size), f)
+    } else {
+        d.chunks_exact_mut(size)
+            .enumerate()
+            .map(|(i, m)| f(i, m))
+            .collect()
+    }
+}
+
 fn factor_all<T: LuFloat>(
     d: &mut [T],
     m: usize,
@@ -112,12 +135,8 @@ fn factor_all<T: LuFloat>(
     if m * n == 0 {
         return;
     }
-    let each = |mat: &mut [T]| getrf(mat, m, n);
-    let done: Vec<(Vec<i32>, i32)> = if split_batch(infos.len(), m * n * m.min(n)) {
-        crate::threads::zip_map(ChunksMut::new(d, m * n), |_, mat| each(mat))
-    } else {
-        d.chunks_exact_mut(m * n).map(each).collect()
-    };
+    let count = infos.len();
+    let done = each_matrix(d, count, m * n, m * n * m.min(n), |_, mat| getrf(mat, m, n));
     for ((p, i), info) in done.into_iter().zip(infos) {
         pivots.extend(p);
         *info = i;
@@ -129,19 +148,13 @@ fn invert_all<T: LuFloat>(lu: &[T], pivots: &[i32], n: usize) -> Vec<T> {
     if n == 0 {
         return out;
     }
-    let each = |i: usize, x: &mut [T]| {
+    let count = lu.len() / (n * n);
+    each_matrix(&mut out, count, n * n, n * n * n, |i, x| {
         for d in 0..n {
             x[d * n + d] = T::ONE;
         }
         let f = &lu[i * n * n..(i + 1) * n * n];
         getrs(f, &pivots[i * n..(i + 1) * n], x, n, n);
-    };
-    if split_batch(lu.len() / (n * n), n * n * n) {
-        crate::threads::zip(ChunksMut::new(&mut out, n * n), each);
-    } else {
-        out.chunks_exact_mut(n * n)
-            .enumerate()
-            .for_each(|(i, x)| each(i, x));
-    }
+    });
     out
 }
