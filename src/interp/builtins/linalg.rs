@@ -10,6 +10,7 @@ use crate::tensor::op::UnaryOp;
 use crate::tensor::ops::arith::un;
 use crate::tensor::ops::linalg as la;
 use crate::tensor::ops::linalg_composite as lc;
+use crate::tensor::ops::linalg_qr as lq;
 use crate::tensor::ops::matmul::matmul;
 
 /// A norm's `ord`: a number (inf included), or 'fro' / 'nuc'.
@@ -246,14 +247,14 @@ pub const ROWS: &[Builtin] = &[
         "linalg.qr(Tensor A, str mode=\"reduced\") -> (Tensor Q, Tensor R)",
         "The QR decomposition A = Q R.",
         "torch.linalg.qr(tensor([[1., 2.], [3., 4.]]))",
-        |a: Tensor, mode: String| la::qr(&a, &mode)
+        |a: Tensor, mode: String| lq::qr(&a, &mode)
     ),
     op!(
         Both,
         "qr(Tensor input, bool some=True) -> (Tensor Q, Tensor R)",
         "The QR decomposition (torch.linalg.qr).",
         "qr(tensor([[1., 2.], [3., 4.]]))",
-        |input: Tensor, some: bool| la::qr(&input, if some { "reduced" } else { "complete" })
+        |input: Tensor, some: bool| lq::qr(&input, if some { "reduced" } else { "complete" })
     ),
     op!(
         Module,
@@ -378,9 +379,16 @@ pub const ROWS: &[Builtin] = &[
     ),
 ];
 
+/// By QR where every matrix has full rank (PyTorch's gelsy finds the same
+/// solution there), by the SVD's pseudo-inverse otherwise.
 fn lstsq(a: &Tensor, b: &Tensor, rcond: Option<f64>) -> Result<Value> {
-    let (pinv, rank) = lc::pinv_and_rank(a, rcond)?;
-    let solution = matmul(&pinv, b)?;
+    let (solution, rank) = match lq::lstsq_qr(a, b, rcond)? {
+        Some(found) => found,
+        None => {
+            let (pinv, rank) = lc::pinv_and_rank(a, rcond)?;
+            (matmul(&pinv, b)?, rank)
+        }
+    };
     let empty = Tensor::from_vec(Vec::<f64>::new(), &[0]).to_dtype(a.dtype())?;
     Ok(Value::tuple(vec![
         Value::Tensor(solution),

@@ -337,48 +337,9 @@ pub fn svd(a: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
     Ok((u, s, vh))
 }
 
-/// `torch.linalg.qr` ('reduced' or 'complete'; 'r' gives an empty Q).
-pub fn qr(a: &Tensor, mode: &str) -> Result<(Tensor, Tensor)> {
-    if !["reduced", "complete", "r"].contains(&mode) {
-        return Err(value_err(format!(
-            "qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'"
-        )));
-    }
-    let b = Batch::read(a, "qr")?;
-    let (m, n) = (b.m, b.n);
-    let k = if mode == "complete" { m } else { m.min(n) };
-    let (mut qs, mut rs) = (vec![], vec![]);
-    for i in 0..b.count {
-        let f = b.mat(i).qr();
-        let q = f.compute_Q();
-        let r = f.R();
-        for row in 0..k {
-            for col in 0..n {
-                rs.push(if row <= col && row < r.nrows() {
-                    r[(row, col)]
-                } else {
-                    0.0
-                });
-            }
-        }
-        for row in 0..m {
-            for col in 0..k {
-                qs.push(q[(row, col)]);
-            }
-        }
-    }
-    let q = if mode == "r" {
-        tensor_like(vec![], &[0], a)?
-    } else {
-        tensor_like(qs, &b.shape(&[m, k]), a)?
-    };
-    let r = tensor_like(rs, &b.shape(&[k, n]), a)?;
-    Ok((q, not_differentiable(r, a, "LinalgQrBackward0")?))
-}
-
 /// A result whose backward tsh does not have yet: backward says so, rather
 /// than handing back a wrong gradient.
-fn not_differentiable(out: Tensor, a: &Tensor, name: &'static str) -> Result<Tensor> {
+pub(super) fn not_differentiable(out: Tensor, a: &Tensor, name: &'static str) -> Result<Tensor> {
     Ok(record(out, name, &[a], false, move || {
         rule(move |_| {
             Err(value_err(format!(
