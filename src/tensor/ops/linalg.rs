@@ -5,7 +5,7 @@
 //! every device and gradients of gradients work. Composites (norms, pinv,
 //! matrix_power...) are built from these in linalg_composite.rs.
 
-use faer::{Mat, MatRef, Side};
+use faer::{MatRef, Side};
 
 use super::linalg_solve::column_major;
 use super::lu_batch::{Factored, compute_dtype, each_matrix};
@@ -40,7 +40,7 @@ impl Batch {
         let shape = a.shape();
         let nd = shape.len();
         let lead = shape[..nd - 2].to_vec();
-        parallel_for(shape[nd - 2] * shape[nd - 1]);
+        sequential();
         Ok(Batch {
             data: a.to_host_f64()?,
             count: lead.iter().product(),
@@ -58,12 +58,6 @@ impl Batch {
     /// The matrices' values, row-major, one after another.
     pub(super) fn data(&self) -> &[f64] {
         &self.data
-    }
-
-    fn mat(&self, k: usize) -> Mat<f64> {
-        let (m, n) = (self.m, self.n);
-        let base = k * m * n;
-        MatRef::from_row_major_slice(&self.data[base..base + m * n], m, n).to_owned()
     }
 
     /// The leading dims followed by `tail`.
@@ -101,21 +95,16 @@ pub(super) fn check_square(m: usize, n: usize, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// faer's factorisations that follow run on every thread for matrices of
-/// 256×256 and more (a 512 LU, QR or eigh: 15-35% faster on two cores) and
-/// on the calling one below, where sharing the work costs more than it saves.
-/// Every op here starts by reading its matrices, so this is decided there.
-pub(super) fn parallel_for(elements: usize) {
-    let par = if elements >= 256 * 256 && crate::threads::many() {
-        crate::threads::lend_to_rayon();
-        faer::Par::rayon(0)
-    } else {
-        faer::Par::Seq
-    };
-    faer::set_global_parallelism(par);
+/// faer's factorisations run on the calling thread: on this project's
+/// 2-core machine its rayon split made a 512 QR 2× and a 512 eigh 1.2×
+/// slower than one thread (rayon's workers and the kernel threads compete
+/// for the cores). Every op here starts by reading its matrices, so this is
+/// set there.
+pub(super) fn sequential() {
+    faer::set_global_parallelism(faer::Par::Seq);
 }
 
-fn push(out: &mut Vec<f64>, m: MatRef<'_, f64>) {
+fn push<T: Copy>(out: &mut Vec<T>, m: MatRef<'_, T>) {
     for i in 0..m.nrows() {
         for j in 0..m.ncols() {
             out.push(m[(i, j)]);
@@ -262,18 +251,8 @@ pub(super) fn cholesky_factor(
 /// The eigenvalues' gradient is Q diag(g) Qᵀ.
 pub fn eigh(a: &Tensor, upper: bool) -> Result<(Tensor, Tensor)> {
     let b = Batch::read(a, "eigh")?.square("eigh")?;
-    let (mut vals, mut vecs) = (vec![], vec![]);
-    for k in 0..b.count {
-        let side = if upper { Side::Upper } else { Side::Lower };
-        let e = b.mat(k).self_adjoint_eigen(side).map_err(|_| {
-            linalg_err("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated eigenvalues.")
-        })?;
-        let s = e.S().column_vector();
-        for i in 0..b.n {
-            vals.push(s[i]);
-        }
-        push(&mut vecs, e.U());
-    }
+    let side = if upper { Side::Upper } else { Side::Lower };
+    let [vals, vecs] = eigh_all(b.data(), b.n, side)?;
     let l = tensor_like(vals, &b.shape(&[b.n]), a)?;
     let q = tensor_like(vecs, &b.shape(&[b.n, b.n]), a)?;
     let q0 = q.detached();
@@ -288,9 +267,50 @@ pub fn eigh(a: &Tensor, upper: bool) -> Result<(Tensor, Tensor)> {
     Ok((l, q))
 }
 
-/// The singular values of each matrix, descending.
+/// Each n×n matrix's eigenvalues and eigenvectors (row-major), by faer in
+/// f64: its float32 eigh and svd were 10-100 ulp off MKL's at 40-128 rows,
+/// which shows at 4 digits (467.6326 where PyTorch prints 467.6266).
+fn eigh_all(d: &[f64], n: usize, side: Side) -> Result<[Vec<f64>; 2]> {
+    let (mut vals, mut vecs) = (vec![], vec![]);
+    for mat in d.chunks_exact((n * n).max(1)).filter(|_| n > 0) {
+        let e = MatRef::from_row_major_slice(mat, n, n)
+            .self_adjoint_eigen(side)
+            .map_err(|_| {
+                linalg_err("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated eigenvalues.")
+            })?;
+        vals.extend(e.S().column_vector().iter().copied());
+        push(&mut vecs, e.U());
+    }
+    Ok([vals, vecs])
+}
+
+/// The singular values of each matrix, descending (without the vectors
+/// where no gradient is wanted).
 pub fn svdvals(a: &Tensor) -> Result<Tensor> {
-    svd(a, false).map(|(_, s, _)| s)
+    if crate::autograd::needs_grad(&[a]) {
+        return svd(a, false).map(|(_, s, _)| s);
+    }
+    let b = Batch::read(a, "svd")?;
+    let r = b.m.min(b.n);
+    let s = singular_values(b.data(), b.m, b.n)?;
+    tensor_like(s, &b.shape(&[r]), a)
+}
+
+fn singular_values(d: &[f64], m: usize, n: usize) -> Result<Vec<f64>> {
+    let mut out = vec![];
+    for mat in d.chunks_exact((m * n).max(1)).filter(|_| m * n > 0) {
+        let s = MatRef::from_row_major_slice(mat, m, n)
+            .singular_values()
+            .map_err(|_| svd_failed())?;
+        out.extend(s);
+    }
+    Ok(out)
+}
+
+fn svd_failed() -> crate::error::Error {
+    linalg_err(
+        "linalg.svd: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated singular values.",
+    )
 }
 
 /// `torch.linalg.svd`: U, S, Vh (reduced unless full_matrices). The
@@ -299,26 +319,7 @@ pub fn svd(a: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
     let b = Batch::read(a, "svd")?;
     let (m, n) = (b.m, b.n);
     let r = m.min(n);
-    let (mut us, mut ss, mut vhs) = (vec![], vec![], vec![]);
-    for k in 0..b.count {
-        let mat = b.mat(k);
-        let fail = |_| {
-            linalg_err(
-                "linalg.svd: The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated singular values.",
-            )
-        };
-        let svd = if full {
-            mat.svd().map_err(fail)?
-        } else {
-            mat.thin_svd().map_err(fail)?
-        };
-        let s = svd.S().column_vector();
-        for i in 0..r {
-            ss.push(s[i]);
-        }
-        push(&mut us, svd.U());
-        push(&mut vhs, svd.V().transpose());
-    }
+    let [us, ss, vhs] = svd_all(b.data(), m, n, full)?;
     let s = tensor_like(ss, &b.shape(&[r]), a)?;
     let (uc, vr) = if full { (m, n) } else { (r, r) };
     let u = tensor_like(us, &b.shape(&[m, uc]), a)?;
@@ -335,6 +336,19 @@ pub fn svd(a: &Tensor, full: bool) -> Result<(Tensor, Tensor, Tensor)> {
     let u = not_differentiable(u, a, "LinalgSvdBackward0")?;
     let vh = not_differentiable(vh, a, "LinalgSvdBackward0")?;
     Ok((u, s, vh))
+}
+
+/// Each m×n matrix's U, S and Vh (row-major), by faer.
+fn svd_all(d: &[f64], m: usize, n: usize, full: bool) -> Result<[Vec<f64>; 3]> {
+    let (mut us, mut ss, mut vhs) = (vec![], vec![], vec![]);
+    for mat in d.chunks_exact((m * n).max(1)).filter(|_| m * n > 0) {
+        let mat = MatRef::from_row_major_slice(mat, m, n);
+        let svd = if full { mat.svd() } else { mat.thin_svd() }.map_err(|_| svd_failed())?;
+        ss.extend(svd.S().column_vector().iter().copied());
+        push(&mut us, svd.U());
+        push(&mut vhs, svd.V().transpose());
+    }
+    Ok([us, ss, vhs])
 }
 
 /// A result whose backward tsh does not have yet: backward says so, rather
