@@ -86,9 +86,6 @@ struct Pool {
     done: AtomicUsize,
     /// A share's panic, carried to the caller to go on unwinding there.
     panicked: Mutex<Option<Box<dyn Any + Send>>>,
-    /// Set while rayon's workers run (faer): ours sleep instead of
-    /// spinning on the cores those need.
-    quiet: AtomicBool,
     /// Held by the thread whose loop the workers run.
     busy: Mutex<()>,
 }
@@ -109,7 +106,6 @@ impl Pool {
             job: AtomicPtr::new(std::ptr::null_mut()),
             done: AtomicUsize::new(0),
             panicked: Mutex::new(None),
-            quiet: AtomicBool::new(false),
             busy: Mutex::new(()),
         }));
         pool.resize(n);
@@ -184,7 +180,7 @@ impl Pool {
             }
             spins = spins.wrapping_add(1);
             // A worker outside the count (after set_num_threads) sleeps at once.
-            let idle = self.quiet.load(Ordering::Relaxed) || t >= self.threads();
+            let idle = t >= self.threads();
             if spins.is_multiple_of(128) && (idle || since.elapsed() > SPIN) {
                 // The caller bumps the generation, then wakes whoever says
                 // it sleeps; seeing the flag after the bump, or the bump
@@ -204,7 +200,6 @@ impl Pool {
     /// Runs `job` on every thread, this one taking share 0.
     fn run(&self, job: &Job) {
         let workers = job.threads - 1;
-        self.quiet.store(false, Ordering::Relaxed);
         self.done.store(0, Ordering::Relaxed);
         let published = job as *const Job as *mut Job<'static>;
         self.job.store(published, Ordering::Release);
@@ -325,14 +320,6 @@ fn default_count() -> usize {
         .filter(|&n| n > 0)
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(1)
-}
-
-/// Says rayon's workers are about to run a library's loop (a faer
-/// factorization): our workers sleep rather than spin on their cores.
-pub fn lend_to_rayon() {
-    if let Some(p) = POOL.get() {
-        p.quiet.store(true, Ordering::Relaxed);
-    }
 }
 
 /// `f(piece)` for each piece in `0..pieces`, the pieces split into equal

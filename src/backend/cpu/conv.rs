@@ -32,6 +32,28 @@ pub fn conv2d(
     }
 }
 
+/// Columns of output a product should have at least: a small image's
+/// product is too narrow for gemm's kernel (LeNet's second convolution, 16
+/// by 150 by 100 an image, ran 1.5× slower than 16 by 150 by 800), so up to
+/// this many columns' worth of images share one product, their windows side
+/// by side in one buffer.
+const BLOCK_COLUMNS: usize = 512;
+
+/// Slots after each buffer row for a short row's 64-byte copy to run into.
+const SLACK: usize = 16;
+
+/// How many images share a product. One where the product is a vector's
+/// (a single output channel or position), which takes another path, and
+/// where a window is longer than gemm's depth block (512): then gemm's
+/// blocks of the sum depend on the product's shape, and the bits would no
+/// longer be the batched matmul's.
+fn images_per_product(o: usize, l: usize, depth: usize, images: usize) -> usize {
+    if o <= 1 || l <= 1 || depth > 512 {
+        return 1;
+    }
+    (BLOCK_COLUMNS / l).clamp(1, images.max(1))
+}
+
 fn typed<T: Element + Num>(x: &[T], lx: &Layout, w: &[T], lw: &Layout, win: &Window) -> Vec<T> {
     let (x, w) = (contiguous(x, lx), contiguous(w, lw));
     let (n, c, h, wd) = (lx.shape[0], lx.shape[1], lx.shape[2], lx.shape[3]);
@@ -41,45 +63,90 @@ fn typed<T: Element + Num>(x: &[T], lx: &Layout, w: &[T], lw: &Layout, win: &Win
     let per = c * kk;
     let taps = taps(win, h, wd);
     let pad = T::from_f64(0.0);
-    let image = |i: usize, cols: &mut Vec<Out<T>>, dst: &mut [Out<T>], parallel: bool| {
-        for ch in 0..c {
-            let plane = &x[(i * c + ch) * h * wd..][..h * wd];
-            unfold_plane(
-                plane,
-                &taps,
-                wd,
-                win,
-                pad,
-                &mut cols[ch * kk * l..][..kk * l],
-            );
+    // Images first..first+count into dst ([count, O, l]): their windows,
+    // a tap's positions a row, the images side by side along it; then one
+    // product, written straight to dst for one image, else through `wide`.
+    let block = |first: usize, dst: &mut [Out<T>], bufs: &mut Buffers<T>, parallel: bool| {
+        let count = dst.len() / (o * l);
+        let ld = if count == 1 { l } else { count * l + SLACK };
+        let cols = &mut bufs.cols[..per * ld];
+        for b in 0..count {
+            for ch in 0..c {
+                let plane = &x[((first + b) * c + ch) * h * wd..][..h * wd];
+                let rows = &mut cols[ch * kk * ld + b * l..];
+                unfold_plane(plane, &taps, wd, win, pad, rows, ld);
+            }
         }
-        // SAFETY: unfold_plane wrote every slot of each channel's part.
-        let cols = unsafe { super::scratch::written(&cols[..per * l]) };
-        row_major_product(&w, cols, [o, per, l], dst, parallel);
+        if count > 1 {
+            for row in cols.chunks_exact_mut(ld) {
+                row[count * l..].fill(Out::new(pad));
+            }
+        }
+        // SAFETY: unfold_plane wrote each row's count·l slots, the loop
+        // above the rest.
+        let cols = unsafe { super::scratch::written(cols) };
+        if count == 1 {
+            return row_major_product(&w, (cols, ld), [o, per, l], dst, parallel);
+        }
+        let wide = &mut bufs.wide[..o * count * l];
+        row_major_product(&w, (cols, ld), [o, per, count * l], wide, parallel);
+        // SAFETY: the product wrote every slot of wide.
+        let wide = unsafe { super::scratch::written(wide) };
+        for (ch, row) in wide.chunks_exact(count * l).enumerate() {
+            for (b, part) in row.chunks_exact(l).enumerate() {
+                let to = &mut dst[(b * o + ch) * l..][..l];
+                for (d, &v) in to.iter_mut().zip(part) {
+                    d.write(v);
+                }
+            }
+        }
     };
-    let buffer = || (0..per * l).map(|_| Out::uninit()).collect::<Vec<_>>();
     filled_vec(n * o * l, |out| {
         if o * l == 0 {
             return;
         }
         // As the batched matmul splits: images side by side, one per core,
         // or each product on every core.
-        let side_by_side = side_by_side(n, o * l * per);
-        if side_by_side {
+        if side_by_side(n, o * l * per) {
             // Each thread's images in one run, through one buffer.
             let per_thread = n.div_ceil(crate::threads::count());
+            let k = images_per_product(o, l, per, per_thread);
             let runs = crate::threads::ChunksMut::new(out, per_thread * o * l);
             crate::threads::zip(runs, |r, dsts| {
-                let mut cols = buffer();
-                for (i, dst) in dsts.chunks_mut(o * l).enumerate() {
-                    image(r * per_thread + i, &mut cols, dst, false);
+                let mut bufs = Buffers::new(per, o, l, k);
+                for (i, dst) in dsts.chunks_mut(k * o * l).enumerate() {
+                    block(r * per_thread + i * k, dst, &mut bufs, false);
                 }
             });
         } else {
-            let mut cols = buffer();
-            for (i, dst) in out.chunks_mut(o * l).enumerate() {
-                image(i, &mut cols, dst, true);
+            let k = images_per_product(o, l, per, n);
+            let mut bufs = Buffers::new(per, o, l, k);
+            for (i, dst) in out.chunks_mut(k * o * l).enumerate() {
+                block(i * k, dst, &mut bufs, true);
             }
         }
     })
+}
+
+/// A thread's buffers for blocks of up to `k` images: their windows and,
+/// for more than one image, their product before it goes to each image's
+/// place.
+struct Buffers<T> {
+    cols: Vec<Out<T>>,
+    wide: Vec<Out<T>>,
+}
+
+impl<T> Buffers<T> {
+    fn new(per: usize, o: usize, l: usize, k: usize) -> Buffers<T> {
+        let (ld, wide) = if k == 1 {
+            (l, 0)
+        } else {
+            (k * l + SLACK, o * k * l)
+        };
+        let uninit = |len: usize| (0..len).map(|_| Out::uninit()).collect();
+        Buffers {
+            cols: uninit(per * ld),
+            wide: uninit(wide),
+        }
+    }
 }

@@ -235,9 +235,10 @@ fn product<T: Element>(
 /// `matmul` computes every such product (the same sums: convolution's
 /// per-image products give the bits of its batched one). `parallel`: on
 /// every core, for a product that runs alone.
+/// `ldb`: the distance between b's rows (n or more).
 pub(super) fn row_major_product<T: Element + Num>(
     a: &[T],
-    b: &[T],
+    (b, ldb): (&[T], usize),
     [m, k, n]: [usize; 3],
     dst: &mut [Out<T>],
     parallel: bool,
@@ -249,7 +250,7 @@ pub(super) fn row_major_product<T: Element + Num>(
         a_offsets: vec![0],
         a_strides: [k, 1],
         b_offsets: vec![0],
-        b_strides: [n, 1],
+        b_strides: [ldb, 1],
     };
     let (zero, one) = (T::from_f64(0.0), T::from_f64(1.0));
     one_product(

@@ -63,8 +63,9 @@ pub(super) fn taps(win: &Window, h: usize, w: usize) -> Vec<Tap> {
 }
 
 crate::multiversion! {
-    /// One plane's columns; every slot of `dst` is written (padding or a
-    /// copy). With AVX-512 a short row's copy is one load and one store.
+    /// One plane's columns, a tap's `out` positions a row of `dst`, `ld`
+    /// apart; every slot of those rows is written (padding or a copy). With
+    /// AVX-512 a short row's copy is one load and one store.
     pub(super) fn unfold_plane<T: Element>(
     src: &[T],
     taps: &[Tap],
@@ -72,9 +73,9 @@ crate::multiversion! {
     win: &Window,
     pad: T,
     dst: &mut [Out<T>],
+    ld: usize,
 ) {
     let (oh, ow) = (win.out[0], win.out[1]);
-    let l = oh * ow;
     let pad = Out::new(pad);
     // At stride 1 along x (convolutions) a tap's rows inside the input are
     // copied first, then its padding is set. A short row's copy may run past
@@ -82,7 +83,7 @@ crate::multiversion! {
     // the next tap's rows write those slots again. Other strides (pooling's
     // windows) go row by row, element by element.
     for &(tap, (ylo, yhi, y0), (xlo, xhi, x0)) in taps {
-        let base = tap * l;
+        let base = tap * ld;
         if win.stride[1] == 1 && ylo < yhi && xlo < xhi {
             if win.stride[0] == 1 && ow == w {
                 same_width_rows(src, dst, (base, ow), (ylo, yhi, y0), (xlo, xhi, x0));
@@ -212,12 +213,13 @@ fn unfold_typed<T: Element>(v: &[T], l: &Layout, win: &Window, pad: f64) -> Vec<
     let per = win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
     let pad = T::from_f64(pad);
     let taps = taps(win, h, w);
+    let ld = win.out[0] * win.out[1];
     filled_vec(n * c * per, |out| {
         if per == 0 {
             return;
         }
         let plane = |p: usize, dst: &mut [Out<T>]| {
-            unfold_plane(&x[p * h * w..(p + 1) * h * w], &taps, w, win, pad, dst);
+            unfold_plane(&x[p * h * w..(p + 1) * h * w], &taps, w, win, pad, dst, ld);
         };
         if out.len() >= 1 << 15 && crate::threads::many() {
             crate::threads::zip(ChunksMut::new(out, per), plane);
@@ -367,7 +369,15 @@ mod tests {
             let src: Vec<f32> = (0..h * w).map(|i| i as f32).collect();
             let want = reference(&src, h, w, &win);
             let mut dst = vec![Out::uninit(); want.len()];
-            unfold_plane(&src, &taps(&win, h, w), w, &win, -1.0, &mut dst);
+            unfold_plane(
+                &src,
+                &taps(&win, h, w),
+                w,
+                &win,
+                -1.0,
+                &mut dst,
+                win.out[0] * win.out[1],
+            );
             // SAFETY: unfold_plane writes every slot.
             let got: Vec<f32> = dst.iter().map(|o| unsafe { o.assume_init() }).collect();
             assert_eq!(

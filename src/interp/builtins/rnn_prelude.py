@@ -132,11 +132,16 @@ class RNNBase(nn.Module):
                 order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
                 if lstm:
                     # One op and one backward node a step (nn/recurrent.rs),
-                    # with the digits of _rnn_step's composite, called here
-                    # directly: a call of _rnn_step and its branches were half
-                    # of a step's interpreter time.
+                    # called here directly: a call of _rnn_step and its
+                    # branches were half of a step's interpreter time. b_hh
+                    # joins the input's part once for every step (one pass,
+                    # and one sum for its gradient, where a bias in each
+                    # step's linear was a pass a step; PyTorch's nn.LSTM runs
+                    # oneDNN's fused layer, whose sums are its own anyway).
+                    if b_hh is not None:
+                        gates = gates + b_hh
                     for t in order:
-                        h, c, _ = torch._thnn_fused_lstm_cell(gates[t], F.linear(h, w_hh, b_hh), c)
+                        h, c, _ = torch._thnn_fused_lstm_cell(gates[t], F.linear(h, w_hh), c)
                         ys[t] = h
                 else:
                     for t in order:
