@@ -34,3 +34,11 @@ M = torch.randn(100, 40); Y = torch.randn(100, 3)
 x = torch.linalg.lstsq(M, Y).solution
 print(x.stride(), (M.T @ (M @ x - Y)).abs().max() < 1e-3)
 print(torch.linalg.lstsq(torch.randn(4, 3), torch.randn(4, 0)).solution.shape)
+# lstsq's rank under a given rcond; a rank-deficient and a float64 batch;
+# a NaN reflector's Q column (org2r skips what meets zeros, geqrf does not);
+# reflectors of tiny columns.
+print(torch.linalg.lstsq(torch.randn(6, 4), torch.randn(6, 2), rcond=0.5).rank)
+print(torch.linalg.lstsq(torch.ones(3, 2), torch.ones(3, 1)))
+print(torch.linalg.lstsq(torch.randn(2, 6, 3, dtype=torch.float64), torch.randn(2, 6, 1, dtype=torch.float64)).solution)
+print(torch.linalg.qr(torch.tensor([[float('inf'), 1.], [1., 2.]])))
+print(torch.linalg.qr(torch.tensor([[1e-30, 0.], [1e-30, 1.]])))

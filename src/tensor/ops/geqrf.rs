@@ -173,6 +173,31 @@ crate::multiversion! {
     }
 }
 
+/// LAPACK's larf in org2r: the columns of `cols` (m rows each) from row
+/// `at` down times H = I - τ (1, v)(1, v)ᵀ, skipping v's trailing zeros and
+/// the trailing columns that are zero where v is not. That changes results
+/// only where a NaN or an infinity would meet a zero: Q of [[inf, 1],
+/// [1, 2]] keeps the column [0, 1], as PyTorch's does. (MKL's geqrf does
+/// not skip: that R's last column is NaN there, and so is tsh's.)
+#[inline(always)]
+fn apply_reflector<T: QrFloat>(v: &[T], t: T, cols: &mut [T], m: usize, at: usize) {
+    let rows = v.iter().rposition(|&x| x != T::ZERO).map_or(1, |p| p + 2);
+    let v = &v[..rows - 1];
+    let count = cols.len() / m.max(1);
+    let nonzero = |j: usize| {
+        cols[j * m + at..j * m + at + rows]
+            .iter()
+            .any(|&x| x != T::ZERO)
+    };
+    let last = (0..count).rposition(nonzero).map_or(0, |j| j + 1);
+    for col in cols[..last * m].chunks_exact_mut(m) {
+        let y = &mut col[at..at + rows];
+        let s = -(t * (y[0] + dot(v, &y[1..])));
+        y[0] += s;
+        add_multiple(&mut y[1..], v, s);
+    }
+}
+
 /// jb reflectors in the compact form I - V T Vᵀ (larft): V their vectors
 /// with the unit diagonal and zeros above written out (l × jb, column-major,
 /// l the rows from the first reflector's down), T upper triangular (jb × jb).
@@ -319,13 +344,7 @@ crate::multiversion! {
             let (head, rest) = q.split_at_mut((i + 1) * m);
             let col = &mut head[i * m..];
             if t != T::ZERO {
-                let v = &col[i + 1..];
-                for other in rest[..(end - i - 1) * m].chunks_exact_mut(m) {
-                    let y = &mut other[i..];
-                    let s = -(t * (y[0] + dot(v, &y[1..])));
-                    y[0] += s;
-                    add_multiple(&mut y[1..], v, s);
-                }
+                apply_reflector(&col[i + 1..], t, &mut rest[..(end - i - 1) * m], m, i);
             }
             col[i + 1..].iter_mut().for_each(|x| *x *= -t);
             col[i] = T::ONE - t;

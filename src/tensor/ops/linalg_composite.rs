@@ -162,19 +162,20 @@ fn pinv_by_svd(a: &Tensor, b: &Batch, rtol: Option<f64>) -> Result<(Tensor, Vec<
 pub fn matrix_rank(a: &Tensor) -> Result<Tensor> {
     let b = Batch::read(a, "matrix_rank")?;
     let s = svdvals(&a.detached())?.to_host_f64()?;
-    ranks(a, &b, &s)
+    ranks(a, &b, &s, None)
 }
 
-/// Each matrix's count of singular values above max(m, n)·eps·σ_max.
-fn ranks(a: &Tensor, b: &Batch, s: &[f64]) -> Result<Tensor> {
-    let eps = eps_of(a);
+/// Each matrix's count of singular values above rtol·σ_max (rtol
+/// max(m, n)·eps unless given: lstsq's rcond).
+fn ranks(a: &Tensor, b: &Batch, s: &[f64], rtol: Option<f64>) -> Result<Tensor> {
+    let rtol = rtol.unwrap_or(b.m.max(b.n) as f64 * eps_of(a));
     let r = b.m.min(b.n);
     let ranks: Vec<i64> = if r == 0 {
         vec![0; b.count]
     } else {
         s.chunks(r)
             .map(|row| {
-                let cut = b.m.max(b.n) as f64 * eps * row.iter().cloned().fold(0.0, f64::max);
+                let cut = rtol * row.iter().cloned().fold(0.0, f64::max);
                 row.iter().filter(|&&x| x > cut).count() as i64
             })
             .collect()
@@ -186,12 +187,13 @@ fn ranks(a: &Tensor, b: &Batch, s: &[f64]) -> Result<Tensor> {
 /// from one SVD where no gradient is wanted (matrix_rank would take a
 /// second), pinv's differentiable form otherwise.
 pub fn pinv_and_rank(a: &Tensor, rcond: Option<f64>) -> Result<(Tensor, Tensor)> {
-    if crate::autograd::needs_grad(&[a]) {
-        return Ok((pinv(a, rcond)?, matrix_rank(a)?));
-    }
     let b = Batch::read(a, "lstsq")?;
+    if crate::autograd::needs_grad(&[a]) {
+        let s = svdvals(&a.detached())?.to_host_f64()?;
+        return Ok((pinv(a, rcond)?, ranks(a, &b, &s, rcond)?));
+    }
     let (p, s) = pinv_by_svd(a, &b, rcond)?;
-    Ok((p, ranks(a, &b, &s)?))
+    Ok((p, ranks(a, &b, &s, rcond)?))
 }
 
 /// The triangle of A a triangular solve reads (unit diagonal if asked).
