@@ -12,8 +12,7 @@
 
 use faer::{Accum, Mat, MatMut, MatRef, Par};
 
-use super::getrf::{LuFloat, PANEL, add_multiple};
-use crate::threads::ChunksMut;
+use super::getrf::{LuFloat, PANEL, add_multiple, split_items};
 
 /// The element types the reflectors run in.
 pub(super) trait QrFloat: LuFloat {
@@ -237,24 +236,12 @@ impl<T: QrFloat> Block<T> {
     /// times H = I - V T Vᵀ, or Hᵀ (larfb), the columns split between the
     /// kernel threads when the products are large enough.
     fn apply(&self, cols: &mut [T], m: usize, j0: usize, transposed: bool) {
-        let count = cols.len() / m.max(1);
-        let work = count * self.l * self.jb * 2;
-        let threads = if work >= 1 << 21 {
-            crate::threads::count()
-        } else {
-            1
-        };
-        let per = count.div_ceil(threads).max(1);
-        let update = |_: usize, chunk: &mut [T]| {
-            let nc = chunk.len() / m;
+        let work = cols.len() / m.max(1) * self.l * self.jb * 2;
+        split_items(cols, m, work, |_, chunk| {
+            let nc = chunk.len() / m.max(1);
             let c = MatMut::from_column_major_slice_mut(chunk, m, nc).subrows_mut(j0, self.l);
             self.apply_block(c, transposed);
-        };
-        if threads == 1 || count == 0 {
-            update(0, cols);
-        } else {
-            crate::threads::zip(ChunksMut::new(cols, per * m), update);
-        }
+        });
     }
 
     fn apply_block(&self, mut c: MatMut<'_, T>, transposed: bool) {

@@ -177,28 +177,39 @@ pub(super) fn less_product<T: LuFloat>(
     left: Left<'_, T>,
     right: MatRef<'_, T>,
 ) {
-    let count = rows.len() / n.max(1);
-    let work = count * (n - at) * right.nrows();
+    let work = rows.len() / n.max(1) * (n - at) * right.nrows();
+    split_items(rows, n, work, |first, chunk| {
+        let here = chunk.len() / n;
+        let (own, dst) = MatMut::from_row_major_slice_mut(chunk, here, n).split_at_col_mut(at);
+        let l = match left {
+            Left::Own(c0, cols) => own.as_ref().subcols(c0, cols),
+            Left::Other(m) => m.subrows(first, here),
+        };
+        faer::linalg::matmul::matmul(dst, Accum::Add, l, right, -T::ONE, Par::Seq);
+    });
+}
+
+/// `f(first, chunk)` over `data`'s items of `width` elements: on the calling
+/// thread alone, or, for at least 2^21 multiply-adds of `work`, in one run
+/// of whole items per kernel thread (`first`: the run's first item).
+pub(super) fn split_items<T: Send>(
+    data: &mut [T],
+    width: usize,
+    work: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let count = data.len() / width.max(1);
     let threads = if work >= 1 << 21 {
         crate::threads::count()
     } else {
         1
     };
-    let per = count.div_ceil(threads).max(1);
-    let update = |i: usize, chunk: &mut [T]| {
-        let here = chunk.len() / n;
-        let (own, dst) = MatMut::from_row_major_slice_mut(chunk, here, n).split_at_col_mut(at);
-        let l = match left {
-            Left::Own(c0, cols) => own.as_ref().subcols(c0, cols),
-            Left::Other(m) => m.subrows(i * per, here),
-        };
-        faer::linalg::matmul::matmul(dst, Accum::Add, l, right, -T::ONE, Par::Seq);
-    };
     if threads == 1 || count == 0 {
-        update(0, rows);
-    } else {
-        crate::threads::zip(crate::threads::ChunksMut::new(rows, per * n), update);
+        return f(0, data);
     }
+    let per = count.div_ceil(threads);
+    let runs = crate::threads::ChunksMut::new(data, per * width);
+    crate::threads::zip(runs, |i, chunk| f(i * per, chunk));
 }
 
 crate::multiversion! {
