@@ -112,13 +112,15 @@ fn from_column_major(
 
 /// torch.linalg.lstsq's (solution, rank) by QR (gels), where that gives
 /// what PyTorch's default driver gives: every matrix of full rank and well
-/// conditioned, no gradient wanted, B with A's batch dims (or a vector
-/// beside a single matrix), no rcond above the default. `None` sends the
-/// problem to the SVD, which also finds the rank of a deficient matrix.
+/// conditioned, no gradient wanted, B of A's dtype on its device with its
+/// batch dims (or a vector beside a single matrix), no rcond above the
+/// default. `None` sends the problem to the SVD, which also finds the rank
+/// of a deficient matrix (and names a misfit B as it always has).
 pub fn lstsq_qr(a: &Tensor, b: &Tensor, rcond: Option<f64>) -> Result<Option<(Tensor, Tensor)>> {
     let nd = a.ndim();
     let dtype = a.dtype();
-    if nd < 2 || !dtype.is_float() || b.dtype() != dtype || needs_grad(&[a, b]) {
+    let same = b.dtype() == dtype && b.device() == a.device();
+    if nd < 2 || !dtype.is_float() || !same || needs_grad(&[a, b]) {
         return Ok(None);
     }
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
