@@ -1,6 +1,6 @@
-//! The kernel threads: a pool of our own with OpenMP's static schedule, and
-//! rayon's global pool for the library that brings its own loops (faer's
-//! factorizations; matrix products are split on our threads, split.rs).
+//! The kernel threads: a pool of our own with OpenMP's static schedule
+//! (matrix products are split on them too, split.rs; faer's factorizations
+//! run on the calling thread, linalg.rs).
 //!
 //! Why not rayon for our loops: rayon hands pieces to whichever thread is
 //! free, and its idle workers fall asleep within microseconds. PyTorch's
@@ -15,10 +15,10 @@
 //! A loop started inside another (or from a second thread while one runs)
 //! runs on its caller alone.
 //!
-//! The pools are built by `torch.set_num_threads` when a script calls it
+//! The pool is built by `torch.set_num_threads` when a script calls it
 //! first (the usual first lines), else by the first parallel loop, with
-//! `RAYON_NUM_THREADS` threads if set, else one per core. Our count can
-//! change at any time, as PyTorch's can; rayon's keeps its first.
+//! `RAYON_NUM_THREADS` threads if set, else one per core. The count can
+//! change at any time, as PyTorch's can.
 
 use std::any::Any;
 use std::cell::Cell;
@@ -263,9 +263,8 @@ pub fn set(n: usize) -> usize {
     pool.threads()
 }
 
-/// Builds the pools with `n` threads each (0: the default), the calling
-/// thread among them. False when they were already built. (rayon's pool,
-/// for faer's factorizations, keeps the count it was built with.)
+/// Builds the pool with `n` threads (0: the default), the calling thread
+/// among them. False when it was already built.
 fn start(n: usize) -> bool {
     let n = if n == 0 { default_count() } else { n };
     let mut built = false;
@@ -273,14 +272,6 @@ fn start(n: usize) -> bool {
         built = true;
         Pool::build(n)
     });
-    if built {
-        // faer's loops: the calling thread is one of rayon's
-        // workers too. A pool someone built first is left as it is.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .use_current_thread()
-            .build_global();
-    }
     built
 }
 

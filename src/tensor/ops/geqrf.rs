@@ -27,15 +27,7 @@ impl QrFloat for f32 {
     const EPS: f32 = f32::EPSILON / 2.0;
     fn norm(x: &[f32]) -> f32 {
         // Squares in f64 neither overflow nor underflow for any f32.
-        let mut acc = [0f64; 8];
-        let (chunks, tail) = x.as_chunks::<8>();
-        for c in chunks {
-            for (a, &v) in acc.iter_mut().zip(c) {
-                *a += f64::from(v) * f64::from(v);
-            }
-        }
-        let tail: f64 = tail.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
-        (acc.iter().sum::<f64>() + tail).sqrt() as f32
+        sum_squares(x, f64::from).sqrt() as f32
     }
     fn hypot(self, other: f32) -> f32 {
         (f64::from(self)).hypot(f64::from(other)) as f32
@@ -45,7 +37,7 @@ impl QrFloat for f32 {
 impl QrFloat for f64 {
     const EPS: f64 = f64::EPSILON / 2.0;
     fn norm(x: &[f64]) -> f64 {
-        let sum = sum_squares(x, 1.0);
+        let sum = sum_squares(x, |v| v);
         if sum.is_finite() && sum > f64::MIN_POSITIVE / f64::EPSILON {
             return sum.sqrt();
         }
@@ -58,23 +50,24 @@ impl QrFloat for f64 {
                 big
             };
         }
-        big * sum_squares(x, 1.0 / big).sqrt()
+        big * sum_squares(x, |v| v / big).sqrt()
     }
     fn hypot(self, other: f64) -> f64 {
         f64::hypot(self, other)
     }
 }
 
-/// Σ (s·x)², eight running sums.
-fn sum_squares(x: &[f64], s: f64) -> f64 {
+/// Σ f(x)² in f64, eight running sums.
+#[inline(always)]
+fn sum_squares<T: Copy>(x: &[T], f: impl Fn(T) -> f64) -> f64 {
     let mut acc = [0f64; 8];
     let (chunks, tail) = x.as_chunks::<8>();
     for c in chunks {
         for (a, &v) in acc.iter_mut().zip(c) {
-            *a += (s * v) * (s * v);
+            *a += f(v) * f(v);
         }
     }
-    acc.iter().sum::<f64>() + tail.iter().map(|&v| (s * v) * (s * v)).sum::<f64>()
+    acc.iter().sum::<f64>() + tail.iter().map(|&v| f(v) * f(v)).sum::<f64>()
 }
 
 /// Σ x·y, sixteen running sums.

@@ -107,7 +107,7 @@ pub fn matrix_power(a: &Tensor, n: i64) -> Result<Tensor> {
 }
 
 /// float32's or float64's epsilon, as PyTorch's default tolerances use.
-fn eps_of(a: &Tensor) -> f64 {
+pub(super) fn eps_of(a: &Tensor) -> f64 {
     if a.dtype() == crate::tensor::DType::F64 {
         f64::EPSILON
     } else {

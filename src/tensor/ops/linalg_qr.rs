@@ -6,12 +6,13 @@ use super::geqrf::{
     QrFloat, apply_q, apply_qt, geqrf, orgqr, solve_upper, solve_upper_transposed, well_conditioned,
 };
 use super::linalg::{check_linalg_input, mt};
+use super::linalg_composite::eps_of;
 use super::lu_batch::{compute_dtype, each_matrix, split_batch};
 use super::view::{narrow, select, unsqueeze};
 use crate::autograd::needs_grad;
 use crate::backend::HostBuffer;
 use crate::error::{Result, dtype_err, value_err};
-use crate::tensor::{DType, Device, Tensor};
+use crate::tensor::{Device, Tensor};
 use crate::threads::ChunksMut;
 
 /// `torch.linalg.qr` ('reduced' or 'complete'; 'r' gives an empty Q).
@@ -132,12 +133,7 @@ pub fn lstsq_qr(a: &Tensor, b: &Tensor, rcond: Option<f64>) -> Result<Option<(Te
         (true, true) => (b.shape()[0], 1),
         (true, false) => (b.shape()[nd - 2], b.shape()[nd - 1]),
     };
-    let eps = if dtype == DType::F32 {
-        f64::from(f32::EPSILON)
-    } else {
-        f64::EPSILON
-    };
-    let default_rcond = rcond.is_none_or(|r| r <= eps * m.max(n) as f64);
+    let default_rcond = rcond.is_none_or(|r| r <= eps_of(a) * m.max(n) as f64);
     if b_rows != m || m * n * k == 0 || !default_rcond {
         return Ok(None);
     }
