@@ -1038,6 +1038,35 @@ fn prelude_layers_and_losses() {
         ],
         "",
     );
+    // nn.LSTM's float32 layer as one op (its backward walks the steps, then
+    // takes each weight's gradient in one product over them), here in
+    // float64: both directions, the output and the last cell state.
+    let inputs = [
+        ("x", "a,b,3", S),
+        ("wi", "8,3", S),
+        ("wh", "8,2", S),
+        ("bi", "8", S),
+        ("bh", "8", S),
+        ("h", "b,2", S),
+        ("c", "b,2", S),
+    ];
+    for reverse in ["False", "True"] {
+        let layer = format!(
+            "torch.mkldnn_rnn_layer(x, wi, wh, bi, bh, h, c, {reverse}, [], 2, 2, 1, True, False, False, True)"
+        );
+        check(&format!("{layer}[0] * 1.5 + {layer}[2]"), &inputs, "");
+    }
+    // Without biases, and under create_graph (the steps replayed as recorded ops).
+    check(
+        "torch.mkldnn_rnn_layer(x, wi, wh, None, None, h, c, False, [], 2, 2, 1, False, False, False, True)[1]",
+        &inputs,
+        "",
+    );
+    check(
+        "torch.autograd.grad((torch.mkldnn_rnn_layer(x, wi, wh, bi, bh, h, c, False, [], 2, 2, 1, True, False, False, True)[0] ** 2).sum(), (x, wh), create_graph=True)[1] * wh",
+        &inputs,
+        "",
+    );
     // Its backward is differentiable too (create_graph runs it in tensor ops).
     check(
         "torch.autograd.grad((torch._thnn_fused_lstm_cell(x, y, c)[0] * 1.5 + torch._thnn_fused_lstm_cell(x, y, c)[1]).sum() ** 2, (x, c), create_graph=True)[1] * c",

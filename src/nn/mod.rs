@@ -10,6 +10,7 @@ pub mod functional;
 pub mod init;
 mod layer_norm;
 pub mod loss;
+pub mod lstm_layer;
 pub mod normalization;
 pub mod optim;
 mod optim_state;

@@ -57,3 +57,13 @@ for step in range(5):
     opt.step()
     print(step, round(loss.item(), 4))
 print(model.lstm.weight_hh_l0.grad.shape)
+
+# Initial states and inputs of the wrong size are refused with PyTorch's words.
+for m, hx in [(nn.LSTM(4, 3, batch_first=True), (torch.zeros(1, 2, 3), torch.zeros(1, 2, 3))),
+              (nn.LSTM(4, 3), (torch.zeros(1, 2, 3), torch.zeros(1, 5, 3))),
+              (nn.GRU(4, 3, num_layers=2), torch.zeros(1, 5, 3)),
+              (nn.RNN(5, 3), None)]:
+    try:
+        m(torch.randn(6, 5, 4), hx)
+    except RuntimeError as e:
+        print(e)

@@ -110,6 +110,14 @@ class RNNBase(nn.Module):
             input = input.transpose(0, 1)
         steps, batch = input.shape[0], input.shape[1]
         directions = 2 if self.bidirectional else 1
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {input.shape[-1]}")
+        if hx is not None:
+            expected = (self.num_layers * directions, batch, self.hidden_size)
+            states = [(hx[0], "hidden[0]"), (hx[1], "hidden[1]")] if lstm else [(hx, "hidden")]
+            for state, name in states:
+                if tuple(state.shape) != expected:
+                    raise RuntimeError(f"Expected {name} size {expected}, got {list(state.shape)}")
         if hx is None:
             zeros = torch.zeros(self.num_layers * directions, batch, self.hidden_size, dtype=input.dtype, device=input.device)
             h0, c0 = zeros, zeros
@@ -128,6 +136,18 @@ class RNNBase(nn.Module):
                 k = layer * directions + direction
                 h, c = h0[k], c0[k]
                 ys = [None] * steps
+                if lstm and layer_input.dtype == torch.float32 and layer_input.device.type == "cpu":
+                    # A float32 layer on the CPU is one op and one node, as
+                    # in PyTorch (oneDNN's layer: grad_fn
+                    # MkldnnRnnLayerBackward0); its backward takes each
+                    # weight's gradient in one product over every step.
+                    y, h, c, _ = torch.mkldnn_rnn_layer(layer_input, w_ih, w_hh, b_ih, b_hh, h, c, direction == 1,
+                                                        [], 2, self.hidden_size, 1, self.bias,
+                                                        self.bidirectional, False, self.training)
+                    outs.append(y)
+                    last_h.append(h)
+                    last_c.append(c)
+                    continue
                 gates = F.linear(layer_input, w_ih, b_ih)
                 order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
                 if lstm:
