@@ -25,7 +25,12 @@ pub fn conv2d(
     lw: &Layout,
     win: &Window,
 ) -> Option<CpuStorage> {
+    let depth = lw.shape[1..].iter().product();
+    let direct = super::conv_direct::suits(lw.shape[0], depth, win.out[0] * win.out[1]);
     match (x, w) {
+        (CpuStorage::F32(a), CpuStorage::F32(b)) if direct => Some(CpuStorage::F32(
+            super::conv_direct::conv2d(a, lx, b, lw, win),
+        )),
         (CpuStorage::F32(a), CpuStorage::F32(b)) => Some(CpuStorage::F32(typed(a, lx, b, lw, win))),
         (CpuStorage::F64(a), CpuStorage::F64(b)) => Some(CpuStorage::F64(typed(a, lx, b, lw, win))),
         _ => None,
@@ -54,7 +59,13 @@ fn images_per_product(o: usize, l: usize, depth: usize, images: usize) -> usize 
     (BLOCK_COLUMNS / l).clamp(1, images.max(1))
 }
 
-fn typed<T: Element + Num>(x: &[T], lx: &Layout, w: &[T], lw: &Layout, win: &Window) -> Vec<T> {
+pub(super) fn typed<T: Element + Num>(
+    x: &[T],
+    lx: &Layout,
+    w: &[T],
+    lw: &Layout,
+    win: &Window,
+) -> Vec<T> {
     let (x, w) = (contiguous(x, lx), contiguous(w, lw));
     let (n, c, h, wd) = (lx.shape[0], lx.shape[1], lx.shape[2], lx.shape[3]);
     let o = lw.shape[0];

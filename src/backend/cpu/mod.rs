@@ -13,6 +13,7 @@ mod cascade;
 mod cast;
 mod column_folds;
 pub mod conv;
+mod conv_direct;
 mod elem;
 mod elementwise;
 mod extrema;
