@@ -103,15 +103,32 @@ crate::multiversion! {
             }
             let line = (y0 + (oy * win.stride[0]) as i64) as usize * w;
             let to = start + xlo;
-            for (ox, o) in dst[to..start + xhi].iter_mut().enumerate() {
-                let x = x0 + ((xlo + ox) * win.stride[1]) as i64;
-                o.write(src[line + x as usize]);
-            }
+            // The row's inputs, stride apart from the first (each inside
+            // the row: the tap's xlo..xhi are the positions that read it).
+            let first = line + (x0 + (xlo * win.stride[1]) as i64) as usize;
+            let run = &mut dst[to..start + xhi];
+            strided_copy(run, &src[first..], win.stride[1]);
             dst[start..to].fill(pad);
             dst[start + xhi..start + ow].fill(pad);
         }
     }
 }
+}
+
+/// `run[i] = src[i·step]` (the caller's positions all read inside src).
+#[inline(always)]
+fn strided_copy<T: Copy>(run: &mut [Out<T>], src: &[T], step: usize) {
+    if step == 2 {
+        // Pairs, the first of each: a pattern the vectoriser turns into
+        // two loads and a shuffle.
+        for (o, pair) in run.iter_mut().zip(src.chunks(2)) {
+            o.write(pair[0]);
+        }
+        return;
+    }
+    for (o, v) in run.iter_mut().zip(src.iter().step_by(step)) {
+        o.write(*v);
+    }
 }
 
 /// A tap's rows inside the input at stride 1 along x, in order with running
