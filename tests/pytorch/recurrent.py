@@ -67,3 +67,12 @@ for m, hx in [(nn.LSTM(4, 3, batch_first=True), (torch.zeros(1, 2, 3), torch.zer
         m(torch.randn(6, 5, 4), hx)
     except RuntimeError as e:
         print(e)
+for m in [nn.LSTM(4, 3), nn.GRU(4, 3, batch_first=True)]:
+    try:
+        m(torch.randn(0, 5, 4) if not m.batch_first else torch.randn(5, 0, 4))
+    except RuntimeError as e:
+        print(e)
+# A batch of none.
+out, (h, c) = nn.LSTM(4, 3, num_layers=2)(torch.randn(5, 0, 4))
+print(out.shape, h.shape, c.shape)
+print(torch.stack([torch.zeros(1, 0, 2)[0], torch.zeros(3, 0, 2)[2]]).shape)

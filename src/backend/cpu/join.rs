@@ -28,6 +28,9 @@ fn concat_typed<T: Element>(
         .iter()
         .zip(runs)
         .map(|(&(s, offset), &run)| match T::slice(s) {
+            // An empty part adds nothing, wherever its view starts (a view
+            // of an empty tensor may start past its storage's end).
+            Some(v) if outer * run == 0 => Ok(&v[..0]),
             Some(v) if v.len() >= offset + outer * run => Ok(&v[offset..offset + outer * run]),
             _ => Err(value_err(
                 "internal: cat's parts reached the backend unprepared",

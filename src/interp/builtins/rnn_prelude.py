@@ -110,6 +110,8 @@ class RNNBase(nn.Module):
             input = input.transpose(0, 1)
         steps, batch = input.shape[0], input.shape[1]
         directions = 2 if self.bidirectional else 1
+        if steps == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {input.shape[-1]}")
         if hx is not None:
