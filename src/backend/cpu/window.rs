@@ -103,11 +103,8 @@ crate::multiversion! {
             }
             let line = (y0 + (oy * win.stride[0]) as i64) as usize * w;
             let to = start + xlo;
-            // The row's inputs, stride apart from the first (each inside
-            // the row: the tap's xlo..xhi are the positions that read it).
             let first = line + (x0 + (xlo * win.stride[1]) as i64) as usize;
-            let run = &mut dst[to..start + xhi];
-            strided_copy(run, &src[first..], win.stride[1]);
+            strided_copy(&mut dst[to..start + xhi], &src[first..], win.stride[1]);
             dst[start..to].fill(pad);
             dst[start + xhi..start + ow].fill(pad);
         }
@@ -115,12 +112,18 @@ crate::multiversion! {
 }
 }
 
-/// `run[i] = src[i·step]` (the caller's positions all read inside src).
+/// `run[i] = src[i·step]`, every slot of run written (the caller's
+/// positions read inside src; a short src is a panic at the slice, never a
+/// slot left unwritten). Stride 2 (a strided convolution's windows) as the
+/// first of each pair: the per-element index and its check kept the loop's
+/// step in memory.
 #[inline(always)]
 fn strided_copy<T: Copy>(run: &mut [Out<T>], src: &[T], step: usize) {
+    if run.is_empty() {
+        return;
+    }
+    let src = &src[..(run.len() - 1) * step + 1];
     if step == 2 {
-        // Pairs, the first of each: a pattern the vectoriser turns into
-        // two loads and a shuffle.
         for (o, pair) in run.iter_mut().zip(src.chunks(2)) {
             o.write(pair[0]);
         }
