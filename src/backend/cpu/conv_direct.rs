@@ -29,7 +29,15 @@ const SMALL_IMAGE: usize = 256;
 /// Whether the direct loop runs this convolution: `o` output channels, a
 /// window of `depth` taps, `l` output positions an image.
 pub fn suits(o: usize, depth: usize, l: usize) -> bool {
-    o > 0 && o.is_multiple_of(LANES) && depth > 0 && depth <= 512 && l > 1 && l <= SMALL_IMAGE
+    // Without AVX-512 the loop has neither the registers nor the fused
+    // multiply-add it is built around.
+    super::simd::isa() == super::simd::Isa::Avx512
+        && o > 0
+        && o.is_multiple_of(LANES)
+        && depth > 0
+        && depth <= 512
+        && l > 1
+        && l <= SMALL_IMAGE
 }
 
 /// `[N, C, H, W]` ⊛ `[O, C, kh, kw]` over `win`: `[N, O, oh, ow]` (the
@@ -324,7 +332,12 @@ mod tests {
         for (i, &(n, c, h, o, k, s, p, d)) in shapes.iter().enumerate() {
             let win = window(h, k, s, p, d);
             let l = win.out[0] * win.out[1];
-            assert!(suits(o, c * k * k, l), "{:?}", shapes[i]);
+            // (Direct calls: the loop's own bits also without AVX-512.)
+            assert!(
+                o % LANES == 0 && c * k * k <= 512 && l <= SMALL_IMAGE,
+                "{:?}",
+                shapes[i]
+            );
             let lx = Layout::contiguous(&[n, c, h, h]);
             let lw = Layout::contiguous(&[o, c, k, k]);
             let x = values(n * c * h * h, i as u32);
@@ -342,7 +355,8 @@ mod tests {
 
     #[test]
     fn takes_small_images_with_whole_vectors_of_channels() {
-        assert!(suits(16, 150, 100));
+        let avx512 = crate::backend::cpu::simd::isa() == crate::backend::cpu::simd::Isa::Avx512;
+        assert_eq!(suits(16, 150, 100), avx512);
         assert!(!suits(8, 150, 100));
         assert!(!suits(16, 576, 64));
         assert!(!suits(16, 27, 1024));
