@@ -17,7 +17,7 @@ use crate::autograd::rules::rule;
 use crate::autograd::{Saved, is_enabled, needs_grad, no_grad, record};
 use crate::error::{Result, dtype_err, shape_err, value_err};
 use crate::nn::functional::linear;
-use crate::nn::recurrent::{CellInputs, fused_lstm_cell};
+use crate::nn::recurrent::{CellInputs, cell_kernel, cell_kernel_backward, fused_lstm_cell};
 use crate::tensor::op::ReduceOp;
 use crate::tensor::ops::arith::add;
 use crate::tensor::ops::creation::zeros_on;
@@ -208,15 +208,11 @@ impl Steps {
         for t in order(d.t, x.reverse) {
             // The fused cell's sum: the input's gates plus the hidden part.
             let s = add(&select(&gates, 0, t as i64)?, &matmul(&h, &wt)?)?;
-            let (out, work) = {
-                let (g, cs) = (s.read(), c.read());
-                g.lstm_cell(s.layout(), (&cs, c.layout()))?
-            };
-            let out = Tensor::from_contiguous(out, &[2, d.b, d.h]);
+            let (out, work) = cell_kernel(&s, &c)?;
             h = select(&out, 0, 0)?;
             c = select(&out, 0, 1)?;
             outs[t] = Some(out);
-            works[t] = Some(Tensor::from_contiguous(work, &[d.b, 4 * d.h]));
+            works[t] = Some(work);
         }
         let done = |v: Vec<Option<Tensor>>| -> Result<Vec<Tensor>> {
             v.into_iter()
@@ -271,13 +267,9 @@ impl Backward {
                 0 => t[6].clone(),
                 _ => select(&self.steps.outs[order[k - 1]], 0, 1)?,
             };
-            let (dg, dcx) = {
-                let (ds, cs) = (dd.read(), c_prev.read());
-                let (os, ws) = (self.steps.outs[s].read(), self.steps.works[s].read());
-                ds.lstm_cell_backward(dd.layout(), (&cs, c_prev.layout()), &os, &ws)?
-            };
-            let dg = Tensor::from_contiguous(dg, &[b, 4 * h]);
-            dc = Tensor::from_contiguous(dcx, &[b, h]);
+            let (dg, dcx) =
+                cell_kernel_backward(&dd, &c_prev, &self.steps.outs[s], &self.steps.works[s])?;
+            dc = dcx;
             dh = matmul(&dg, &t[2])?;
             dgates[s] = Some(dg);
         }

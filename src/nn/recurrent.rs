@@ -101,17 +101,12 @@ impl CellInputs<'_> {
 /// (hy, cy, workspace): hy and cy `[B, H]`, the activated gates `[B, 4H]`
 /// (σ(i), σ(f), tanh(g), σ(o); no gradient flows through them).
 pub fn fused_lstm_cell(x: &CellInputs) -> Result<(Tensor, Tensor, Tensor)> {
-    let (b, h) = x.check()?;
+    x.check()?;
     if !matches!(x.cx.dtype(), DType::F32 | DType::F64) {
         return composite(x);
     }
     let gates = no_grad(|| x.gates())?;
-    let (out, work) = {
-        let (g, c) = (gates.read(), x.cx.read());
-        g.lstm_cell(gates.layout(), (&c, x.cx.layout()))?
-    };
-    let out = Tensor::from_contiguous(out, &[2, b, h]);
-    let work = Tensor::from_contiguous(work, &[b, 4 * h]);
+    let (out, work) = cell_kernel(&gates, x.cx)?;
     let inputs = x.all();
     if !needs_grad(&inputs) {
         // A step under no_grad (inference) saves nothing.
@@ -142,17 +137,45 @@ pub fn fused_lstm_cell(x: &CellInputs) -> Result<(Tensor, Tensor, Tensor)> {
                 }
                 let (out, work) = (s_out.get()?, s_work.get()?);
                 let d = d.to_dtype(out.dtype())?;
-                let (dg, dc) = {
-                    let (ds, cs, os, ws) = (d.read(), x.cx.read(), out.read(), work.read());
-                    ds.lstm_cell_backward(d.layout(), (&cs, x.cx.layout()), &os, &ws)?
-                };
-                let dgates = Tensor::from_contiguous(dg, &[b, 4 * h]);
-                let dcx = Tensor::from_contiguous(dc, &[b, h]);
+                let (dgates, dcx) = cell_kernel_backward(&d, x.cx, &out, &work)?;
                 cell_grads(dgates, dcx, &x)
             })
         },
     );
     Ok((select(&out, 0, 0)?, select(&out, 0, 1)?, work))
+}
+
+/// The backend's fused cell on the gates' sum `[B, 4H]` and cx `[B, H]`:
+/// (`[2, B, H]` hy then cy, the activated gates `[B, 4H]`).
+pub(crate) fn cell_kernel(gates: &Tensor, cx: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (b, h) = (cx.shape()[0], cx.shape()[1]);
+    let (out, work) = {
+        let (g, c) = (gates.read(), cx.read());
+        g.lstm_cell(gates.layout(), (&c, cx.layout()))?
+    };
+    Ok((
+        Tensor::from_contiguous(out, &[2, b, h]),
+        Tensor::from_contiguous(work, &[b, 4 * h]),
+    ))
+}
+
+/// cell_kernel's gradient from `d` `[2, B, H]` (hy's, then cy's), given its
+/// cx and what it returned: (the gates' gradient `[B, 4H]`, cx's `[B, H]`).
+pub(crate) fn cell_kernel_backward(
+    d: &Tensor,
+    cx: &Tensor,
+    out: &Tensor,
+    work: &Tensor,
+) -> Result<(Tensor, Tensor)> {
+    let (b, h) = (cx.shape()[0], cx.shape()[1]);
+    let (dg, dc) = {
+        let (ds, cs, os, ws) = (d.read(), cx.read(), out.read(), work.read());
+        ds.lstm_cell_backward(d.layout(), (&cs, cx.layout()), &os, &ws)?
+    };
+    Ok((
+        Tensor::from_contiguous(dg, &[b, 4 * h]),
+        Tensor::from_contiguous(dc, &[b, h]),
+    ))
 }
 
 /// One gradient per input: the gates' gradient for both parts of the gates

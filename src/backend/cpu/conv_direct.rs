@@ -13,6 +13,7 @@
 //! unfold then matmul.
 
 use super::scratch::{Out, filled_vec};
+use super::split::side_by_side;
 use super::strided::contiguous;
 use crate::backend::Window;
 use crate::tensor::layout::Layout;
@@ -61,13 +62,19 @@ pub fn conv2d(x: &[f32], lx: &Layout, w: &[f32], lw: &Layout, win: &Window) -> V
     let offsets = plane.tap_offsets(win, c);
     let bases = plane.position_bases(win);
     filled_vec(n * o * l, |out| {
-        let per_thread = n.div_ceil(crate::threads::count());
+        // Images side by side on the kernel threads where the batch's work
+        // is worth it (as im2col's path decides), else all on this one.
+        let per_thread = match side_by_side(n, o * l * depth) {
+            true => n.div_ceil(crate::threads::count()),
+            false => n.max(1),
+        };
         let runs = crate::threads::ChunksMut::new(out, per_thread * o * l);
         crate::threads::zip(runs, |r, dsts| {
+            // The border stays zero: each image writes only the inside.
             let mut padded = vec![0.0f32; c * plane.size()];
             for (i, dst) in dsts.chunks_exact_mut(o * l).enumerate() {
                 let image = &x[(r * per_thread + i) * c * h * wd..][..c * h * wd];
-                plane.fill(image, c, h, wd, &mut padded);
+                plane.fill(image, h, wd, &mut padded);
                 one_image(&padded, &offsets, &wt, &bases, dst);
             }
         });
@@ -130,9 +137,8 @@ impl Plane {
         bases
     }
 
-    /// `image`'s planes into `padded`, its border zero.
-    fn fill(&self, image: &[f32], c: usize, h: usize, wd: usize, padded: &mut [f32]) {
-        padded.fill(0.0);
+    /// `image`'s planes into the inside of `padded` (whose border is zero).
+    fn fill(&self, image: &[f32], h: usize, wd: usize, padded: &mut [f32]) {
         for (src, dst) in image
             .chunks_exact(h * wd)
             .zip(padded.chunks_exact_mut(self.size()))
@@ -142,7 +148,6 @@ impl Plane {
                 dst[at..at + wd].copy_from_slice(row);
             }
         }
-        debug_assert_eq!(padded.len(), c * self.size());
     }
 }
 
