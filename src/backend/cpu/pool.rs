@@ -43,11 +43,11 @@ fn pool_one<T: Element + PartialOrd>(
     let mut max = src[best];
     for y in (y0..y1).step_by(dy) {
         for x in (x0..x1).step_by(dx) {
+            // Selects, as in `keep_max`.
             let v = src[y * w + x];
-            if beats_max(v, max) {
-                max = v;
-                best = y * w + x;
-            }
+            let beats = beats_max(v, max);
+            max = if beats { v } else { max };
+            best = if beats { y * w + x } else { best };
         }
     }
     (max, best as i64)
@@ -71,22 +71,72 @@ fn inner_columns(win: &Window, w: usize) -> (usize, usize) {
 trait Pooled: Element + PartialOrd {}
 impl<T: Element + PartialOrd> Pooled for T {}
 
+/// Columns a tap's selects run at once: `m`, `at` and `picked` are whole
+/// rounds of them, so that no round is left to a scalar tail.
+const ROUND: usize = 16;
+
 /// One tap across the inner columns: column `j` reads `line[j * s]`, and a
-/// new maximum records the tap's `code`.
-fn tap<T: Copy + PartialOrd>(line: &[T], s: usize, m: &mut [T], at: &mut [u32], code: u32) {
-    for ((m, at), &v) in m.iter_mut().zip(at).zip(line.iter().step_by(s)) {
-        if beats_max(v, *m) {
-            *m = v;
-            *at = code;
-        }
+/// new maximum records the tap's `code`. Selects, not branches: on random
+/// data a branch on each comparison was mispredicted often enough to make a
+/// 3×3 pool over 2 MB take 10 ms. The line is first copied into `picked`
+/// (a strided one too), so that the selects run over slices and vectorise
+/// (over a strided iterator LLVM made branches of them again).
+#[inline(always)]
+fn tap<T: Copy + PartialOrd>(
+    line: &[T],
+    s: usize,
+    picked: &mut [T],
+    m: &mut [T],
+    at: &mut [u32],
+    code: u32,
+) {
+    match s {
+        1 => picked[..line.len()].copy_from_slice(line),
+        // As window.rs's strided_copy: the first of each pair keeps the
+        // step out of memory.
+        2 => picked
+            .iter_mut()
+            .zip(line.chunks(2))
+            .for_each(|(p, pair)| *p = pair[0]),
+        _ => picked
+            .iter_mut()
+            .zip(line.iter().step_by(s))
+            .for_each(|(p, &v)| *p = v),
+    }
+    // Whole rounds: the vector loop covers them all, and its scalar tail
+    // (branches again) never runs.
+    for ((m, at), &v) in m.iter_mut().zip(at).zip(&*picked) {
+        keep_max(v, m, at, code);
     }
 }
 
-/// One plane: every output slot of `vals` and `idx` is written. Columns whose
-/// window lies inside the row are done tap by tap across the whole row (each
-/// output still sees its taps in ATen's order); the few at the padded edges
-/// one at a time.
-fn pool_plane<T: Pooled>(
+/// `m = v` and `at = code` where v beats m (ATen's `val > max || isnan(val)`).
+#[inline(always)]
+fn keep_max<T: Copy + PartialOrd>(v: T, m: &mut T, at: &mut u32, code: u32) {
+    let beats = beats_max(v, *m);
+    *m = if beats { v } else { *m };
+    *at = if beats { code } else { *at };
+}
+
+// One plane: every output slot of `vals` and `idx` is written. Columns whose
+// window lies inside the row are done tap by tap across the whole row (each
+// output still sees its taps in ATen's order); the few at the padded edges
+// one at a time. Compiled for AVX2 and AVX-512 too (simd.rs): the taps'
+// compares and selects run a vector of columns at a time.
+crate::multiversion! {
+    fn pool_plane<T: Pooled>(
+        src: &[T],
+        hw: [usize; 2],
+        win: &Window,
+        vals: &mut [Out<T>],
+        idx: &mut [Out<i64>]
+    ) {
+        pool_plane_any(src, hw, win, vals, idx)
+    }
+}
+
+#[inline(always)]
+fn pool_plane_any<T: Pooled>(
     src: &[T],
     hw: [usize; 2],
     win: &Window,
@@ -101,8 +151,10 @@ fn pool_plane<T: Pooled>(
         (ow, ow)
     };
     let (sx, px, dx) = (win.stride[1], win.pad_before[1], win.dilation[1]);
-    let mut m = vec![T::default(); hi - lo];
-    let mut at = vec![0u32; hi - lo];
+    let width = (hi - lo).next_multiple_of(ROUND);
+    let mut m = vec![T::default(); width];
+    let mut at = vec![0u32; width];
+    let mut picked = vec![T::default(); width];
     for oy in 0..oh {
         let ys = reach(oy, hw[0], win, 0);
         let (y0, y1, dy) = ys;
@@ -125,7 +177,7 @@ fn pool_plane<T: Pooled>(
         }
         // The first tap (y0, kx = 0) starts every maximum.
         let first = y0 * w + lo * sx - px;
-        for (j, (m, at)) in m.iter_mut().zip(&mut at).enumerate() {
+        for (j, (m, at)) in m.iter_mut().zip(&mut at).take(hi - lo).enumerate() {
             *m = src[first + j * sx];
             *at = (y0 * w) as u32;
         }
@@ -138,12 +190,15 @@ fn pool_plane<T: Pooled>(
                 let base = y * w + lo * sx + kx * dx - px;
                 let line = &src[base..base + (hi - lo - 1) * sx + 1];
                 let code = (y * w + kx * dx) as u32;
-                tap(line, sx, &mut m, &mut at, code);
+                tap(line, sx, &mut picked, &mut m, &mut at, code);
             }
         }
-        for (j, (&v, &code)) in m.iter().zip(&at).enumerate() {
-            vals[row + lo + j].write(v);
-            idx[row + lo + j].write((code as usize + (lo + j) * sx - px) as i64);
+        let slots = vals[row + lo..row + hi]
+            .iter_mut()
+            .zip(&mut idx[row + lo..row + hi]);
+        for (j, ((val, i), (&v, &code))) in slots.zip(m.iter().zip(&at)).enumerate() {
+            val.write(v);
+            i.write((code as usize + (lo + j) * sx - px) as i64);
         }
     }
 }

@@ -55,27 +55,83 @@ def _pool_max(x, dim):
     return x.amax(dim, keepdim=True)
 
 
+def _adaptive_sizes(input, output_size):
+    # (oh, ow), None standing for the input's own size, as PyTorch reads it.
+    oh, ow = output_size if isinstance(output_size, (tuple, list)) else (output_size, output_size)
+    return (input.shape[-2] if oh is None else oh, input.shape[-1] if ow is None else ow)
+
+
+def _whole_window(input, oh, ow):
+    # Where the output divides the input, each cell's window is the same
+    # (input / output) with no overlap: adaptive pooling is plain pooling with
+    # kernel = stride, one pass, not a narrow and a reduction per cell.
+    h, w = input.shape[-2], input.shape[-1]
+    if oh > 0 and ow > 0 and h % oh == 0 and w % ow == 0:
+        return (h // oh, w // ow)
+    return None
+
+
 def adaptive_avg_pool1d(input, output_size):
-    size_out = _single(output_size)
-    if size_out == 1:
-        return input.mean(-1, keepdim=True)
-    return _adaptive_1d(input, -1, size_out, _pool_mean)
+    # As PyTorch: the 2-d pooling over a height of 1.
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    oh, ow = output_size if isinstance(output_size, (tuple, list)) else (output_size, output_size)
+    oh, ow = _adaptive_sizes(input, output_size)
     if oh == 1 and ow == 1:
         return input.mean((-2, -1), keepdim=True)
-    return _adaptive_1d(_adaptive_1d(input, -1, ow, _pool_mean), -2, oh, _pool_mean)
+    k = _whole_window(input, oh, ow)
+    if k is not None:
+        return torch._grad_fn_name(F.avg_pool2d(input, k), "AdaptiveAvgPool2DBackward0")
+    return torch._grad_fn_name(_adaptive_avg_cells(input, oh, ow), "AdaptiveAvgPool2DBackward0")
+
+
+def _adaptive_avg_cells(input, oh, ow):
+    # Windows of differing sizes: each cell's sum over its columns, then its
+    # rows, divided by its height and then its width (ATen's sum / kh / kw).
+    rows, cols = _adaptive_ranges(input.shape[-2], oh), _adaptive_ranges(input.shape[-1], ow)
+    s = torch.cat([input.narrow(-1, c, d - c).sum(-1, keepdim=True) for c, d in cols], -1)
+    s = torch.cat([s.narrow(-2, a, b - a).sum(-2, keepdim=True) for a, b in rows], -2)
+    kh = torch.tensor([float(b - a) for a, b in rows], dtype=input.dtype, device=input.device)
+    kw = torch.tensor([float(d - c) for c, d in cols], dtype=input.dtype, device=input.device)
+    return s / kh.unsqueeze(-1) / kw
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
-    return _adaptive_1d(input, -1, _single(output_size), _pool_max)
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    oh, ow = output_size if isinstance(output_size, (tuple, list)) else (output_size, output_size)
-    return _adaptive_1d(_adaptive_1d(input, -1, ow, _pool_max), -2, oh, _pool_max)
+    oh, ow = _adaptive_sizes(input, output_size)
+    k = _whole_window(input, oh, ow)
+    if k is not None and (oh > 1 or ow > 1):
+        # max_pool2d scans each window as ATen's adaptive kernel does (the
+        # last NaN wins, else the first maximum), so values and indices agree.
+        out = F.max_pool2d(input, k, return_indices=True)
+    else:
+        # One window over each plane (which max_pool2d would walk tap by
+        # tap), or windows of differing sizes: cell by cell.
+        out = _adaptive_max_cells(input, oh, ow)
+    values = torch._grad_fn_name(out[0], "AdaptiveMaxPool2DBackward0")
+    return (values, out[1]) if return_indices else values
+
+
+def _adaptive_max_cells(input, oh, ow):
+    # Each window's first maximum and its flat position in the input's plane
+    # (max's index: the gradient goes to that one element, as in ATen, where
+    # amax would share it among ties).
+    h, w = input.shape[-2], input.shape[-1]
+    vals, idxs = [], []
+    for a, b in _adaptive_ranges(h, oh):
+        for c, d in _adaptive_ranges(w, ow):
+            v, i = input[..., a:b, c:d].flatten(-2).max(-1)
+            vals.append(v)
+            idxs.append((a + i // (d - c)) * w + c + i % (d - c))
+    shape = tuple(input.shape[:-2]) + (oh, ow)
+    return torch.stack(vals, -1).reshape(shape), torch.stack(idxs, -1).reshape(shape)
 
 
 class _AdaptivePool(nn.Module):

@@ -1,0 +1,48 @@
+# Max pooling over rows wide enough for the vector loop (16 columns and more):
+# NaNs, ties and -inf in the middle of a row, strides 1 and 2, max_pool1d, float64
+# and integers; adaptive pooling as plain pooling where the output divides the input
+# (values, indices, grad_fn names, gradients to one element among ties) and cell by
+# cell where it does not.
+import torch
+import torch.nn.functional as F
+
+nan, inf = float('nan'), float('inf')
+row = torch.tensor([(i * 7) % 11 - 5. for i in range(40)])
+row[5], row[6], row[20], row[33] = nan, 9., -inf, nan
+row[12] = row[13] = row[14] = 6.
+x = torch.stack([row, row.flip(0), row.roll(3)]).reshape(1, 3, 1, 40)
+for k, s, p in [(3, 1, 1), (3, 2, 1), (5, 2, 2), (2, 2, 0), (4, 3, 0)]:
+    v, i = F.max_pool2d(x, (1, k), (1, s), (0, p), return_indices=True)
+    print(k, s, p, v[0, :, 0], i[0, :, 0])
+plane = torch.arange(3 * 34 * 34).reshape(1, 3, 34, 34) % 13 - 6
+print(F.max_pool2d(plane.double(), 3, 2, 1)[0, 1, :3, :8])
+print(F.max_pool2d(plane, 3, 1, 1)[0, 2, 5, :20])
+v, i = F.max_pool1d(x.reshape(3, 1, 40), 3, 2, 1, return_indices=True)
+print(v[:, 0, :12], i[:, 0, :12])
+torch.manual_seed(0)
+big = torch.randn(2, 4, 20, 36, requires_grad=True)
+y = F.max_pool2d(big, 3, 2, 1)
+y.pow(2).sum().backward()
+# Two places: a GPU adds in its own order.
+print(f"{y.sum().item():.2f} {big.grad.sum().item():.2f} {big.grad.abs().sum().item():.2f}")
+
+img = (torch.arange(2 * 3 * 8 * 8).reshape(2, 3, 8, 8) % 11 - 5).float().requires_grad_()
+for size in [4, (None, 2), (8, 8), 1, (2, 8), 3, (2, 5), (16, 16)]:
+    a = F.adaptive_avg_pool2d(img, size)
+    m, mi = F.adaptive_max_pool2d(img, size, return_indices=True)
+    print(size, tuple(a.shape), a.grad_fn.name(), m.grad_fn.name(), mi.dtype)
+    print(a[1, 2], m[0, 1], mi[1, 1])
+    (a.sum() + m.pow(2).sum()).backward()
+    print(img.grad[0, 0])
+    img.grad = None
+z = torch.zeros(1, 2, 4, 4, requires_grad=True)
+F.adaptive_max_pool2d(z, 1).sum().backward()
+print(z.grad[0, 0])
+z.grad = None
+F.adaptive_max_pool2d(z, (2, 3)).sum().backward()
+print(z.grad[0, 1])
+seq = (torch.arange(2 * 5 * 12).reshape(2, 5, 12) % 7 - 3).float()
+print(F.adaptive_avg_pool1d(seq, 4)[0], F.adaptive_avg_pool1d(seq, 5)[1])
+print(F.adaptive_max_pool1d(seq, 5, return_indices=True)[1][1], F.adaptive_max_pool1d(seq, 3)[0])
+print(F.adaptive_avg_pool1d(seq, 4).grad_fn, F.adaptive_avg_pool1d(seq, 1).shape)
+print(torch.nn.AdaptiveAvgPool2d((2, 2))(img)[0, 0], torch.nn.AdaptiveMaxPool2d(3)(img)[1, 1])
