@@ -46,3 +46,14 @@ print(F.adaptive_avg_pool1d(seq, 4)[0], F.adaptive_avg_pool1d(seq, 5)[1])
 print(F.adaptive_max_pool1d(seq, 5, return_indices=True)[1][1], F.adaptive_max_pool1d(seq, 3)[0])
 print(F.adaptive_avg_pool1d(seq, 4).grad_fn, F.adaptive_avg_pool1d(seq, 1).shape)
 print(torch.nn.AdaptiveAvgPool2d((2, 2))(img)[0, 0], torch.nn.AdaptiveMaxPool2d(3)(img)[1, 1])
+# Many small planes, split among threads in runs: TextCNN's max over the whole
+# sequence, pairs along it, and a global 2-d max (one output a plane, scanned
+# output by output).
+seqs = torch.randn(8, 50, 100)
+for k, s in [(100, None), (2, None), (3, 2)]:
+    v, i = F.max_pool1d(seqs, k, s, return_indices=True)
+    print(tuple(v.shape), f"{v.sum().item():.2f}", i.sum().item(), i[3, 7, :5])
+maps = torch.randn(4, 16, 24, 24)
+v, i = F.max_pool2d(maps, 24, return_indices=True)
+print(tuple(v.shape), f"{v.sum().item():.2f}", i.sum().item(), i[2, :6, 0, 0])
+print(torch.equal(F.adaptive_max_pool2d(maps, 1), v), torch.equal(F.adaptive_max_pool2d(maps, 6), F.max_pool2d(maps, 4)))

@@ -118,11 +118,9 @@ fn keep_max<T: Copy + PartialOrd>(v: T, m: &mut T, at: &mut u32, code: u32) {
     *at = if beats { code } else { *at };
 }
 
-// One plane: every output slot of `vals` and `idx` is written. Columns whose
-// window lies inside the row are done tap by tap across the whole row (each
-// output still sees its taps in ATen's order); the few at the padded edges
-// one at a time. Compiled for AVX2 and AVX-512 too (simd.rs): the taps'
-// compares and selects run a vector of columns at a time.
+// A run of whole planes (`src`, `vals` and `idx` hold the same ones), with
+// one set of row buffers. Compiled for AVX2 and AVX-512 too (simd.rs): the
+// taps' compares and selects run a vector of columns at a time.
 crate::multiversion! {
     fn pool_plane<T: Pooled>(
         src: &[T],
@@ -144,17 +142,56 @@ fn pool_plane_any<T: Pooled>(
     idx: &mut [Out<i64>],
 ) {
     let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
-    // Tap codes are u32 positions in the plane; larger planes take the scalar path.
-    let (lo, hi) = if hw[0] * w < u32::MAX as usize {
-        inner_columns(win, w)
-    } else {
-        (ow, ow)
+    // Tap codes are u32 positions in the plane; larger planes take the
+    // scalar path. So do rows of fewer inner columns than a tap's round
+    // (global pooling has one): there a tap would cost more than it does.
+    let (lo, hi) = match inner_columns(win, w) {
+        (lo, hi) if hw[0] * w < u32::MAX as usize && hi - lo >= NARROW => (lo, hi),
+        _ => (ow, ow),
     };
-    let (sx, px, dx) = (win.stride[1], win.pad_before[1], win.dilation[1]);
     let width = (hi - lo).next_multiple_of(ROUND);
-    let mut m = vec![T::default(); width];
-    let mut at = vec![0u32; width];
-    let mut picked = vec![T::default(); width];
+    let mut bufs = Row {
+        m: vec![T::default(); width],
+        at: vec![0u32; width],
+        picked: vec![T::default(); width],
+    };
+    let (plane, per) = (hw[0] * w, oh * ow);
+    // By the output's planes: an empty input plane still has its outputs
+    // (-inf, as ATen's).
+    for (k, (vals, idx)) in vals.chunks_mut(per).zip(idx.chunks_mut(per)).enumerate() {
+        let src = &src[k * plane..(k + 1) * plane];
+        one_plane(src, hw, win, (lo, hi), &mut bufs, vals, idx);
+    }
+}
+
+/// A row's running maxima, their tap codes, and a tap's line, for
+/// `pool_plane`'s columns `lo..hi` (rounded up to whole rounds).
+struct Row<T> {
+    m: Vec<T>,
+    at: Vec<u32>,
+    picked: Vec<T>,
+}
+
+/// Inner columns below this many go one output at a time.
+const NARROW: usize = 4;
+
+/// One plane: every output slot of `vals` and `idx` is written. Columns
+/// `lo..hi` (whose window lies inside the row) are done tap by tap across the
+/// whole row (each output still sees its taps in ATen's order); the others
+/// one at a time.
+#[inline(always)]
+fn one_plane<T: Pooled>(
+    src: &[T],
+    hw: [usize; 2],
+    win: &Window,
+    (lo, hi): (usize, usize),
+    bufs: &mut Row<T>,
+    vals: &mut [Out<T>],
+    idx: &mut [Out<i64>],
+) {
+    let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
+    let (sx, px, dx) = (win.stride[1], win.pad_before[1], win.dilation[1]);
+    let Row { m, at, picked } = bufs;
     for oy in 0..oh {
         let ys = reach(oy, hw[0], win, 0);
         let (y0, y1, dy) = ys;
@@ -177,7 +214,7 @@ fn pool_plane_any<T: Pooled>(
         }
         // The first tap (y0, kx = 0) starts every maximum.
         let first = y0 * w + lo * sx - px;
-        for (j, (m, at)) in m.iter_mut().zip(&mut at).take(hi - lo).enumerate() {
+        for (j, (m, at)) in m.iter_mut().zip(at.iter_mut()).take(hi - lo).enumerate() {
             *m = src[first + j * sx];
             *at = (y0 * w) as u32;
         }
@@ -190,23 +227,23 @@ fn pool_plane_any<T: Pooled>(
                 let base = y * w + lo * sx + kx * dx - px;
                 let line = &src[base..base + (hi - lo - 1) * sx + 1];
                 let code = (y * w + kx * dx) as u32;
-                tap(line, sx, &mut picked, &mut m, &mut at, code);
+                tap(line, sx, picked, m, at, code);
             }
         }
         let slots = vals[row + lo..row + hi]
             .iter_mut()
             .zip(&mut idx[row + lo..row + hi]);
-        for (j, ((val, i), (&v, &code))) in slots.zip(m.iter().zip(&at)).enumerate() {
+        for (j, ((val, i), (&v, &code))) in slots.zip(m.iter().zip(at.iter())).enumerate() {
             val.write(v);
             i.write((code as usize + (lo + j) * sx - px) as i64);
         }
     }
 }
 
-/// One plane's value and index slots.
+/// A run of planes' value and index slots.
 type Slots<'a, T> = (&'a mut [Out<T>], &'a mut [Out<i64>]);
 
-/// One plane's kernel: the general one, or a specialised one.
+/// The kernel for a run of planes: the general one, or a specialised one.
 type PlaneFn<T> = fn(&[T], [usize; 2], &Window, &mut [Out<T>], &mut [Out<i64>]);
 
 fn pool_typed<T: Pooled>(
@@ -225,17 +262,27 @@ fn pool_typed<T: Pooled>(
         if per == 0 {
             return;
         }
-        let job = |p: usize, (v, i): Slots<T>| {
-            plane_fn(&x[p * plane..(p + 1) * plane], hw, win, v, i);
-        };
-        if planes * plane >= PARALLEL && crate::threads::many() {
-            let planes = (ChunksMut::new(vals, per), ChunksMut::new(idx, per));
-            crate::threads::zip(planes, job);
+        // Runs of planes, a few per thread: a plane can be a few dozen
+        // outputs (max_pool1d), too little to pay for a task and buffers.
+        let parallel = planes * plane >= PARALLEL && crate::threads::many();
+        let runs = if parallel {
+            4 * crate::threads::count()
         } else {
-            vals.chunks_mut(per)
-                .zip(idx.chunks_mut(per))
-                .enumerate()
-                .for_each(|(p, slots)| job(p, slots));
+            1
+        };
+        let run = planes.div_ceil(runs).max(1);
+        let job = |r: usize, (v, i): Slots<T>| {
+            let first = r * run * plane;
+            plane_fn(&x[first..first + v.len() / per * plane], hw, win, v, i);
+        };
+        if parallel {
+            let chunks = (
+                ChunksMut::new(vals, run * per),
+                ChunksMut::new(idx, run * per),
+            );
+            crate::threads::zip(chunks, job);
+        } else {
+            job(0, (vals, idx));
         }
     });
     // SAFETY: pool_plane wrote every index slot alongside its value.
@@ -270,11 +317,11 @@ fn is_2x2(win: &Window, hw: [usize; 2]) -> bool {
 }
 
 crate::multiversion! {
-    /// One float32 plane of 2×2 windows: each window's four taps in ATen's
-    /// order (top-left, top-right, bottom-left, bottom-right), compared and
-    /// selected without branches across a whole output row, which compiles to
-    /// vector code; the winner is kept as a tap number and turned into its
-    /// plane position afterwards.
+    /// Float32 planes of 2×2 windows (a run of them, as `pool_plane`): each
+    /// window's four taps in ATen's order (top-left, top-right, bottom-left,
+    /// bottom-right), compared and selected without branches across a whole
+    /// output row, which compiles to vector code; the winner is kept as a tap
+    /// number and turned into its plane position afterwards.
     fn pool_2x2_f32(
         src: &[f32],
         hw: [usize; 2],
@@ -285,29 +332,33 @@ crate::multiversion! {
         let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
         let mut m = vec![0f32; ow];
         let mut tap = vec![0u8; ow];
-        for oy in 0..oh {
-            let top = &src[2 * oy * w..][..2 * ow];
-            let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
-            for (((m, t), p), q) in m
-                .iter_mut()
-                .zip(tap.iter_mut())
-                .zip(top.chunks_exact(2))
-                .zip(bottom.chunks_exact(2))
-            {
-                let (mut v, mut k) = (p[0], 0u8);
-                for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
-                    let take = beats_max(x, v);
-                    v = if take { x } else { v };
-                    k = if take { n } else { k };
+        let (plane, per) = (hw[0] * w, oh * ow);
+        for (k, (vals, idx)) in vals.chunks_mut(per).zip(idx.chunks_mut(per)).enumerate() {
+            let src = &src[k * plane..(k + 1) * plane];
+            for oy in 0..oh {
+                let top = &src[2 * oy * w..][..2 * ow];
+                let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
+                for (((m, t), p), q) in m
+                    .iter_mut()
+                    .zip(tap.iter_mut())
+                    .zip(top.chunks_exact(2))
+                    .zip(bottom.chunks_exact(2))
+                {
+                    let (mut v, mut k) = (p[0], 0u8);
+                    for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
+                        let take = beats_max(x, v);
+                        v = if take { x } else { v };
+                        k = if take { n } else { k };
+                    }
+                    *m = v;
+                    *t = k;
                 }
-                *m = v;
-                *t = k;
-            }
-            let row = oy * ow;
-            for (j, (&v, &k)) in m.iter().zip(&tap).enumerate() {
-                vals[row + j].write(v);
-                let (dy, dx) = ((k >> 1) as usize, (k & 1) as usize);
-                idx[row + j].write(((2 * oy + dy) * w + 2 * j + dx) as i64);
+                let row = oy * ow;
+                for (j, (&v, &k)) in m.iter().zip(&tap).enumerate() {
+                    vals[row + j].write(v);
+                    let (dy, dx) = ((k >> 1) as usize, (k & 1) as usize);
+                    idx[row + j].write(((2 * oy + dy) * w + 2 * j + dx) as i64);
+                }
             }
         }
     }
