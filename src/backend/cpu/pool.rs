@@ -41,13 +41,24 @@ fn pool_one<T: Element + PartialOrd>(
         return (T::from_f64(f64::NEG_INFINITY), best as i64);
     }
     let mut max = src[best];
+    // Selects, as in `keep_max`.
+    let mut see = |v: T, at: usize| {
+        let beats = beats_max(v, max);
+        max = if beats { v } else { max };
+        best = if beats { at } else { best };
+    };
     for y in (y0..y1).step_by(dy) {
-        for x in (x0..x1).step_by(dx) {
-            // Selects, as in `keep_max`.
-            let v = src[y * w + x];
-            let beats = beats_max(v, max);
-            max = if beats { v } else { max };
-            best = if beats { y * w + x } else { best };
+        if dx == 1 {
+            // A window's row as a slice: a global pool's windows are whole
+            // planes, and stepping by a runtime stride cost twice the scan.
+            let row = y * w;
+            for (at, &v) in (row + x0..).zip(&src[row + x0..row + x1]) {
+                see(v, at);
+            }
+        } else {
+            for x in (x0..x1).step_by(dx) {
+                see(src[y * w + x], y * w + x);
+            }
         }
     }
     (max, best as i64)
