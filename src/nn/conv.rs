@@ -357,7 +357,9 @@ pub fn avg_pool2d(
     let shape = [n, c, win.out[0] as i64, win.out[1] as i64];
     composite("AvgPool2DBackward0", &[x], |t| {
         let (x, _) = batched(&t[0], "avg_pool2d")?;
-        let cols = reshape(&unfold(&x, &win, 0.0)?, &[n, c, kk, -1])?;
+        // The windows' count spelled out: -1 cannot stand for it in an empty batch.
+        let l = (win.out[0] * win.out[1]) as i64;
+        let cols = reshape(&unfold(&x, &win, 0.0)?, &[n, c, kk, l])?;
         let sums = reduce(&cols, ReduceOp::Sum, Some(&[2]), false)?;
         unbatched(reshape(&div(&sums, &divisor)?, &shape)?, was3)
     })

@@ -57,3 +57,14 @@ maps = torch.randn(4, 16, 24, 24)
 v, i = F.max_pool2d(maps, 24, return_indices=True)
 print(tuple(v.shape), f"{v.sum().item():.2f}", i.sum().item(), i[2, :6, 0, 0])
 print(torch.equal(F.adaptive_max_pool2d(maps, 1), v), torch.equal(F.adaptive_max_pool2d(maps, 6), F.max_pool2d(maps, 4)))
+# Unbatched, an empty batch, None in the size, an integer input (an error).
+u = (torch.arange(3 * 6 * 6).reshape(3, 6, 6) % 5).float()
+print(F.adaptive_avg_pool2d(u, 3), F.adaptive_max_pool2d(u, (2, 3), return_indices=True))
+print(F.adaptive_avg_pool2d(u, (4, 5)).shape, F.adaptive_max_pool2d(u, (4, 5)).shape)
+print(F.adaptive_avg_pool2d(torch.zeros(0, 2, 4, 4), 2).shape, F.avg_pool2d(torch.zeros(0, 2, 4, 4), 2).shape)
+print(F.adaptive_max_pool2d(torch.zeros(0, 2, 4, 4), 2).shape)
+print(F.adaptive_avg_pool2d(torch.arange(16).reshape(1, 4, 4).float(), (None, 2)))
+try:
+    F.adaptive_avg_pool2d(torch.arange(16).reshape(1, 4, 4), 2)
+except Exception as e:
+    print(type(e).__name__)
