@@ -154,8 +154,8 @@ fn pool_plane_any<T: Pooled>(
 ) {
     let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
     // Tap codes are u32 positions in the plane; larger planes take the
-    // scalar path. So do rows of fewer inner columns than a tap's round
-    // (global pooling has one): there a tap would cost more than it does.
+    // output-by-output path. So do rows of fewer than NARROW inner columns
+    // (global pooling has one): there a tap's setup costs more than its work.
     let (lo, hi) = match inner_columns(win, w) {
         (lo, hi) if hw[0] * w < u32::MAX as usize && hi - lo >= NARROW => (lo, hi),
         _ => (ow, ow),
