@@ -5,8 +5,9 @@
 //! window wins), and gradients added in output order where windows overlap.
 
 use super::elem::{CpuStorage, Element, beats_max};
-use super::scratch::{Out, filled_vec};
+use super::scratch::{Out, filled_vec, written};
 use super::strided::contiguous;
+use super::window::strided_copy;
 use crate::backend::Window;
 use crate::error::{Result, dtype_err};
 use crate::tensor::layout::Layout;
@@ -41,23 +42,17 @@ fn pool_one<T: Element + PartialOrd>(
         return (T::from_f64(f64::NEG_INFINITY), best as i64);
     }
     let mut max = src[best];
-    // Selects, as in `keep_max`.
-    let mut see = |v: T, at: usize| {
-        let beats = beats_max(v, max);
-        max = if beats { v } else { max };
-        best = if beats { at } else { best };
-    };
     for y in (y0..y1).step_by(dy) {
         if dx == 1 {
             // A window's row as a slice: a global pool's windows are whole
             // planes, and stepping by a runtime stride cost twice the scan.
             let row = y * w;
             for (at, &v) in (row + x0..).zip(&src[row + x0..row + x1]) {
-                see(v, at);
+                keep_max(v, &mut max, &mut best, at);
             }
         } else {
             for x in (x0..x1).step_by(dx) {
-                see(src[y * w + x], y * w + x);
+                keep_max(src[y * w + x], &mut max, &mut best, y * w + x);
             }
         }
     }
@@ -96,37 +91,46 @@ const ROUND: usize = 16;
 fn tap<T: Copy + PartialOrd>(
     line: &[T],
     s: usize,
-    picked: &mut [T],
+    picked: &mut [Out<T>],
     m: &mut [T],
     at: &mut [u32],
     code: u32,
 ) {
-    match s {
-        1 => picked[..line.len()].copy_from_slice(line),
-        // As window.rs's strided_copy: the first of each pair keeps the
-        // step out of memory.
-        2 => picked
-            .iter_mut()
-            .zip(line.chunks(2))
-            .for_each(|(p, pair)| *p = pair[0]),
-        _ => picked
-            .iter_mut()
-            .zip(line.iter().step_by(s))
-            .for_each(|(p, &v)| *p = v),
-    }
+    let n = line.len().div_ceil(s);
+    strided_copy(&mut picked[..n], line, s);
+    // SAFETY: Row::new wrote every slot of picked, and strided_copy writes
+    // only values.
+    let picked = unsafe { written(picked) };
     // Whole rounds: the vector loop covers them all, and its scalar tail
     // (branches again) never runs.
-    for ((m, at), &v) in m.iter_mut().zip(at).zip(&*picked) {
+    for ((m, at), &v) in m.iter_mut().zip(at).zip(picked) {
         keep_max(v, m, at, code);
     }
 }
 
-/// `m = v` and `at = code` where v beats m (ATen's `val > max || isnan(val)`).
+/// `m = v` and `at = code` where v beats m (ATen's `val > max || isnan(val)`),
+/// as selects.
 #[inline(always)]
-fn keep_max<T: Copy + PartialOrd>(v: T, m: &mut T, at: &mut u32, code: u32) {
+fn keep_max<T: Copy + PartialOrd, I: Copy>(v: T, m: &mut T, at: &mut I, code: I) {
     let beats = beats_max(v, *m);
     *m = if beats { v } else { *m };
     *at = if beats { code } else { *at };
+}
+
+/// Each output plane's slots with its input plane: a run's planes one by
+/// one. By the output's planes: an empty input plane still has its outputs
+/// (-inf, as ATen's).
+fn planes<'a, T>(
+    src: &'a [T],
+    plane: usize,
+    vals: &'a mut [Out<T>],
+    idx: &'a mut [Out<i64>],
+    per: usize,
+) -> impl Iterator<Item = (&'a [T], Slots<'a, T>)> {
+    let slots = vals.chunks_mut(per).zip(idx.chunks_mut(per));
+    slots
+        .enumerate()
+        .map(move |(k, slots)| (&src[k * plane..(k + 1) * plane], slots))
 }
 
 // A run of whole planes (`src`, `vals` and `idx` hold the same ones), with
@@ -160,17 +164,8 @@ fn pool_plane_any<T: Pooled>(
         (lo, hi) if hw[0] * w < u32::MAX as usize && hi - lo >= NARROW => (lo, hi),
         _ => (ow, ow),
     };
-    let width = (hi - lo).next_multiple_of(ROUND);
-    let mut bufs = Row {
-        m: vec![T::default(); width],
-        at: vec![0u32; width],
-        picked: vec![T::default(); width],
-    };
-    let (plane, per) = (hw[0] * w, oh * ow);
-    // By the output's planes: an empty input plane still has its outputs
-    // (-inf, as ATen's).
-    for (k, (vals, idx)) in vals.chunks_mut(per).zip(idx.chunks_mut(per)).enumerate() {
-        let src = &src[k * plane..(k + 1) * plane];
+    let mut bufs = Row::new((hi - lo).next_multiple_of(ROUND));
+    for (src, (vals, idx)) in planes(src, hw[0] * w, vals, idx, oh * ow) {
         one_plane(src, hw, win, (lo, hi), &mut bufs, vals, idx);
     }
 }
@@ -180,7 +175,17 @@ fn pool_plane_any<T: Pooled>(
 struct Row<T> {
     m: Vec<T>,
     at: Vec<u32>,
-    picked: Vec<T>,
+    picked: Vec<Out<T>>,
+}
+
+impl<T: Copy + Default> Row<T> {
+    fn new(width: usize) -> Row<T> {
+        Row {
+            m: vec![T::default(); width],
+            at: vec![0; width],
+            picked: vec![Out::new(T::default()); width],
+        }
+    }
 }
 
 /// Inner columns below this many go one output at a time.
@@ -343,9 +348,7 @@ crate::multiversion! {
         let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
         let mut m = vec![0f32; ow];
         let mut tap = vec![0u8; ow];
-        let (plane, per) = (hw[0] * w, oh * ow);
-        for (k, (vals, idx)) in vals.chunks_mut(per).zip(idx.chunks_mut(per)).enumerate() {
-            let src = &src[k * plane..(k + 1) * plane];
+        for (src, (vals, idx)) in planes(src, hw[0] * w, vals, idx, oh * ow) {
             for oy in 0..oh {
                 let top = &src[2 * oy * w..][..2 * ow];
                 let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
@@ -357,9 +360,7 @@ crate::multiversion! {
                 {
                     let (mut v, mut k) = (p[0], 0u8);
                     for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
-                        let take = beats_max(x, v);
-                        v = if take { x } else { v };
-                        k = if take { n } else { k };
+                        keep_max(x, &mut v, &mut k, n);
                     }
                     *m = v;
                     *t = k;

@@ -114,15 +114,21 @@ crate::multiversion! {
 
 /// `run[i] = src[i·step]`, every slot of run written (the caller's
 /// positions read inside src; a short src is a panic at the slice, never a
-/// slot left unwritten). Stride 2 (a strided convolution's windows) as the
-/// first of each pair: the per-element index and its check kept the loop's
-/// step in memory.
+/// slot left unwritten). Stride 2 (a strided convolution's windows, a max
+/// pool's taps) as the first of each pair: the per-element index and its
+/// check kept the loop's step in memory. Stride 1 as a plain copy.
 #[inline(always)]
-fn strided_copy<T: Copy>(run: &mut [Out<T>], src: &[T], step: usize) {
+pub(super) fn strided_copy<T: Copy>(run: &mut [Out<T>], src: &[T], step: usize) {
     if run.is_empty() {
         return;
     }
     let src = &src[..(run.len() - 1) * step + 1];
+    if step == 1 {
+        for (o, v) in run.iter_mut().zip(src) {
+            o.write(*v);
+        }
+        return;
+    }
     if step == 2 {
         for (o, pair) in run.iter_mut().zip(src.chunks(2)) {
             o.write(pair[0]);

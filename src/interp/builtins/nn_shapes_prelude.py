@@ -51,6 +51,10 @@ def _pool_mean(x, dim):
     return x.mean(dim, keepdim=True)
 
 
+def _pool_sum(x, dim):
+    return x.sum(dim, keepdim=True)
+
+
 def _pool_max(x, dim):
     return x.amax(dim, keepdim=True)
 
@@ -90,8 +94,7 @@ def _adaptive_avg_cells(input, oh, ow):
     # Windows of differing sizes: each cell's sum over its columns, then its
     # rows, divided by its height and then its width (ATen's sum / kh / kw).
     rows, cols = _adaptive_ranges(input.shape[-2], oh), _adaptive_ranges(input.shape[-1], ow)
-    s = torch.cat([input.narrow(-1, c, d - c).sum(-1, keepdim=True) for c, d in cols], -1)
-    s = torch.cat([s.narrow(-2, a, b - a).sum(-2, keepdim=True) for a, b in rows], -2)
+    s = _adaptive_1d(_adaptive_1d(input, -1, ow, _pool_sum), -2, oh, _pool_sum)
     kh = torch.tensor([float(b - a) for a, b in rows], dtype=input.dtype, device=input.device)
     kw = torch.tensor([float(d - c) for c, d in cols], dtype=input.dtype, device=input.device)
     return s / kh.unsqueeze(-1) / kw
