@@ -53,6 +53,13 @@ seqs = torch.randn(8, 50, 100)
 for k, s in [(100, None), (2, None), (3, 2)]:
     v, i = F.max_pool1d(seqs, k, s, return_indices=True)
     print(tuple(v.shape), f"{v.sum().item():.2f}", i.sum().item(), i[3, 7, :5])
+# Pairs over an odd width (the last column left out) and a strided view, with
+# the gradient; 2×2 windows over an odd height.
+odd = x.reshape(3, 1, 40)[..., 1:].detach().requires_grad_()
+v, i = F.max_pool1d(odd, 2, return_indices=True)
+v.sum().backward()
+print(v[:, 0, :10], i[:, 0, -6:], odd.grad[:, 0, :12])
+print(F.max_pool2d(plane.float()[:, :, :33, 1:], 2, return_indices=True)[1][0, 1, -1, :8])
 maps = torch.randn(4, 16, 24, 24)
 v, i = F.max_pool2d(maps, 24, return_indices=True)
 print(tuple(v.shape), f"{v.sum().item():.2f}", i.sum().item(), i[2, :6, 0, 0])

@@ -310,9 +310,9 @@ fn pool_typed<T: Pooled>(
 /// H×W plane (int64), for a 4-d `[N, C, H, W]` input.
 pub fn max_pool(s: &CpuStorage, l: &Layout, win: &Window) -> Result<(CpuStorage, CpuStorage)> {
     if let CpuStorage::F32(v) = s
-        && is_2x2(win, [l.shape[2], l.shape[3]])
+        && is_pairs(win, [l.shape[2], l.shape[3]])
     {
-        let (vals, idx) = pool_typed(v, l, win, pool_2x2_f32);
+        let (vals, idx) = pool_typed(v, l, win, pool_pairs_f32);
         return Ok((CpuStorage::F32(vals), CpuStorage::I64(idx)));
     }
     Ok(with_storage!(s, v => {
@@ -321,55 +321,64 @@ pub fn max_pool(s: &CpuStorage, l: &Layout, win: &Window) -> Result<(CpuStorage,
     }))
 }
 
-/// `MaxPool2d(2)`, by far the commonest pooling: 2×2 windows side by side,
-/// every one inside the image.
-fn is_2x2(win: &Window, hw: [usize; 2]) -> bool {
-    win.kernel == [2, 2]
-        && win.stride == [2, 2]
+/// `MaxPool2d(2)`, by far the commonest pooling, and `max_pool1d(x, 2)` (a
+/// 1×2 window over planes one row high): pairs of columns side by side, in
+/// one row or two, every window inside the image.
+fn is_pairs(win: &Window, hw: [usize; 2]) -> bool {
+    let kh = win.kernel[0];
+    (kh == 1 || kh == 2)
+        && win.kernel[1] == 2
+        && win.stride == [kh, 2]
         && win.pad_before == [0, 0]
         && win.dilation == [1, 1]
-        && 2 * win.out[0] <= hw[0]
+        && kh * win.out[0] <= hw[0]
         && 2 * win.out[1] <= hw[1]
 }
 
 crate::multiversion! {
-    /// Float32 planes of 2×2 windows (a run of them, as `pool_plane`): each
-    /// window's four taps in ATen's order (top-left, top-right, bottom-left,
-    /// bottom-right), compared and selected without branches across a whole
-    /// output row, which compiles to vector code; the winner is kept as a tap
-    /// number and turned into its plane position afterwards.
-    fn pool_2x2_f32(
+    /// Float32 planes of 2×2 or 1×2 windows (a run of them, as
+    /// `pool_plane`): each window's taps in ATen's order (top-left,
+    /// top-right, then bottom-left, bottom-right), compared and selected
+    /// without branches across a whole output row, which compiles to vector
+    /// code; the winner is kept as a tap number and turned into its plane
+    /// position afterwards.
+    fn pool_pairs_f32(
         src: &[f32],
         hw: [usize; 2],
         win: &Window,
         vals: &mut [Out<f32>],
         idx: &mut [Out<i64>],
     ) {
-        let (oh, ow, w) = (win.out[0], win.out[1], hw[1]);
+        let (oh, ow, w, kh) = (win.out[0], win.out[1], hw[1], win.kernel[0]);
         let mut m = vec![0f32; ow];
         let mut tap = vec![0u8; ow];
         for (src, (vals, idx)) in planes(src, hw[0] * w, vals, idx, oh * ow) {
             for oy in 0..oh {
-                let top = &src[2 * oy * w..][..2 * ow];
-                let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
-                for (((m, t), p), q) in m
-                    .iter_mut()
-                    .zip(tap.iter_mut())
-                    .zip(top.chunks_exact(2))
-                    .zip(bottom.chunks_exact(2))
-                {
-                    let (mut v, mut k) = (p[0], 0u8);
-                    for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
-                        keep_max(x, &mut v, &mut k, n);
+                let top = &src[kh * oy * w..][..2 * ow];
+                let pairs = m.iter_mut().zip(tap.iter_mut()).zip(top.chunks_exact(2));
+                if kh == 1 {
+                    for ((m, t), p) in pairs {
+                        let (mut v, mut k) = (p[0], 0u8);
+                        keep_max(p[1], &mut v, &mut k, 1);
+                        *m = v;
+                        *t = k;
                     }
-                    *m = v;
-                    *t = k;
+                } else {
+                    let bottom = &src[(2 * oy + 1) * w..][..2 * ow];
+                    for (((m, t), p), q) in pairs.zip(bottom.chunks_exact(2)) {
+                        let (mut v, mut k) = (p[0], 0u8);
+                        for (x, n) in [(p[1], 1u8), (q[0], 2), (q[1], 3)] {
+                            keep_max(x, &mut v, &mut k, n);
+                        }
+                        *m = v;
+                        *t = k;
+                    }
                 }
                 let row = oy * ow;
                 for (j, (&v, &k)) in m.iter().zip(&tap).enumerate() {
                     vals[row + j].write(v);
                     let (dy, dx) = ((k >> 1) as usize, (k & 1) as usize);
-                    idx[row + j].write(((2 * oy + dy) * w + 2 * j + dx) as i64);
+                    idx[row + j].write(((kh * oy + dy) * w + 2 * j + dx) as i64);
                 }
             }
         }

@@ -130,9 +130,17 @@ pub(super) fn strided_copy<T: Copy>(run: &mut [Out<T>], src: &[T], step: usize) 
         return;
     }
     if step == 2 {
-        for (o, pair) in run.iter_mut().zip(src.chunks(2)) {
+        // Whole pairs as fixed-size arrays, which vectorise (a load pair and
+        // a permute per vector; `chunks(2)` kept a scalar loop); src ends
+        // one element into its last pair, which is copied on its own.
+        let (pairs, _) = src.as_chunks::<2>();
+        let Some((last, head)) = run.split_last_mut() else {
+            return;
+        };
+        for (o, pair) in head.iter_mut().zip(pairs) {
             o.write(pair[0]);
         }
+        last.write(src[src.len() - 1]);
         return;
     }
     for (o, v) in run.iter_mut().zip(src.iter().step_by(step)) {
