@@ -124,3 +124,128 @@ __device__ __forceinline__ void pool_reach(i64 o, i64 size, i64 k, i64 s, i64 p,
     }
 
 FOR_ALL_DTYPES(POOL_KERNELS)
+
+// Average pooling, one thread per output: ATen's windows and order (each
+// window's sum from 0, row by row, left to right, in the acc type: float
+// for the halves and float, double for double), divided by the window's
+// count, a fixed divisor, or its height then its width (adaptive); 0 where
+// the window has nothing inside the input.
+struct AvgSpec {
+    i64 adaptive;     // 1: adaptive windows of w.out; 0: w's geometry
+    Win w;
+    i64 pad_after[2];
+    i64 include_pad;
+    i64 divisor;      // 0: none
+};
+
+__device__ __forceinline__ void avg_axis(const AvgSpec& a, int d, i64 o, i64 size, i64* lo, i64* hi,
+                                         i64* count) {
+    if (a.adaptive) {
+        i64 out = a.w.out[d];
+        *lo = o * size / out;
+        *hi = ((o + 1) * size + out - 1) / out;
+        *count = *hi - *lo;
+        return;
+    }
+    i64 start = o * a.w.stride[d] - a.w.pad[d];
+    i64 end = start + a.w.kernel[d];
+    if (end > size + a.pad_after[d]) end = size + a.pad_after[d];
+    *lo = start < 0 ? 0 : start;
+    *hi = end > size ? size : end;
+    if (*hi < *lo) *hi = *lo;
+    *count = a.include_pad ? end - start : *hi - *lo;
+}
+
+#define AVG_POOL_KERNELS(SUF, T)                                                                      \
+    extern "C" __global__ void avg_pool_##SUF(i64 total, i64 C, i64 H, i64 W, AvgSpec a,             \
+                                              Strided in_l, const T* in, T* out) {                    \
+        typedef typename Ty<T>::acc A;                                                                \
+        i64 oh = a.w.out[0], ow = a.w.out[1];                                                         \
+        FOR_EACH(o, total) {                                                                          \
+            i64 ox = o % ow, oy = (o / ow) % oh, c = (o / (ow * oh)) % C, n = o / (ow * oh * C);      \
+            i64 y0, y1, cy, x0, x1, cx;                                                               \
+            avg_axis(a, 0, oy, H, &y0, &y1, &cy);                                                     \
+            avg_axis(a, 1, ox, W, &x0, &x1, &cx);                                                     \
+            const T* plane = in + in_l.offset + n * in_l.stride[0] + c * in_l.stride[1];              \
+            A sum = (A)0;                                                                             \
+            for (i64 y = y0; y < y1; ++y) {                                                           \
+                for (i64 x = x0; x < x1; ++x) {                                                       \
+                    sum += Ty<T>::to_acc(plane[y * in_l.stride[2] + x * in_l.stride[3]]);             \
+                }                                                                                     \
+            }                                                                                         \
+            A mean;                                                                                   \
+            if (y0 >= y1 || x0 >= x1) {                                                               \
+                mean = (A)0;                                                                          \
+            } else if (a.divisor != 0) {                                                              \
+                mean = sum / (A)a.divisor;                                                            \
+            } else if (a.adaptive) {                                                                  \
+                mean = sum / (A)cy / (A)cx;                                                           \
+            } else {                                                                                  \
+                mean = sum / (A)(cy * cx);                                                            \
+            }                                                                                         \
+            out[o] = Ty<T>::from_acc(mean);                                                           \
+        }                                                                                             \
+    }
+
+AVG_POOL_KERNELS(f16, f16)
+AVG_POOL_KERNELS(bf16, bf16)
+AVG_POOL_KERNELS(f32, float)
+AVG_POOL_KERNELS(f64, double)
+
+// The outputs along an axis whose windows can hold input position i: a
+// superset of them, in order (avg_axis decides).
+__device__ __forceinline__ void avg_reach(const AvgSpec& a, int d, i64 i, i64 size, i64* first,
+                                          i64* last) {
+    i64 out = a.w.out[d];
+    if (a.adaptive) {
+        *first = i * out / size;
+        *last = ((i + 1) * out - 1) / size;
+    } else {
+        i64 lo = i + a.w.pad[d] - a.w.kernel[d] + 1;
+        *first = lo <= 0 ? 0 : (lo + a.w.stride[d] - 1) / a.w.stride[d];
+        *last = (i + a.w.pad[d]) / a.w.stride[d];
+    }
+    if (*last > out - 1) *last = out - 1;
+}
+
+// avg_pool's gradient as a gather: each input element adds, in output
+// order, the gradients of the windows that hold it, each divided as its sum
+// was (no atomics).
+#define AVG_POOL_BACKWARD_KERNELS(SUF, T)                                                             \
+    extern "C" __global__ void avg_pool_backward_##SUF(i64 total, i64 C, i64 H, i64 W, AvgSpec a,    \
+                                                       Strided g_l, const T* g, T* out) {             \
+        typedef typename Ty<T>::acc A;                                                                \
+        FOR_EACH(o, total) {                                                                          \
+            i64 x = o % W, y = (o / W) % H, c = (o / (W * H)) % C, n = o / (W * H * C);               \
+            i64 oy0, oy1, ox0, ox1;                                                                   \
+            avg_reach(a, 0, y, H, &oy0, &oy1);                                                        \
+            avg_reach(a, 1, x, W, &ox0, &ox1);                                                        \
+            A acc = (A)0;                                                                             \
+            for (i64 oy = oy0; oy <= oy1; ++oy) {                                                     \
+                i64 y0, y1, cy;                                                                       \
+                avg_axis(a, 0, oy, H, &y0, &y1, &cy);                                                 \
+                if (y < y0 || y >= y1) continue;                                                      \
+                for (i64 ox = ox0; ox <= ox1; ++ox) {                                                 \
+                    i64 x0, x1, cx;                                                                   \
+                    avg_axis(a, 1, ox, W, &x0, &x1, &cx);                                             \
+                    if (x < x0 || x >= x1) continue;                                                  \
+                    A v = Ty<T>::to_acc(g[g_l.offset + n * g_l.stride[0] + c * g_l.stride[1] +        \
+                                          oy * g_l.stride[2] + ox * g_l.stride[3]]);                  \
+                    if (a.divisor != 0) {                                                             \
+                        v = v / (A)a.divisor;                                                         \
+                    } else if (a.adaptive) {                                                          \
+                        v = v / (A)cy / (A)cx;                                                        \
+                    } else {                                                                          \
+                        v = v / (A)(cy * cx);                                                         \
+                    }                                                                                 \
+                    acc += v;                                                                         \
+                }                                                                                     \
+            }                                                                                         \
+            out[o] = Ty<T>::from_acc(acc);                                                            \
+        }                                                                                             \
+    }
+
+AVG_POOL_BACKWARD_KERNELS(f16, f16)
+AVG_POOL_BACKWARD_KERNELS(bf16, bf16)
+AVG_POOL_BACKWARD_KERNELS(f32, float)
+AVG_POOL_BACKWARD_KERNELS(f64, double)

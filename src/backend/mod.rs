@@ -52,6 +52,80 @@ pub struct Window {
     pub out: [usize; 2],
 }
 
+/// Average pooling's windows over the last two dims of an `[N, C, H, W]`
+/// input, as ATen's kernels lay them out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AvgWindows {
+    /// avg_pool2d's: a window geometry (dilation 1). A window's sum over the
+    /// input inside it is divided by `divisor` where given, else by its
+    /// elements inside the padded box (`include_pad`) or inside the input.
+    Fixed {
+        win: Window,
+        include_pad: bool,
+        divisor: Option<i64>,
+    },
+    /// adaptive_avg_pool2d's: output o along an axis of `size` reads
+    /// [floor(o·size/out), ceil((o+1)·size/out)); its sum is divided by its
+    /// height, then by its width.
+    Adaptive { out: [usize; 2] },
+}
+
+/// One output position's window along one axis: the input range `lo..hi` it
+/// sums (empty where the window lies in the padding) and its factor of the
+/// count the sum is divided by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisWindow {
+    pub lo: usize,
+    pub hi: usize,
+    pub count: usize,
+}
+
+impl AvgWindows {
+    /// The output size (oh, ow).
+    pub fn out(&self) -> [usize; 2] {
+        match self {
+            AvgWindows::Fixed { win, .. } => win.out,
+            AvgWindows::Adaptive { out } => *out,
+        }
+    }
+
+    /// Each output position's window along axis `d` (0 rows, 1 columns) of an
+    /// input `size` long: ATen's `ih0`, `ih1` and pool size, or its adaptive
+    /// start and end.
+    pub fn axis(&self, d: usize, size: usize) -> Vec<AxisWindow> {
+        let out = self.out()[d];
+        match self {
+            AvgWindows::Fixed {
+                win, include_pad, ..
+            } => (0..out)
+                .map(|o| {
+                    let pad_after = (win.pad_total[d] - win.pad_before[d]) as i64;
+                    let start = (o * win.stride[d]) as i64 - win.pad_before[d] as i64;
+                    let end = (start + win.kernel[d] as i64).min(size as i64 + pad_after);
+                    let lo = start.max(0) as usize;
+                    let hi = (end.min(size as i64).max(0) as usize).max(lo);
+                    let count = if *include_pad {
+                        (end - start).max(0) as usize
+                    } else {
+                        hi - lo
+                    };
+                    AxisWindow { lo, hi, count }
+                })
+                .collect(),
+            AvgWindows::Adaptive { .. } => (0..out)
+                .map(|o| {
+                    let (lo, hi) = (o * size / out, ((o + 1) * size).div_ceil(out));
+                    AxisWindow {
+                        lo,
+                        hi,
+                        count: hi - lo,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
 /// What a random fill draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Distribution {
@@ -170,6 +244,15 @@ pub trait BackendStorage: Sized {
     /// Max pooling of an `[N, C, H, W]` layout: each window's maximum and its
     /// flat position in its H×W plane (int64).
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)>;
+    /// Average pooling of an `[N, C, H, W]` float layout: each window's sum
+    /// in ATen's order (row by row, left to right, from 0, in float32 or in
+    /// float64 for float64), divided as ATen divides it; 0 for a window with
+    /// nothing inside the input.
+    fn avg_pool(&self, l: &Layout, a: &AvgWindows) -> Result<Self>;
+    /// avg_pool's gradient: each of the `[N, C, oh, ow]` gradients divided as
+    /// its window's sum was, added to every element of its window in an
+    /// `[N, C, H, W]` zero image of size `hw`, output by output (ATen's order).
+    fn avg_pool_backward(&self, l: &Layout, a: &AvgWindows, hw: [usize; 2]) -> Result<Self>;
     /// max_pool's gradient: `[N, C, oh, ow]` gradients added into an
     /// `[N, C, H, W]` zero image of size `hw` at the recorded positions.
     fn max_pool_backward(
@@ -636,6 +719,12 @@ impl Storage {
                 .max_pool(l, w)
                 .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
         }
+    }
+    pub fn avg_pool(&self, l: &Layout, a: &AvgWindows) -> Result<Storage> {
+        forward!(self, s => s.avg_pool(l, a), c => c.avg_pool(l, a))
+    }
+    pub fn avg_pool_backward(&self, l: &Layout, a: &AvgWindows, hw: [usize; 2]) -> Result<Storage> {
+        forward!(self, s => s.avg_pool_backward(l, a, hw), c => c.avg_pool_backward(l, a, hw))
     }
     pub fn max_pool_backward(
         &self,

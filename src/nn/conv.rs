@@ -9,12 +9,9 @@ use crate::autograd::{Saved, record};
 use crate::backend::Window;
 use crate::error::{Result, dtype_err, shape_err, value_err};
 use crate::tensor::Tensor;
-use crate::tensor::op::ReduceOp;
-use crate::tensor::ops::arith::{add, div};
-use crate::tensor::ops::creation::{full_on, ones};
+use crate::tensor::ops::arith::add;
 use crate::tensor::ops::index::gather;
 use crate::tensor::ops::matmul::matmul;
-use crate::tensor::ops::reduce::reduce;
 use crate::tensor::ops::view::{reshape, squeeze, unsqueeze};
 use crate::tensor::shape::fmt_shape;
 
@@ -92,7 +89,7 @@ pub(super) fn unfold(x: &Tensor, win: &Window, pad: f64) -> Result<Tensor> {
 }
 
 /// Accept (C, H, W) as a batch of one, as PyTorch does.
-fn batched(x: &Tensor, what: &str) -> Result<(Tensor, bool)> {
+pub(super) fn batched(x: &Tensor, what: &str) -> Result<(Tensor, bool)> {
     match x.ndim() {
         4 => Ok((x.clone(), false)),
         3 => Ok((unsqueeze(x, 0)?, true)),
@@ -236,7 +233,7 @@ pub struct Pool {
     pub ceil_mode: bool,
 }
 
-fn pool_geometry(p: &Pool, what: &str) -> Result<Geometry> {
+pub(super) fn pool_geometry(p: &Pool, what: &str) -> Result<Geometry> {
     for d in 0..2 {
         if p.kernel[d] == 0 || p.stride[d] == 0 || p.dilation[d] == 0 {
             return Err(value_err(format!(
@@ -333,69 +330,4 @@ fn max_unpool_grad(g: &Tensor, idx: &Tensor, win: &Window, hw: [usize; 2]) -> Re
             })
         },
     ))
-}
-
-pub fn avg_pool2d(
-    x: &Tensor,
-    p: &Pool,
-    count_include_pad: bool,
-    divisor_override: Option<i64>,
-) -> Result<Tensor> {
-    let (xb, was3) = batched(x, "avg_pool2d")?;
-    require_float(&xb, "avg_pool2d")?;
-    let (h, w) = (xb.shape()[2], xb.shape()[3]);
-    let geo = pool_geometry(p, "avg_pool2d")?;
-    let win = geo.window([h, w])?;
-    if divisor_override == Some(0) {
-        return Err(value_err("avg_pool2d: divisor_override must not be zero"));
-    }
-    let divisor = crate::autograd::no_grad(|| {
-        divisors(&geo, &win, [h, w], count_include_pad, divisor_override, &xb)
-    })?;
-    let (n, c) = (xb.shape()[0] as i64, xb.shape()[1] as i64);
-    let kk = (win.kernel[0] * win.kernel[1]) as i64;
-    let shape = [n, c, win.out[0] as i64, win.out[1] as i64];
-    composite("AvgPool2DBackward0", &[x], |t| {
-        let (x, _) = batched(&t[0], "avg_pool2d")?;
-        // The windows' count spelled out: -1 cannot stand for it in an empty batch.
-        let l = (win.out[0] * win.out[1]) as i64;
-        let cols = reshape(&unfold(&x, &win, 0.0)?, &[n, c, kk, l])?;
-        let sums = reduce(&cols, ReduceOp::Sum, Some(&[2]), false)?;
-        unbatched(reshape(&div(&sums, &divisor)?, &shape)?, was3)
-    })
-}
-
-/// What each window's sum is divided by: the override, the window elements
-/// inside the padded box (count_include_pad, the default), or those inside the
-/// input. Counted by im2col of ones, so it is computed where the data lives.
-fn divisors(
-    geo: &Geometry,
-    win: &Window,
-    hw: [usize; 2],
-    include_pad: bool,
-    over: Option<i64>,
-    like: &Tensor,
-) -> Result<Tensor> {
-    if let Some(d) = over {
-        return full_on(
-            &[1],
-            crate::backend::Scalar::float(d as f64),
-            like.dtype(),
-            like.device(),
-        );
-    }
-    let (image, w) = if include_pad {
-        // The padded box itself as the input, windows starting at its corner.
-        let boxed = [hw[0] + geo.pad_total[0], hw[1] + geo.pad_total[1]];
-        let mut w = *win;
-        w.pad_before = [0, 0];
-        w.pad_total = [0, 0];
-        (boxed, w)
-    } else {
-        (hw, *win)
-    };
-    let one = ones(&[1, 1, image[0], image[1]], like.dtype())?.to_device(like.device())?;
-    let kk = (win.kernel[0] * win.kernel[1]) as i64;
-    let cols = reshape(&unfold(&one, &w, 0.0)?, &[1, 1, kk, -1])?;
-    reduce(&cols, ReduceOp::Sum, Some(&[2]), false)
 }

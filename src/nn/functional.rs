@@ -3,6 +3,7 @@
 //! all in one place.
 
 pub use super::activation::*;
+pub use super::avg_pool::*;
 pub use super::conv::*;
 pub use super::loss::*;
 

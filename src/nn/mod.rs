@@ -3,6 +3,7 @@
 //! initialisers (torch.nn.init) and optimizers.
 
 pub mod activation;
+mod avg_pool;
 mod batch_norm;
 pub mod conv;
 pub mod fold;

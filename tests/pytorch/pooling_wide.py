@@ -75,3 +75,28 @@ try:
     F.adaptive_avg_pool2d(torch.arange(16).reshape(1, 4, 4), 2)
 except Exception as e:
     print(type(e).__name__)
+# Average pooling in ATen's order: each window's sum from 0, row by row, then
+# divided (the adaptive pools by the height, then the width), so the bits are
+# PyTorch's; padding counted or not, a divisor, ceil_mode, 3-d input, float64
+# and half, and the gradients. Sums print rounded: a GPU adds in its own order.
+torch.manual_seed(1)
+a = (torch.randn(2, 3, 11, 37) * 100).requires_grad_()
+for k, s, p, kw in [(5, 5, 0, {}), (5, 1, 2, {}), (6, 3, 1, {}), (3, 2, 1, {"count_include_pad": False}),
+                    (4, 4, 2, {"divisor_override": 7}), (3, 2, 1, {"ceil_mode": True}),
+                    (2, 2, 0, {}), ((1, 2), (1, 2), 0, {})]:
+    y = F.avg_pool2d(a, k, s, p, **kw)
+    (y * torch.arange(y.numel()).reshape(y.shape)).sum().backward()
+    print(k, s, p, kw, tuple(y.shape), f"{y.sum().item():.0f}", y[1, 2, -1, -6:].tolist())
+    print(a.grad[1, 1, :3, :6], f"{a.grad.sum().item():.6g}")
+    a.grad = None
+for size in [(12, 9), 3, 5, (4, 37), (22, 40), (1, 1)]:
+    y = torch._adaptive_avg_pool2d(a, size if isinstance(size, tuple) else (size, size))
+    z = F.adaptive_avg_pool2d(a, size)
+    (z * torch.arange(z.numel()).reshape(z.shape)).sum().backward()
+    print(size, z.grad_fn.name(), y.grad_fn.name(), torch.equal(y, z), f"{z.sum().item():.0f}", z[0, 1, -1, -3:].tolist())
+    print(a.grad[0, 2, :2, :8], f"{a.grad.sum().item():.6g}")
+    a.grad = None
+print(F.avg_pool2d(a.detach()[0].double(), 3, 2, 1)[2, :2, :4], F.avg_pool2d(a.detach().half(), 2)[1, 1, 0, :4])
+print(F.adaptive_avg_pool2d(a.detach()[1].double(), (3, 4))[0], F.adaptive_avg_pool2d(a.detach().bfloat16(), 5)[0, 0, 0])
+print(F.avg_pool2d(a.detach()[:, :, :, 1::3], 2).stride(), F.avg_pool1d(a.detach()[0], 4, 3)[0, :5])
+print(torch.nn.AvgPool2d(3, 1, 1, count_include_pad=False)(a.detach())[0, 0, 0, :4], F.avg_pool2d(torch.zeros(0, 2, 4, 4), 2).shape)

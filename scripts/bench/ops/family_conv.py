@@ -67,3 +67,8 @@ bench("maxpool1d_global", lambda: F.max_pool1d(seqs, seqs.size(2)))
 bench("maxpool1d_k2", lambda: F.max_pool1d(seqs, 2))
 bench("adapt_avg4", lambda: F.adaptive_avg_pool2d(x, 4))
 bench("adapt_max1", lambda: F.adaptive_max_pool2d(x, 1))
+bench("avgpool_k3s2", lambda: F.avg_pool2d(x, 3, 2, 1))
+def ap_bw():
+    F.avg_pool2d(xr, 2).sum().backward()
+bench("avgpool_bw", ap_bw)
+bench("adapt_avg5", lambda: F.adaptive_avg_pool2d(x, 5))

@@ -4,6 +4,7 @@
 //! language; the tensor layer has already checked shapes, dtypes and devices.
 
 mod assign;
+mod avg_pool;
 mod batch_norm;
 #[cfg(target_arch = "x86_64")]
 mod bf16_amx;
@@ -46,7 +47,7 @@ mod window;
 pub use elem::{CpuStorage, Element};
 pub use join::concat;
 
-use super::{BackendStorage, HostBuffer, Scalar, Window};
+use super::{AvgWindows, BackendStorage, HostBuffer, Scalar, Window};
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, UnaryOp};
@@ -310,6 +311,12 @@ impl BackendStorage for CpuStorage {
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         pool::max_pool(self, l, w)
+    }
+    fn avg_pool(&self, l: &Layout, a: &AvgWindows) -> Result<Self> {
+        avg_pool::avg_pool(self, l, a)
+    }
+    fn avg_pool_backward(&self, l: &Layout, a: &AvgWindows, hw: [usize; 2]) -> Result<Self> {
+        avg_pool::avg_pool_backward(self, l, a, hw)
     }
     fn max_pool_backward(
         &self,

@@ -9,7 +9,7 @@ use cudarc::driver::PushKernelArg;
 use super::CudaStorage;
 use super::device::{Gpu, driver_err};
 use super::kernels::{Source, Strided, merged, suffix};
-use crate::backend::{Scalar, Window};
+use crate::backend::{AvgWindows, Scalar, Window};
 use crate::error::{Result, device_err};
 use crate::tensor::DType;
 use crate::tensor::layout::Layout;
@@ -371,6 +371,110 @@ pub fn max_pool(s: &CudaStorage, l: &Layout, w: &Window) -> Result<(CudaStorage,
     let name = format!("max_pool_{}", suffix(s.dtype));
     launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, wn, il, ip, op, xp)?;
     Ok((out, idx))
+}
+
+/// struct AvgSpec in kernels/window.cu.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct AvgSpec {
+    adaptive: i64,
+    w: Win,
+    pad_after: [i64; 2],
+    include_pad: i64,
+    divisor: i64,
+}
+
+// SAFETY: plain integers, laid out as the C struct.
+unsafe impl cudarc::driver::DeviceRepr for AvgSpec {}
+
+pub fn avg_pool(s: &CudaStorage, l: &Layout, a: &AvgWindows) -> Result<CudaStorage> {
+    float_only(s, "average pooling")?;
+    let (nb, c, h, wd) = (l.shape[0], l.shape[1], l.shape[2], l.shape[3]);
+    let [oh, ow] = a.out();
+    let total = nb * c * oh * ow;
+    let out = CudaStorage::empty(s.gpu(), total, s.dtype)?;
+    if total == 0 {
+        return Ok(out);
+    }
+    let (t, c64, h64, w64, spec, il) = (
+        total as i64,
+        c as i64,
+        h as i64,
+        wd as i64,
+        avg_spec(a),
+        Strided::exact(l)?,
+    );
+    let (ip, op) = (s.ptr(), out.ptr());
+    let name = format!("avg_pool_{}", suffix(s.dtype));
+    launch!(s.gpu(), Source::Window, &name, total; t, c64, h64, w64, spec, il, ip, op)?;
+    Ok(out)
+}
+
+/// avg_pool's gradient as a gather, in output order.
+pub fn avg_pool_backward(
+    g: &CudaStorage,
+    gl: &Layout,
+    a: &AvgWindows,
+    hw: [usize; 2],
+) -> Result<CudaStorage> {
+    float_only(g, "average pooling's gradient")?;
+    let c = gl.shape[1];
+    let total = gl.shape[0] * c * hw[0] * hw[1];
+    let out = CudaStorage::empty(g.gpu(), total, g.dtype)?;
+    if total == 0 {
+        return Ok(out);
+    }
+    let (t, c64, h64, w64, spec, glx) = (
+        total as i64,
+        c as i64,
+        hw[0] as i64,
+        hw[1] as i64,
+        avg_spec(a),
+        Strided::exact(gl)?,
+    );
+    let (gp, op) = (g.ptr(), out.ptr());
+    let name = format!("avg_pool_backward_{}", suffix(g.dtype));
+    launch!(g.gpu(), Source::Window, &name, total; t, c64, h64, w64, spec, glx, gp, op)?;
+    Ok(out)
+}
+
+fn float_only(s: &CudaStorage, what: &str) -> Result<()> {
+    if s.dtype.is_float() && !s.dtype.is_complex() {
+        return Ok(());
+    }
+    Err(crate::error::dtype_err(format!(
+        "{what} is for floating-point tensors, not {}",
+        s.dtype
+    )))
+}
+
+fn avg_spec(a: &AvgWindows) -> AvgSpec {
+    match a {
+        AvgWindows::Fixed {
+            win: w,
+            include_pad,
+            divisor,
+        } => AvgSpec {
+            adaptive: 0,
+            w: win(w),
+            pad_after: [0, 1].map(|d| (w.pad_total[d] - w.pad_before[d]) as i64),
+            include_pad: *include_pad as i64,
+            divisor: divisor.unwrap_or(0),
+        },
+        AvgWindows::Adaptive { out } => AvgSpec {
+            adaptive: 1,
+            w: Win {
+                kernel: [1, 1],
+                stride: [1, 1],
+                pad: [0, 0],
+                dilation: [1, 1],
+                out: [out[0] as i64, out[1] as i64],
+            },
+            pad_after: [0, 0],
+            include_pad: 0,
+            divisor: 0,
+        },
+    }
 }
 
 /// max_pool's gradient as a gather: each input element looks only at the

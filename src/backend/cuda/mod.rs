@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use cudarc::driver::PushKernelArg;
 
-use super::{BackendStorage, Distribution, HostBuffer, Scalar, Window};
+use super::{AvgWindows, BackendStorage, Distribution, HostBuffer, Scalar, Window};
 use crate::error::Result;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, TernaryOp, UnaryOp};
@@ -372,6 +372,12 @@ impl BackendStorage for CudaStorage {
     }
     fn max_pool(&self, l: &Layout, w: &Window) -> Result<(Self, Self)> {
         matmul::max_pool(self, l, w)
+    }
+    fn avg_pool(&self, l: &Layout, a: &AvgWindows) -> Result<Self> {
+        matmul::avg_pool(self, l, a)
+    }
+    fn avg_pool_backward(&self, l: &Layout, a: &AvgWindows, hw: [usize; 2]) -> Result<Self> {
+        matmul::avg_pool_backward(self, l, a, hw)
     }
     fn max_pool_backward(
         &self,

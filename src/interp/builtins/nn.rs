@@ -187,7 +187,26 @@ pub const ROWS: &[Builtin] = &[
         "F.avg_pool2d(arange(16.).reshape(1, 1, 4, 4), 2)",
         avg_pool2d
     ),
+    crate::op!(
+        Function,
+        "_adaptive_avg_pool2d(Tensor input, int[2] output_size) -> Tensor",
+        "Adaptive average pooling to output_size (F.adaptive_avg_pool2d's kernel): output o along an axis averages input [floor(o·in/out), ceil((o+1)·in/out)).",
+        "torch._adaptive_avg_pool2d(arange(16.).reshape(1, 4, 4), [2, 3])",
+        |input: Tensor, output_size: Vec<i64>| adaptive_avg_pool2d(&input, &output_size)
+    ),
 ];
+
+fn adaptive_avg_pool2d(x: &Tensor, size: &[i64]) -> Result<Tensor> {
+    let out = match size {
+        &[h, w] if h >= 0 && w >= 0 => [h as usize, w as usize],
+        _ => {
+            return Err(value_err(format!(
+                "adaptive_avg_pool2d: output_size must be two non-negative sizes, not {size:?}"
+            )));
+        }
+    };
+    f::adaptive_avg_pool2d(x, out)
+}
 
 pub(super) fn opt_str(a: &mut Args, param: &str, default: &str) -> Result<String> {
     match a.take(param) {

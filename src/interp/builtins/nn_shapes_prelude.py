@@ -51,10 +51,6 @@ def _pool_mean(x, dim):
     return x.mean(dim, keepdim=True)
 
 
-def _pool_sum(x, dim):
-    return x.sum(dim, keepdim=True)
-
-
 def _pool_max(x, dim):
     return x.amax(dim, keepdim=True)
 
@@ -84,20 +80,7 @@ def adaptive_avg_pool2d(input, output_size):
     oh, ow = _adaptive_sizes(input, output_size)
     if oh == 1 and ow == 1:
         return input.mean((-2, -1), keepdim=True)
-    k = _whole_window(input, oh, ow)
-    if k is not None:
-        return torch._grad_fn_name(F.avg_pool2d(input, k), "AdaptiveAvgPool2DBackward0")
-    return torch._grad_fn_name(_adaptive_avg_cells(input, oh, ow), "AdaptiveAvgPool2DBackward0")
-
-
-def _adaptive_avg_cells(input, oh, ow):
-    # Windows of differing sizes: each cell's sum over its columns, then its
-    # rows, divided by its height and then its width (ATen's sum / kh / kw).
-    rows, cols = _adaptive_ranges(input.shape[-2], oh), _adaptive_ranges(input.shape[-1], ow)
-    s = _adaptive_1d(_adaptive_1d(input, -1, ow, _pool_sum), -2, oh, _pool_sum)
-    kh = torch.tensor([float(b - a) for a, b in rows], dtype=input.dtype, device=input.device)
-    kw = torch.tensor([float(d - c) for c, d in cols], dtype=input.dtype, device=input.device)
-    return s / kh.unsqueeze(-1) / kw
+    return torch._adaptive_avg_pool2d(input, (oh, ow))
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
