@@ -8,7 +8,7 @@ use super::conv::{Pool, batched, pool_geometry};
 use crate::autograd::record;
 use crate::autograd::rules::rule;
 use crate::backend::AvgWindows;
-use crate::error::{Result, value_err};
+use crate::error::{Result, shape_err, value_err};
 use crate::tensor::Tensor;
 use crate::tensor::ops::view::reshape;
 
@@ -20,6 +20,7 @@ pub fn avg_pool2d(
 ) -> Result<Tensor> {
     let (xb, _) = batched(x, "avg_pool2d")?;
     require_float(&xb, "avg_pool2d")?;
+    nonempty_plane(&xb, "avg_pool2d")?;
     let win = pool_geometry(p, "avg_pool2d")?.window([xb.shape()[2], xb.shape()[3]])?;
     if divisor_override == Some(0) {
         return Err(value_err("avg_pool2d: divisor_override must not be zero"));
@@ -38,13 +39,20 @@ pub fn avg_pool2d(
 pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
     let (xb, _) = batched(x, "adaptive_avg_pool2d")?;
     require_float(&xb, "adaptive_avg_pool2d")?;
-    if xb.shape()[2] == 0 || xb.shape()[3] == 0 {
-        return Err(value_err(
-            "adaptive_avg_pool2d: the input's height and width must be non-zero",
-        ));
-    }
+    nonempty_plane(&xb, "adaptive_avg_pool2d")?;
     let windows = AvgWindows::Adaptive { out };
     pooled(x, &xb, windows, "AdaptiveAvgPool2DBackward0")
+}
+
+/// PyTorch allows an empty batch, not an empty plane.
+fn nonempty_plane(xb: &Tensor, what: &str) -> Result<()> {
+    if xb.shape()[2] == 0 || xb.shape()[3] == 0 {
+        return Err(shape_err(format!(
+            "{what}: the input's height and width must be non-zero, but its shape is {}",
+            crate::tensor::shape::fmt_shape(xb.shape())
+        )));
+    }
+    Ok(())
 }
 
 /// The backend's pooling of `xb` (x as `[N, C, H, W]`), shaped as x is

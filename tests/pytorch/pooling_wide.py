@@ -100,3 +100,8 @@ print(F.avg_pool2d(a.detach()[0].double(), 3, 2, 1)[2, :2, :4], F.avg_pool2d(a.d
 print(F.adaptive_avg_pool2d(a.detach()[1].double(), (3, 4))[0], F.adaptive_avg_pool2d(a.detach().bfloat16(), 5)[0, 0, 0])
 print(F.avg_pool2d(a.detach()[:, :, :, 1::3], 2).stride(), F.avg_pool1d(a.detach()[0], 4, 3)[0, :5])
 print(torch.nn.AvgPool2d(3, 1, 1, count_include_pad=False)(a.detach())[0, 0, 0, :4], F.avg_pool2d(torch.zeros(0, 2, 4, 4), 2).shape)
+for f in [lambda: F.avg_pool2d(torch.zeros(1, 1, 4, 0), 2, padding=1), lambda: F.adaptive_avg_pool2d(torch.zeros(1, 0, 3), 2)]:
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__)
