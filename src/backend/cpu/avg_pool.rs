@@ -10,6 +10,7 @@
 use half::{bf16, f16};
 
 use super::elem::{CpuStorage, Element};
+use super::pool::{PARALLEL, plane_runs};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use crate::backend::{AvgWindows, AxisWindow};
@@ -17,27 +18,16 @@ use crate::error::{Result, dtype_err};
 use crate::tensor::layout::Layout;
 use crate::threads::ChunksMut;
 
-/// Planes are shared among threads when there is this much input.
-const PARALLEL: usize = 1 << 15;
-
 pub fn avg_pool(s: &CpuStorage, l: &Layout, a: &AvgWindows) -> Result<CpuStorage> {
-    let hw = [l.shape[2], l.shape[3]];
     let planes = l.shape[0] * l.shape[1];
-    let plan = Plan::new(a, hw);
-    let pool = |v: &[f32]| pool_typed(v, planes, &plan);
-    Ok(match s {
-        CpuStorage::F32(v) => CpuStorage::F32(pool_typed(&contiguous(v, l), planes, &plan)),
-        CpuStorage::F64(v) => CpuStorage::F64(pool_typed(&contiguous(v, l), planes, &plan)),
-        // The halves sum in float32, as ATen's opmath does.
-        CpuStorage::F16(v) => CpuStorage::F16(halves(v, l, pool, f16::from_f32)),
-        CpuStorage::BF16(v) => CpuStorage::BF16(halves(v, l, pool, bf16::from_f32)),
-        other => {
-            return Err(dtype_err(format!(
-                "average pooling is for floating-point tensors, not {}",
-                other.dtype()
-            )));
-        }
-    })
+    let plan = Plan::new(a, [l.shape[2], l.shape[3]]);
+    by_dtype(
+        s,
+        l,
+        "average pooling",
+        |v| pool_typed(v, planes, &plan),
+        |v| pool_typed(v, planes, &plan),
+    )
 }
 
 /// avg_pool's gradient (ATen's `cpu_avg_pool_backward`): output by output,
@@ -51,15 +41,32 @@ pub fn avg_pool_backward(
 ) -> Result<CpuStorage> {
     let planes = l.shape[0] * l.shape[1];
     let plan = Plan::new(a, hw);
-    let spread = |v: &[f32]| unpool_typed(v, planes, &plan);
-    Ok(match g {
-        CpuStorage::F32(v) => CpuStorage::F32(unpool_typed(&contiguous(v, l), planes, &plan)),
-        CpuStorage::F64(v) => CpuStorage::F64(unpool_typed(&contiguous(v, l), planes, &plan)),
-        CpuStorage::F16(v) => CpuStorage::F16(halves(v, l, spread, f16::from_f32)),
-        CpuStorage::BF16(v) => CpuStorage::BF16(halves(v, l, spread, bf16::from_f32)),
+    by_dtype(
+        g,
+        l,
+        "average pooling's gradient",
+        |v| unpool_typed(v, planes, &plan),
+        |v| unpool_typed(v, planes, &plan),
+    )
+}
+
+/// `f32` or `f64` of the layout's elements, contiguous, by dtype; the halves
+/// through float32, as ATen's opmath computes them.
+fn by_dtype(
+    s: &CpuStorage,
+    l: &Layout,
+    what: &str,
+    f32: impl Fn(&[f32]) -> Vec<f32>,
+    f64: impl Fn(&[f64]) -> Vec<f64>,
+) -> Result<CpuStorage> {
+    Ok(match s {
+        CpuStorage::F32(v) => CpuStorage::F32(f32(&contiguous(v, l))),
+        CpuStorage::F64(v) => CpuStorage::F64(f64(&contiguous(v, l))),
+        CpuStorage::F16(v) => CpuStorage::F16(halves(v, l, f32, f16::from_f32)),
+        CpuStorage::BF16(v) => CpuStorage::BF16(halves(v, l, f32, bf16::from_f32)),
         other => {
             return Err(dtype_err(format!(
-                "average pooling's gradient is for floating-point tensors, not {}",
+                "{what} is for floating-point tensors, not {}",
                 other.dtype()
             )));
         }
@@ -219,14 +226,7 @@ fn pool_typed<A: Acc>(x: &[A], planes: usize, plan: &Plan) -> Vec<A> {
         if per == 0 {
             return;
         }
-        // Runs of planes, a few per thread, each with one set of buffers.
-        let parallel = planes * plane >= PARALLEL && crate::threads::many();
-        let runs = if parallel {
-            4 * crate::threads::count()
-        } else {
-            1
-        };
-        let run = planes.div_ceil(runs).max(1);
+        let (parallel, run) = plane_runs(planes, plane);
         let job = |r: usize, out: &mut [Out<A>]| {
             let first = r * run * plane;
             pool_run(

@@ -15,7 +15,21 @@ use crate::threads::ChunksMut;
 use crate::with_storage;
 
 /// Planes are shared among threads when there is this much work.
-const PARALLEL: usize = 1 << 15;
+pub(super) const PARALLEL: usize = 1 << 15;
+
+/// How `planes` planes of `plane` elements each split among threads: whether
+/// they do, and the planes in a run. A few runs per thread, each with one set
+/// of buffers: a plane can be a few dozen outputs (max_pool1d), too little to
+/// pay for a task and buffers of its own.
+pub(super) fn plane_runs(planes: usize, plane: usize) -> (bool, usize) {
+    let parallel = planes * plane >= PARALLEL && crate::threads::many();
+    let runs = if parallel {
+        4 * crate::threads::count()
+    } else {
+        1
+    };
+    (parallel, planes.div_ceil(runs).max(1))
+}
 
 /// The input rows or columns that output position `o` reads along one axis,
 /// as ATen walks them: the first in-bounds tap, the end, and the step.
@@ -278,15 +292,7 @@ fn pool_typed<T: Pooled>(
         if per == 0 {
             return;
         }
-        // Runs of planes, a few per thread: a plane can be a few dozen
-        // outputs (max_pool1d), too little to pay for a task and buffers.
-        let parallel = planes * plane >= PARALLEL && crate::threads::many();
-        let runs = if parallel {
-            4 * crate::threads::count()
-        } else {
-            1
-        };
-        let run = planes.div_ceil(runs).max(1);
+        let (parallel, run) = plane_runs(planes, plane);
         let job = |r: usize, (v, i): Slots<T>| {
             let first = r * run * plane;
             plane_fn(&x[first..first + v.len() / per * plane], hw, win, v, i);
