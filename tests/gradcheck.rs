@@ -531,6 +531,17 @@ fn convolution_and_pooling() {
         &[("x", "1,1,5,5", S)],
         "",
     );
+    // Overlapping windows wider than a block of outputs, and a divisor.
+    check(
+        "F.avg_pool2d(x, 3, stride=1, padding=1, divisor_override=4)",
+        &[("x", "1,2,3,21", S)],
+        "",
+    );
+    check(
+        "F.adaptive_avg_pool2d(x, (3, 17))",
+        &[("x", "1,1,4,19", S)],
+        "",
+    );
 }
 
 #[test]
