@@ -180,10 +180,14 @@ impl Plan {
                 win.kernel[1],
                 win.pad_before[1],
             ),
-            AvgWindows::Adaptive { out } => {
-                let k = hw[1] / out[1].max(1);
-                (Divide::RowsThenColumns, k.max(1), k, 0)
+            // Regular only where the sizes divide: elsewhere neighbouring
+            // windows share a column, and the gradient's adds must go output
+            // by output.
+            AvgWindows::Adaptive { out } if out[1] > 0 && hw[1].is_multiple_of(out[1]) => {
+                let k = hw[1] / out[1];
+                (Divide::RowsThenColumns, k, k, 0)
             }
+            AvgWindows::Adaptive { .. } => (Divide::RowsThenColumns, 1, 0, 0),
         };
         // The run of columns whose whole window lies at its place inside the
         // row (all of them, for adaptive pooling where the sizes divide).
