@@ -156,6 +156,15 @@ __device__ __forceinline__ void avg_axis(const AvgSpec& a, int d, i64 o, i64 siz
     *count = a.include_pad ? end - start : *hi - *lo;
 }
 
+// A window's sum (or its gradient) divided as ATen divides it: by the
+// divisor, by the height then the width (adaptive), or by the count.
+template <typename A>
+__device__ __forceinline__ A avg_divide(const AvgSpec& a, A v, i64 cy, i64 cx) {
+    if (a.divisor != 0) return v / (A)a.divisor;
+    if (a.adaptive) return v / (A)cy / (A)cx;
+    return v / (A)(cy * cx);
+}
+
 #define AVG_POOL_KERNELS(SUF, T)                                                                      \
     extern "C" __global__ void avg_pool_##SUF(i64 total, i64 C, i64 H, i64 W, AvgSpec a,             \
                                               Strided in_l, const T* in, T* out) {                    \
@@ -173,17 +182,8 @@ __device__ __forceinline__ void avg_axis(const AvgSpec& a, int d, i64 o, i64 siz
                     sum += Ty<T>::to_acc(plane[y * in_l.stride[2] + x * in_l.stride[3]]);             \
                 }                                                                                     \
             }                                                                                         \
-            A mean;                                                                                   \
-            if (y0 >= y1 || x0 >= x1) {                                                               \
-                mean = (A)0;                                                                          \
-            } else if (a.divisor != 0) {                                                              \
-                mean = sum / (A)a.divisor;                                                            \
-            } else if (a.adaptive) {                                                                  \
-                mean = sum / (A)cy / (A)cx;                                                           \
-            } else {                                                                                  \
-                mean = sum / (A)(cy * cx);                                                            \
-            }                                                                                         \
-            out[o] = Ty<T>::from_acc(mean);                                                           \
+            bool empty = y0 >= y1 || x0 >= x1;                                                        \
+            out[o] = Ty<T>::from_acc(empty ? (A)0 : avg_divide(a, sum, cy, cx));                      \
         }                                                                                             \
     }
 
@@ -231,14 +231,7 @@ __device__ __forceinline__ void avg_reach(const AvgSpec& a, int d, i64 i, i64 si
                     if (x < x0 || x >= x1) continue;                                                  \
                     A v = Ty<T>::to_acc(g[g_l.offset + n * g_l.stride[0] + c * g_l.stride[1] +        \
                                           oy * g_l.stride[2] + ox * g_l.stride[3]]);                  \
-                    if (a.divisor != 0) {                                                             \
-                        v = v / (A)a.divisor;                                                         \
-                    } else if (a.adaptive) {                                                          \
-                        v = v / (A)cy / (A)cx;                                                        \
-                    } else {                                                                          \
-                        v = v / (A)(cy * cx);                                                         \
-                    }                                                                                 \
-                    acc += v;                                                                         \
+                    acc += avg_divide(a, v, cy, cx);                                                  \
                 }                                                                                     \
             }                                                                                         \
             out[o] = Ty<T>::from_acc(acc);                                                            \

@@ -33,9 +33,10 @@ pub fn avg_pool2d(
     pooled(x, &xb, windows, "AvgPool2DBackward0")
 }
 
-/// adaptive_avg_pool2d for an output size that is not (1, 1) (the prelude
-/// takes the mean there, as ATen does): each output's window is
-/// [floor(o·in/out), ceil((o+1)·in/out)) along each axis.
+/// adaptive_avg_pool2d's kernel (`torch._adaptive_avg_pool2d`; for an output
+/// of (1, 1) F.adaptive_avg_pool2d takes the mean instead, as ATen does):
+/// each output's window is [floor(o·in/out), ceil((o+1)·in/out)) along each
+/// axis.
 pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
     let (xb, _) = batched(x, "adaptive_avg_pool2d")?;
     require_float(&xb, "adaptive_avg_pool2d")?;

@@ -10,7 +10,7 @@
 use half::{bf16, f16};
 
 use super::elem::{CpuStorage, Element};
-use super::pool::{PARALLEL, plane_runs};
+use super::pool::{each_plane, plane_runs};
 use super::scratch::{Out, filled_vec};
 use super::strided::contiguous;
 use crate::backend::{AvgWindows, AxisWindow};
@@ -97,18 +97,17 @@ fn unpool_typed<A: Acc>(g: &[A], planes: usize, plan: &Plan) -> Vec<A> {
                 *d = if divisors.twice { v / d1 / d2 } else { v / d1 };
             }
             for line in dst[r.lo * w..r.hi * w].chunks_mut(w) {
-                let (taps, tapped) = if apart {
-                    (reg.width, reg.first..reg.end)
+                let (first, end) = if apart {
+                    (reg.first, reg.end)
                 } else {
-                    (0, ow..ow)
+                    (ow, ow)
                 };
-                for kx in 0..taps {
-                    let deltas = delta[reg.first..reg.end].iter();
-                    for (j, &d) in deltas.enumerate() {
+                for kx in 0..reg.width {
+                    for (j, &d) in delta[first..end].iter().enumerate() {
                         line[reg.start + kx + j * reg.stride] += d;
                     }
                 }
-                let rest = (0..ow).filter(|o| !tapped.contains(o));
+                let rest = (0..first).chain(end..ow);
                 for (o, c) in rest.map(|o| (o, plan.cols[o])) {
                     for x in &mut line[c.lo..c.hi] {
                         *x += delta[o];
@@ -117,13 +116,7 @@ fn unpool_typed<A: Acc>(g: &[A], planes: usize, plan: &Plan) -> Vec<A> {
             }
         }
     };
-    if out.len() >= PARALLEL && crate::threads::many() {
-        crate::threads::zip(ChunksMut::new(&mut out, plane), job);
-    } else {
-        out.chunks_mut(plane)
-            .enumerate()
-            .for_each(|(p, d)| job(p, d));
-    }
+    each_plane(&mut out, plane, job);
     out
 }
 

@@ -15,7 +15,7 @@ use crate::threads::ChunksMut;
 use crate::with_storage;
 
 /// Planes are shared among threads when there is this much work.
-pub(super) const PARALLEL: usize = 1 << 15;
+const PARALLEL: usize = 1 << 15;
 
 /// How `planes` planes of `plane` elements each split among threads: whether
 /// they do, and the planes in a run. A few runs per thread, each with one set
@@ -421,14 +421,24 @@ fn unpool_typed<T: Element + std::ops::Add<Output = T>>(
             *d = *d + v;
         }
     };
+    each_plane(&mut out, plane, job);
+    Ok(out)
+}
+
+/// `job(p, plane p of out)` for every plane, among threads when there is
+/// enough work (a gradient's scatter into the input's planes).
+pub(super) fn each_plane<T: Send>(
+    out: &mut [T],
+    plane: usize,
+    job: impl Fn(usize, &mut [T]) + Sync,
+) {
     if out.len() >= PARALLEL && crate::threads::many() {
-        crate::threads::zip(ChunksMut::new(&mut out, plane), job);
+        crate::threads::zip(ChunksMut::new(out, plane), job);
     } else {
         out.chunks_mut(plane)
             .enumerate()
             .for_each(|(p, d)| job(p, d));
     }
-    Ok(out)
 }
 
 /// max_pool's gradient: `[N, C, oh, ow]` gradients added into `[N, C, H, W]`
