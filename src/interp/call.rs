@@ -125,11 +125,14 @@ impl Interp {
         // What the call was given (reference counts only): its tensors are
         // unpacked for :trace, or for :why when the call fails, not on every call.
         // Inline for a few arguments: a heap block per call was a small op's cost.
-        let given: smallvec::SmallVec<[(Value, Span); 4]> = positional
-            .iter()
-            .cloned()
-            .chain(keywords.iter().map(|(_, v, s)| (v.clone(), *s)))
-            .collect();
+        // (Two plain loops: the chained iterator's collect was twice the code.)
+        let mut given: smallvec::SmallVec<[(Value, Span); 4]> = smallvec::SmallVec::new();
+        for (v, s) in &positional {
+            given.push((v.clone(), *s));
+        }
+        for (_, v, s) in &keywords {
+            given.push((v.clone(), *s));
+        }
         let mut args = Args::new(b.name, positional, keywords, span);
         args.method = method;
         let result = if self.trace_log.is_some() {
@@ -212,11 +215,14 @@ impl Interp {
         keywords: Vec<(String, Value, Span)>,
         span: Span,
     ) -> Result<crate::interp::value::Vars> {
-        // The common call, f(a, b) to def f(x, y): one binding per parameter,
-        // without the bookkeeping that keywords, defaults and stars need.
+        // The common call, f(a, b) to def f(x, y, z=1): one binding per
+        // parameter, without the bookkeeping that keywords and stars need.
+        let n = positional.len();
+        let defaulted = |i: usize| matches!(defaults.get(i), Some(Some(_)));
         if keywords.is_empty()
-            && positional.len() == def.params.len()
+            && n <= def.params.len()
             && def.params.iter().all(|p| p.star == Star::None)
+            && (n..def.params.len()).all(defaulted)
         {
             // Room for a few locals; none for a function of no parameters
             // (a lambda's body binds nothing: its table stays unallocated).
@@ -229,6 +235,12 @@ impl Interp {
                 crate::interp::value::Vars::with_capacity_and_hasher(room, Default::default());
             for (p, (v, _)) in def.params.iter().zip(positional) {
                 scope.insert(p.name.clone(), v);
+            }
+            // The parameters left take their defaults, in order (as below).
+            for (i, p) in def.params.iter().enumerate().skip(n) {
+                if let Some(Some(v)) = defaults.get(i) {
+                    scope.insert(p.name.clone(), v.clone());
+                }
             }
             return Ok(scope);
         }

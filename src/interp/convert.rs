@@ -1,5 +1,6 @@
 //! Conversions between language values and tensors/ints/dtypes/devices.
 
+use crate::backend::Scalar;
 use crate::error::{Result, type_err, value_err};
 use crate::tensor::ops::scalar;
 use crate::tensor::{DType, Device, Tensor};
@@ -175,9 +176,11 @@ pub fn to_device(v: &Value) -> Result<Device> {
 /// A Python number as a wrapped 0-d tensor, so promotion treats it as a scalar.
 pub fn scalar_tensor(v: &Value) -> Option<Tensor> {
     let t = match v {
-        Value::Int(i) => Tensor::scalar_i64(*i, DType::I64),
-        Value::Float(f) => Tensor::scalar_f64(*f, DType::F64),
-        Value::Bool(b) => Tensor::scalar_i64(*b as i64, DType::Bool),
+        Value::Int(i) => return Some(Tensor::wrapped_scalar(Scalar::int(*i), DType::I64)),
+        Value::Float(f) => return Some(Tensor::wrapped_scalar(Scalar::float(*f), DType::F64)),
+        Value::Bool(b) => {
+            return Some(Tensor::wrapped_scalar(Scalar::int(*b as i64), DType::Bool));
+        }
         Value::Complex(re, im) => {
             let pair = Tensor::from_vec(vec![*re, *im], &[2]);
             pair.view_as_complex().ok()?

@@ -134,6 +134,11 @@ pub struct Interp {
     /// The prelude is being run: its own top level finds none of its names
     /// through `torch.nn` (asking would run it again, without end).
     nn_loading: bool,
+    /// What `module.name` gave when it was a function, class or module (they
+    /// never change): finding one walks several tables and lists by name, and
+    /// a loop calling `F.relu(x)` or `torch.exp(x)` asks on every pass.
+    module_members:
+        std::collections::HashMap<Box<str>, Value, std::hash::BuildHasherDefault<value::FxHasher>>,
     /// The generator bodies running now, innermost last.
     generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
@@ -163,6 +168,7 @@ impl Interp {
             method_ctx: Vec::new(),
             nn_classes: None,
             nn_loading: false,
+            module_members: Default::default(),
             handling: Vec::new(),
             warnings: Default::default(),
         }

@@ -290,7 +290,24 @@ impl Tensor {
         )
     }
 
-    /// A Python number as a wrapped 0-d tensor (int64, float64 or bool).
+    /// A Python number as a wrapped 0-d tensor of `dtype` (int64, float64 or
+    /// bool), made in one step: `x * 2.0` makes one each time it runs.
+    pub fn wrapped_scalar(value: Scalar, dtype: DType) -> Tensor {
+        let shared = Arc::new(Shared {
+            data: RwLock::new(Storage::Cpu(HostBuffer::full(1, dtype, value))),
+            version: AtomicU64::new(0),
+        });
+        Tensor::make(
+            shared,
+            Layout::contiguous(&[]),
+            dtype,
+            Device::Cpu,
+            true,
+            false,
+        )
+    }
+
+    /// A 0-d tensor as a wrapped number (it shares the storage).
     pub fn wrapped_number(t: Tensor) -> Tensor {
         Tensor::make(
             t.0.storage.clone(),

@@ -5,7 +5,7 @@
 use super::elem::{BLOCK, CpuStorage, Element};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
 use super::rows::Rows;
-use super::scratch::{Out, filled_vec, scratch};
+use super::scratch::{Out, filled_vec, scratch, splat};
 use super::strided::{block, fill_blocks, is_scalar};
 use crate::error::{Result, value_err};
 use crate::tensor::DType;
@@ -93,10 +93,15 @@ fn pairwise<T: Element, U: Send>(
     lb: &Layout,
     block: &PairBlock<'_, T, U>,
 ) -> Vec<U> {
-    if la.shape == lb.shape
-        && let (Some(x), Some(y)) = (flat_block(a, la), flat_block(b, lb))
-    {
-        return filled_vec(x.len(), |out| block(x, y, out));
+    if la.shape == lb.shape {
+        // Small operands skip the walk; so does a number broadcast against
+        // one (`x * 2.0`).
+        match (flat_block(a, la), flat_block(b, lb)) {
+            (Some(x), Some(y)) => return filled_vec(x.len(), |out| block(x, y, out)),
+            (Some(x), None) if is_scalar(lb) => return by_number(x, b[lb.offset], false, block),
+            (None, Some(y)) if is_scalar(la) => return by_number(y, a[la.offset], true, block),
+            _ => {}
+        }
     }
     if let Some(rows) = Rows::plan([la, lb]) {
         return rows.fill(&|[i, j], col, dst| {
@@ -123,6 +128,22 @@ fn pairwise<T: Element, U: Send>(
         let y = operand(b, lb, fb.as_deref(), start, &mut bb[..n]);
         block(x, y, dst);
     })
+}
+
+/// `block(x, c)` (`block(c, x)` when `first`) for one block `x` and a number
+/// `c`, filled into a block of its own. Apart from `pairwise`, whose every
+/// call would otherwise reserve the block's stack.
+#[inline(never)]
+fn by_number<T: Element, U: Send>(
+    x: &[T],
+    c: T,
+    first: bool,
+    block: &PairBlock<'_, T, U>,
+) -> Vec<U> {
+    let mut buf = scratch();
+    let c = splat(c, &mut buf[..x.len()]);
+    let (x, y) = if first { (c, x) } else { (x, c) };
+    filled_vec(x.len(), |out| block(x, y, out))
 }
 
 /// Does any element `l` describes equal zero? (Integer division guards.)
@@ -343,4 +364,40 @@ pub fn ternary(
             })
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::kernels::binary_kernels;
+    use crate::tensor::op::BinaryOp;
+
+    fn floats(s: CpuStorage) -> Vec<f32> {
+        match s {
+            CpuStorage::F32(v) => v,
+            other => panic!("expected f32, got {:?}", other.dtype()),
+        }
+    }
+
+    #[test]
+    fn a_number_broadcast_on_either_side_of_a_small_operand() {
+        // `x - c` and `c - x` (the order matters), from one block and from a
+        // view that is not gap-free (the walk), against the plain formula.
+        let x: Vec<f32> = (0..37).map(|i| i as f32 * 0.37 - 3.0).collect();
+        let c = CpuStorage::F32(vec![2.5]);
+        let lc = Layout::contiguous(&[]).expand(&[37]);
+        let lx = Layout::contiguous(&[37]);
+        let k = binary_kernels(BinaryOp::Sub);
+        let xs = CpuStorage::F32(x.clone());
+        let minus = floats(binary(&xs, &lx, &c, &lc, false, &k));
+        let from = floats(binary(&c, &lc, &xs, &lx, false, &k));
+        assert_eq!(minus, x.iter().map(|v| v - 2.5).collect::<Vec<_>>());
+        assert_eq!(from, x.iter().map(|v| 2.5 - v).collect::<Vec<_>>());
+        // Every other element of a 74-long buffer: the same numbers, walked.
+        let wide = CpuStorage::F32(x.iter().flat_map(|&v| [v, f32::NAN]).collect());
+        let mut lw = Layout::contiguous(&[37]);
+        lw.strides[0] = 2;
+        assert_eq!(floats(binary(&wide, &lw, &c, &lc, false, &k)), minus);
+        assert_eq!(floats(binary(&c, &lc, &wide, &lw, false, &k)), from);
+    }
 }

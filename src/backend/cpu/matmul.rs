@@ -30,6 +30,10 @@ struct Spec {
 
 fn batch_offsets(l: &Layout) -> Vec<usize> {
     let nd = l.ndim();
+    if nd == 2 {
+        // One matrix (every linear layer's product): no batch to walk.
+        return vec![l.offset];
+    }
     let batch = Layout {
         shape: crate::tensor::layout::Dims::from_slice(&l.shape[..nd - 2]),
         strides: crate::tensor::layout::Dims::from_slice(&l.strides[..nd - 2]),

@@ -11,6 +11,16 @@ pub fn scratch<T>() -> [Out<T>; BLOCK] {
     [const { Out::uninit() }; BLOCK]
 }
 
+/// `buf` filled with `v`, and returned.
+#[inline(always)]
+pub fn splat<T: Copy>(v: T, buf: &mut [Out<T>]) -> &[T] {
+    for d in buf.iter_mut() {
+        d.write(v);
+    }
+    // SAFETY: the loop wrote every slot of `buf`.
+    unsafe { buf.assume_init_ref() }
+}
+
 /// `f(x)` for each `x` of `src`, written into the front of `buf` and returned.
 #[inline(always)]
 pub fn convert<'a, S: Copy, T>(src: &[S], buf: &'a mut [Out<T>], f: impl Fn(S) -> T) -> &'a [T] {

@@ -236,6 +236,33 @@ pub fn tensor_method(obj: &Value, name: &str) -> Option<&'static Builtin> {
 }
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
+    match obj {
+        Value::Module(m) => module_member(it, obj, m, name),
+        _ => find_attr(it, obj, name),
+    }
+}
+
+/// `module.name`, answered from what the interpreter remembers where it can.
+fn module_member(it: &mut Interp, obj: &Value, module: &str, name: &str) -> Result<Value> {
+    let mut buf = [0u8; 64];
+    let Some(key) = super::dotted(&mut buf, module, name) else {
+        return find_attr(it, obj, name);
+    };
+    if let Some(v) = it.module_members.get(key) {
+        return Ok(v.clone());
+    }
+    let v = find_attr(it, obj, name)?;
+    // Flags (`torch.backends.cudnn.benchmark`) can be set: asked afresh.
+    if matches!(
+        v,
+        Value::Builtin(_) | Value::Function(_) | Value::Class(_) | Value::Module(_)
+    ) {
+        it.module_members.insert(key.into(), v.clone());
+    }
+    Ok(v)
+}
+
+fn find_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
     if name == "__class__" {
         return Ok(match obj {
             Value::Object(o) => Value::Class(o.class.clone()),

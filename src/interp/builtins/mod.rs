@@ -431,20 +431,24 @@ const TORCH_RANDOM: &[&str] = &[
 /// attribute such as `torch.cat` is looked up on every call, and formatting
 /// the key was an allocation each time.
 fn module_row(short: &str, name: &str) -> Option<&'static Builtin> {
-    let len = short.len() + 1 + name.len();
     let mut buf = [0u8; 64];
-    let Some(key) = buf.get_mut(..len) else {
-        return index()
+    match dotted(&mut buf, short, name) {
+        Some(key) => index().module.get(key).copied(),
+        None => index()
             .module
             .get(format!("{short}.{name}").as_str())
-            .copied();
-    };
-    key[..short.len()].copy_from_slice(short.as_bytes());
-    key[short.len()] = b'.';
-    key[short.len() + 1..].copy_from_slice(name.as_bytes());
+            .copied(),
+    }
+}
+
+/// `module.name` spelled into `buf`, when it fits.
+pub(super) fn dotted<'a>(buf: &'a mut [u8; 64], module: &str, name: &str) -> Option<&'a str> {
+    let key = buf.get_mut(..module.len() + 1 + name.len())?;
+    key[..module.len()].copy_from_slice(module.as_bytes());
+    key[module.len()] = b'.';
+    key[module.len() + 1..].copy_from_slice(name.as_bytes());
     // Two strs joined by an ASCII dot are UTF-8.
-    let key = std::str::from_utf8(key).ok()?;
-    index().module.get(key).copied()
+    std::str::from_utf8(key).ok()
 }
 
 pub fn module_attr(module: &str, name: &str) -> Option<Value> {

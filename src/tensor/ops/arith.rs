@@ -2,6 +2,7 @@
 //! compositions are written in. Each is the full op (promotion, broadcasting,
 //! autograd), so formulas read as they are written on paper.
 
+use crate::backend::Scalar;
 use crate::error::Result;
 use crate::tensor::op::{BinaryOp, UnaryOp};
 use crate::tensor::ops::elementwise::{binary, unary};
@@ -9,12 +10,12 @@ use crate::tensor::{DType, Tensor};
 
 /// A Python float as a wrapped number (it takes the other operand's dtype).
 pub fn num(v: f64) -> Tensor {
-    Tensor::wrapped_number(Tensor::scalar_f64(v, DType::F64))
+    Tensor::wrapped_scalar(Scalar::float(v), DType::F64)
 }
 
 /// A Python int as a wrapped number (integer tensors stay integers).
 pub fn int(v: i64) -> Tensor {
-    Tensor::wrapped_number(Tensor::scalar_i64(v, DType::I64))
+    Tensor::wrapped_scalar(Scalar::int(v), DType::I64)
 }
 
 pub fn bin(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {

@@ -158,6 +158,12 @@ fn operand(t: &Tensor, dtype: DType, device: Device) -> Result<Cow<'_, Tensor>> 
     if t.dtype() == dtype && t.device() == device {
         return Ok(Cow::Borrowed(t));
     }
+    if t.is_wrapped_number() && device == Device::Cpu {
+        // A Python number (`x * 2.0`), never in a graph: its one element cast
+        // by the backend, without a tensor copy's bookkeeping.
+        let storage = t.read().cast(t.layout(), dtype)?;
+        return Ok(Cow::Owned(Tensor::from_contiguous(storage, &[])));
+    }
     crate::autograd::no_grad(|| Ok(Cow::Owned(t.to_dtype(dtype)?.to_device(device)?)))
 }
 

@@ -157,6 +157,11 @@ fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // A Ctrl-C stops the kernel between row blocks; its partial result is dropped.
     crate::interrupt::check()?;
     let result = Tensor::from_contiguous(out, &out_shape);
+    if a.ndim() > 1 && b.ndim() > 1 {
+        // No dim was added: the result is already in shape (and, as in
+        // PyTorch, not a view).
+        return Ok(result);
+    }
     // Drop the dims that 1-d operands gained.
     let mut final_shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
     if a.ndim() > 1 {
