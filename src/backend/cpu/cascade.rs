@@ -154,10 +154,45 @@ fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] 
     out
 }
 
+/// Rows of four below which `multi_row_sum` never flushes a level: its step
+/// is at least 2^4.
+const SHORT_QUADS: usize = 16;
+
 /// ATen's `row_sum`: one row read as rows of four, the leftovers added to the
 /// first column, then the four columns added together.
 #[inline(always)]
 fn row_sum<A: Acc>(size: usize, at: impl Fn(usize) -> A) -> A {
+    if size / 4 < SHORT_QUADS {
+        return short_row_sum(size, at);
+    }
+    long_row_sum(size, at)
+}
+
+/// `row_sum` of a row too short to flush a level (a 100-float row is twelve
+/// vectors): the same adds, with four accumulators and no levels above them.
+/// Through the general form, the unused levels' sixteen vectors took every
+/// register, and `sum(1)` over short rows spilled on each add.
+#[inline(always)]
+fn short_row_sum<A: Acc>(size: usize, at: impl Fn(usize) -> A) -> A {
+    let quads = size / 4;
+    let mut p = [A::zero(); 4];
+    for i in 0..quads {
+        for (k, a) in p.iter_mut().enumerate() {
+            *a = a.plus(at(i * 4 + k));
+        }
+    }
+    // multi_row_sum's closing add of its (empty) levels: -0 becomes +0.
+    for a in p.iter_mut() {
+        *a = a.plus(A::zero());
+    }
+    for i in quads * 4..size {
+        p[0] = p[0].plus(at(i));
+    }
+    p[0].plus(p[1]).plus(p[2]).plus(p[3])
+}
+
+#[inline(always)]
+fn long_row_sum<A: Acc>(size: usize, at: impl Fn(usize) -> A) -> A {
     let quads = size / 4;
     let mut p = multi_row_sum(quads, |i, k| at(i * 4 + k));
     for i in quads * 4..size {
@@ -771,6 +806,34 @@ pub fn sum_in_order<T: SumFloat>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_rows_add_as_the_general_row_sum() {
+        // Values of many sizes and both zeros, so that any other order or a
+        // missing +0 shows in the bits.
+        let v: Vec<f32> = (0..600)
+            .map(|i| match i % 7 {
+                0 => -0.0,
+                1 => 1e8,
+                _ => (i as f32 * 0.731).sin() * 10f32.powi(i % 5),
+            })
+            .collect();
+        for size in 0..4 * SHORT_QUADS {
+            for start in [0, 1, 5] {
+                let at = |i: usize| v[start + i];
+                assert_eq!(
+                    short_row_sum(size, at).to_bits(),
+                    long_row_sum(size, at).to_bits(),
+                    "size {size}"
+                );
+                let lanes =
+                    |i: usize| Vector::<f32, 8>(std::array::from_fn(|k| v[start + 8 * i + k]));
+                let (a, b) = (short_row_sum(size, lanes).0, long_row_sum(size, lanes).0);
+                assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "size {size}");
+            }
+        }
+        assert_eq!(short_row_sum(1, |_| -0.0f32).to_bits(), 0.0f32.to_bits());
+    }
 
     #[test]
     fn a_whole_run_is_the_ordered_plan_of_a_gap_free_tensor() {
