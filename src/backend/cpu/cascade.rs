@@ -110,21 +110,7 @@ fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] 
             }
             i += 1;
         }
-        for (a, b) in high[0]
-            .iter_mut()
-            .zip(std::mem::replace(&mut low, [A::zero(); 4]))
-        {
-            *a = a.plus(b);
-        }
-        for j in 2..LEVELS {
-            if i & (mask << ((j - 1) * power)) != 0 {
-                break;
-            }
-            let lower = std::mem::replace(&mut high[j - 2], [A::zero(); 4]);
-            for (a, b) in high[j - 1].iter_mut().zip(lower) {
-                *a = a.plus(b);
-            }
-        }
+        carry(&mut low, &mut high, i, power, mask);
     }
     for i in i..size {
         for (k, a) in low.iter_mut().enumerate() {
@@ -152,6 +138,29 @@ fn multi_row_sum<A: Acc>(size: usize, at: impl Fn(usize, usize) -> A) -> [A; 4] 
         }
     }
     out
+}
+
+/// multi_row_sum's flush after `i` rows: level 0 into level 1, and each
+/// level whose count came round into the one above. Not inlined, so that the
+/// levels live in memory: inlined, their twelve vectors held registers the
+/// hot loop over level 0 needed.
+#[inline(never)]
+fn carry<A: Acc>(low: &mut [A; 4], high: &mut [[A; 4]; 3], i: usize, power: usize, mask: usize) {
+    for (a, b) in high[0]
+        .iter_mut()
+        .zip(std::mem::replace(low, [A::zero(); 4]))
+    {
+        *a = a.plus(b);
+    }
+    for j in 2..=high.len() {
+        if i & (mask << ((j - 1) * power)) != 0 {
+            break;
+        }
+        let lower = std::mem::replace(&mut high[j - 2], [A::zero(); 4]);
+        for (a, b) in high[j - 1].iter_mut().zip(lower) {
+            *a = a.plus(b);
+        }
+    }
 }
 
 /// Rows of four below which `multi_row_sum` never flushes a level: its step
