@@ -80,13 +80,18 @@ fn best_f32(g: &[f32], max: bool) -> f32 {
 }
 
 crate::multiversion! {
-    /// One row of float32s folded into the running maxima (or minima).
-    pub(super) fn best_row_f32(max: bool, best: &mut [f32], row: &[f32]) {
-        let row = &row[..best.len()];
+    /// One row of float32s against the running maxima (or minima) `best`,
+    /// the new ones written to `out`. Into `best` itself, LLVM turned the
+    /// write of a value that often stays into a masked store, which AVX2
+    /// processors (Zen 3) run many times slower than a store: `amax(0)` was
+    /// 3-4x PyTorch there.
+    pub(super) fn best_row_f32(max: bool, best: &[f32], row: &[f32], out: &mut [f32]) {
+        let (best, row) = (&best[..out.len()], &row[..out.len()]);
+        let rows = out.iter_mut().zip(best.iter().zip(row));
         if max {
-            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_max(*a, x));
+            rows.for_each(|(o, (&a, &x))| *o = nan_max(a, x));
         } else {
-            best.iter_mut().zip(row).for_each(|(a, &x)| *a = nan_min(*a, x));
+            rows.for_each(|(o, (&a, &x))| *o = nan_min(a, x));
         }
     }
 }
@@ -99,25 +104,35 @@ pub(super) fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: 
     let offs = group_offsets(&gr.group);
     let mut out = vec![0.0; starts.len()];
     by_column_blocks(starts, offs.len(), &mut out, |c0, pos| {
-        let mut best: Vec<f64> = v[c0..c0 + pos.len()].iter().map(|x| x.to_f64()).collect();
+        let n = pos.len();
+        let mut best: Vec<f64> = v[c0..c0 + n].iter().map(|x| x.to_f64()).collect();
+        let mut at = vec![0.0; n];
+        let (mut next, mut next_at) = (vec![0.0; n], vec![0.0; n]);
         for (k, &o) in offs.iter().enumerate().skip(1) {
-            let row = &v[c0 + o..c0 + o + pos.len()];
-            arg_row(max, k as f64, &mut best, pos, row);
+            let row = &v[c0 + o..c0 + o + n];
+            arg_row(max, k as f64, (&best, &at), row, (&mut next, &mut next_at));
+            std::mem::swap(&mut best, &mut next);
+            std::mem::swap(&mut at, &mut next_at);
         }
+        pos.copy_from_slice(&at);
     });
     out
 }
 
 crate::multiversion! {
-    /// Row `k` of the groups' elements against the best so far.
-    fn arg_row<T: Element>(max: bool, k: f64, best: &mut [f64], pos: &mut [f64], row: &[T]) {
-        let row = &row[..best.len()];
-        for ((b, p), x) in best.iter_mut().zip(pos.iter_mut()).zip(row) {
-            let x = x.to_f64();
-            let better = if max { x > *b } else { x < *b };
+    /// Row `k` of the groups' elements against the best so far, the new
+    /// best and positions written to `out` (not in place: see best_row_f32).
+    fn arg_row<T: Element>(max: bool, k: f64, best: (&[f64], &[f64]), row: &[T], out: (&mut [f64], &mut [f64])) {
+        let (best, pos) = best;
+        let (out_best, out_pos) = out;
+        let n = out_best.len();
+        let (best, pos, row, out_pos) = (&best[..n], &pos[..n], &row[..n], &mut out_pos[..n]);
+        for i in 0..n {
+            let (b, x) = (best[i], row[i].to_f64());
+            let better = if max { x > b } else { x < b };
             let take = !b.is_nan() && (better || x.is_nan());
-            *b = if take { x } else { *b };
-            *p = if take { k } else { *p };
+            out_best[i] = if take { x } else { b };
+            out_pos[i] = if take { k } else { pos[i] };
         }
     }
 }

@@ -333,13 +333,11 @@ pub(super) fn reduce_rows<T: Element>(
     by_column_blocks(starts, offs.len(), &mut out, |c0, acc| {
         if let Some(f) = f32s {
             // float32 max/min in their own type: twice the lanes, no converts.
-            let mut best = vec![init as f32; acc.len()];
+            let (mut best, mut next) = (vec![init as f32; acc.len()], vec![0f32; acc.len()]);
             for &o in &offs {
-                best_row_f32(
-                    op == ReduceOp::Max,
-                    &mut best,
-                    &f[c0 + o..c0 + o + acc.len()],
-                );
+                let row = &f[c0 + o..c0 + o + acc.len()];
+                best_row_f32(op == ReduceOp::Max, &best, row, &mut next);
+                std::mem::swap(&mut best, &mut next);
             }
             acc.iter_mut().zip(best).for_each(|(a, b)| *a = b as f64);
             return;
