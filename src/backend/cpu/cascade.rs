@@ -462,7 +462,8 @@ impl Plan {
     /// A gap-free tensor of more than one element reduced whole (`x.sum()`):
     /// one run, which is what ordering and coalescing its dims come to.
     fn whole_run(l: &Layout, dims: &[usize]) -> Option<Plan> {
-        is_whole_run(l, dims).then(|| Plan {
+        let all = (0..l.ndim()).all(|d| dims.contains(&d));
+        (all && l.numel() > 1 && l.is_contiguous()).then(|| Plan {
             shape: smallvec::smallvec![l.numel()],
             inp: smallvec::smallvec![1],
             out: smallvec::smallvec![0],
@@ -585,11 +586,6 @@ impl Plan {
     }
 }
 
-/// Is `l` gap-free, of more than one element, and reduced whole?
-fn is_whole_run(l: &Layout, dims: &[usize]) -> bool {
-    (0..l.ndim()).all(|d| dims.contains(&d)) && l.numel() > 1 && l.is_contiguous()
-}
-
 /// TensorIterator's `reorder_dimensions` comparison: 1 to swap, -1 to keep.
 fn should_swap(l: &Layout, out: &[usize], d0: usize, d1: usize) -> i32 {
     // The output first: reduced dims (stride 0) go to the front.
@@ -660,20 +656,6 @@ fn sum_with<T: SumFloat, const N: usize>(v: &[T], l: &Layout, dims: &[usize]) ->
         .map(|d| l.shape[d])
         .product();
     let mut out = vec![T::ZERO; outputs];
-    let numel = l.numel();
-    if numel < GRAIN && is_whole_run(l, dims) {
-        // A small tensor summed whole (`x.sum()` in a loop): the one run a
-        // plan would walk, handed to the kernel without making the plan.
-        let l = Loop2d {
-            inp: l.offset,
-            out: 0,
-            in_s: [1, 0],
-            out_s: [0, 0],
-            size: [numel, 1],
-        };
-        loop2d::<T, N>(v, &Out(out.as_mut_ptr(), 1), l);
-        return out;
-    }
     let plan = Plan::new(l, dims);
     let numel = plan.numel();
     if numel == 0 {

@@ -348,10 +348,7 @@ pub fn times(x: &Tensor, alpha: f64) -> Result<Tensor> {
     if alpha == 1.0 {
         return Ok(x.clone());
     }
-    mul(
-        x,
-        &Tensor::wrapped_number(Tensor::scalar_f64(alpha, DType::F64)),
-    )
+    mul(x, &crate::tensor::ops::arith::num(alpha))
 }
 
 fn bool_mask(mask: &Tensor, op: &str) -> Result<()> {
