@@ -5,6 +5,7 @@
 
 use std::io::Write;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tsh::backend::cuda::kernels::{SOURCES, compile};
 
@@ -29,14 +30,7 @@ fn pip_nvrtc() -> Option<String> {
 #[test]
 fn every_kernel_compiles_with_the_real_nvrtc() {
     if std::env::var_os("TSH_REAL_NVRTC").is_some() {
-        let mut failures = vec![];
-        for src in SOURCES {
-            for arch in ["sm_80", "sm_90"] {
-                if let Err(log) = compile(&src.text(), src.file(), arch) {
-                    failures.push(format!("kernels/{} for {arch}:\n{log}", src.file()));
-                }
-            }
-        }
+        let failures = compile_all();
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         return;
     }
@@ -57,4 +51,33 @@ fn every_kernel_compiles_with_the_real_nvrtc() {
         ok && text.contains("1 passed"),
         "NVRTC rejected a kernel:\n{text}"
     );
+}
+
+/// Every source for every architecture, on every core (each compile runs
+/// alone for seconds, and NVRTC compiles separate programs side by side):
+/// the failures' logs.
+fn compile_all() -> Vec<String> {
+    let jobs: Vec<_> = SOURCES
+        .iter()
+        .flat_map(|src| ["sm_80", "sm_90"].map(|arch| (src, arch)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let worker = || {
+        let mut failures = vec![];
+        while let Some(&(src, arch)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+            if let Err(log) = compile(&src.text(), src.file(), arch) {
+                failures.push(format!("kernels/{} for {arch}:\n{log}", src.file()));
+            }
+        }
+        failures
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        let joined = handles.into_iter().map(|h| {
+            h.join()
+                .unwrap_or_else(|_| vec!["a compile thread panicked".to_string()])
+        });
+        joined.flatten().collect()
+    })
 }
