@@ -17,6 +17,8 @@ pub mod syntax;
 pub mod teach;
 pub mod tensor;
 pub mod threads;
+#[doc(hidden)]
+pub mod unit_tests;
 pub mod warnings;
 
 /// Large freed buffers are reused instead of returned to the system (memory.rs).

@@ -213,32 +213,32 @@ unsafe impl GlobalAlloc for CachingAlloc {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn classes_round_up_by_at_most_an_eighth() {
-        assert_eq!(class(1 << 20), 1 << 20);
-        assert_eq!(class((1 << 20) + 1), (1 << 20) + (1 << 17));
-        for size in [1_000_000usize, 40_000_000, 123_456_789] {
-            let c = class(size);
-            assert!(c >= size && c - size <= size / 8, "{size} -> {c}");
-            assert_eq!(class(c), c);
+    crate::unit_tests! {
+        fn classes_round_up_by_at_most_an_eighth() {
+            assert_eq!(class(1 << 20), 1 << 20);
+            assert_eq!(class((1 << 20) + 1), (1 << 20) + (1 << 17));
+            for size in [1_000_000usize, 40_000_000, 123_456_789] {
+                let c = class(size);
+                assert!(c >= size && c - size <= size / 8, "{size} -> {c}");
+                assert_eq!(class(c), c);
+            }
         }
-    }
 
-    #[test]
-    fn a_freed_block_serves_the_next_request_of_its_class() {
-        let n = 3 << 20;
-        let a: Vec<u8> = vec![7; n];
-        drop(a);
-        // Other tests run alongside and may take the block first; when this
-        // one gets it, a zeroed request must still read as zeros.
-        let b: Vec<u8> = vec![0; n];
-        assert!(b.iter().all(|&x| x == 0));
-        let mut c: Vec<f32> = Vec::with_capacity(n / 4);
-        c.resize(n / 4, 1.5);
-        assert!(c.iter().all(|&x| x == 1.5));
+        fn a_freed_block_serves_the_next_request_of_its_class() {
+            let n = 3 << 20;
+            let a: Vec<u8> = vec![7; n];
+            drop(a);
+            // Other tests run alongside and may take the block first; when this
+            // one gets it, a zeroed request must still read as zeros.
+            let b: Vec<u8> = vec![0; n];
+            assert!(b.iter().all(|&x| x == 0));
+            let mut c: Vec<f32> = Vec::with_capacity(n / 4);
+            c.resize(n / 4, 1.5);
+            assert!(c.iter().all(|&x| x == 1.5));
+        }
     }
 }

@@ -474,109 +474,104 @@ impl<A: Split, B: Split> Split for (A, B) {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn every_piece_runs_once_in_order_of_results() {
-        let squares = map(1000, |i| i * i);
-        assert_eq!(squares, (0..1000).map(|i| i * i).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn zipped_chunks_cover_both_slices() {
-        let src: Vec<u32> = (0..1001).collect();
-        let mut dst = vec![0u32; 1001];
-        zip(
-            (Chunks::new(&src, 100), ChunksMut::new(&mut dst, 100)),
-            |_, (s, d)| {
-                for (d, s) in d.iter_mut().zip(s) {
-                    *d = s * 2;
-                }
-            },
-        );
-        assert_eq!(dst, src.iter().map(|s| s * 2).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_goes_on() {
-        for bad in 0..4 {
-            let ran = std::panic::catch_unwind(|| {
-                each(4, |i| {
-                    if i == bad {
-                        panic!("piece {i}");
-                    }
-                })
-            });
-            assert!(ran.is_err(), "piece {bad}'s panic was lost");
-            assert_eq!(map(4, |i| i + 1), vec![1, 2, 3, 4]);
+    crate::unit_tests! {
+        fn every_piece_runs_once_in_order_of_results() {
+            let squares = map(1000, |i| i * i);
+            assert_eq!(squares, (0..1000).map(|i| i * i).collect::<Vec<_>>());
         }
-    }
 
-    #[test]
-    fn loops_from_many_threads_at_once_each_get_their_results() {
-        let callers: Vec<_> = (0..4)
-            .map(|c| {
-                std::thread::spawn(move || {
-                    for round in 0..200 {
-                        let got = map(64, |i| i * c + round);
-                        assert!(got.iter().enumerate().all(|(i, &g)| g == i * c + round));
+        fn zipped_chunks_cover_both_slices() {
+            let src: Vec<u32> = (0..1001).collect();
+            let mut dst = vec![0u32; 1001];
+            zip(
+                (Chunks::new(&src, 100), ChunksMut::new(&mut dst, 100)),
+                |_, (s, d)| {
+                    for (d, s) in d.iter_mut().zip(s) {
+                        *d = s * 2;
                     }
-                })
-            })
-            .collect();
-        for caller in callers {
-            assert!(caller.join().is_ok());
+                },
+            );
+            assert_eq!(dst, src.iter().map(|s| s * 2).collect::<Vec<_>>());
         }
-    }
 
-    #[test]
-    fn a_loop_after_the_workers_fell_asleep_still_runs_every_piece() {
-        count();
-        std::thread::sleep(SPIN * 3);
-        let hits: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
-        each(16, |i| {
-            hits[i].fetch_add(1, Ordering::Relaxed);
-        });
-        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
-    }
+        fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_goes_on() {
+            for bad in 0..4 {
+                let ran = std::panic::catch_unwind(|| {
+                    each(4, |i| {
+                        if i == bad {
+                            panic!("piece {i}");
+                        }
+                    })
+                });
+                assert!(ran.is_err(), "piece {bad}'s panic was lost");
+                assert_eq!(map(4, |i| i + 1), vec![1, 2, 3, 4]);
+            }
+        }
 
-    #[test]
-    fn workers_started_after_loops_ran_take_only_new_ones() {
-        // A separate pool: the tests share the global one.
-        let pool = Pool::build(2);
-        let run = |pieces: usize| {
-            let hits: Vec<AtomicUsize> = (0..pieces).map(|_| AtomicUsize::new(0)).collect();
-            let f = |i: usize| {
+        fn loops_from_many_threads_at_once_each_get_their_results() {
+            let callers: Vec<_> = (0..4)
+                .map(|c| {
+                    std::thread::spawn(move || {
+                        for round in 0..200 {
+                            let got = map(64, |i| i * c + round);
+                            assert!(got.iter().enumerate().all(|(i, &g)| g == i * c + round));
+                        }
+                    })
+                })
+                .collect();
+            for caller in callers {
+                assert!(caller.join().is_ok());
+            }
+        }
+
+        fn a_loop_after_the_workers_fell_asleep_still_runs_every_piece() {
+            count();
+            std::thread::sleep(SPIN * 3);
+            let hits: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
+            each(16, |i| {
                 hits[i].fetch_add(1, Ordering::Relaxed);
-            };
-            let threads = pool.threads();
-            pool.run(&Job {
-                f: &f,
-                pieces,
-                threads,
             });
-            hits.iter().all(|h| h.load(Ordering::Relaxed) == 1)
-        };
-        for _ in 0..50 {
-            assert!(run(8));
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
         }
-        pool.resize(4);
-        assert_eq!(pool.threads(), 4);
-        for _ in 0..50 {
-            assert!(run(8));
-        }
-        pool.resize(1);
-        assert!(run(8));
-        pool.resize(3);
-        assert!(run(9));
-    }
 
-    #[test]
-    fn a_loop_inside_a_loop_runs_on_its_caller() {
-        let sums = map(8, |i| map(4, |j| i * 4 + j).into_iter().sum::<usize>());
-        let want: Vec<usize> = (0..8).map(|i| (0..4).map(|j| i * 4 + j).sum()).collect();
-        assert_eq!(sums, want);
+        fn workers_started_after_loops_ran_take_only_new_ones() {
+            // A separate pool: the tests share the global one.
+            let pool = Pool::build(2);
+            let run = |pieces: usize| {
+                let hits: Vec<AtomicUsize> = (0..pieces).map(|_| AtomicUsize::new(0)).collect();
+                let f = |i: usize| {
+                    hits[i].fetch_add(1, Ordering::Relaxed);
+                };
+                let threads = pool.threads();
+                pool.run(&Job {
+                    f: &f,
+                    pieces,
+                    threads,
+                });
+                hits.iter().all(|h| h.load(Ordering::Relaxed) == 1)
+            };
+            for _ in 0..50 {
+                assert!(run(8));
+            }
+            pool.resize(4);
+            assert_eq!(pool.threads(), 4);
+            for _ in 0..50 {
+                assert!(run(8));
+            }
+            pool.resize(1);
+            assert!(run(8));
+            pool.resize(3);
+            assert!(run(9));
+        }
+
+        fn a_loop_inside_a_loop_runs_on_its_caller() {
+            let sums = map(8, |i| map(4, |j| i * 4 + j).into_iter().sum::<usize>());
+            let want: Vec<usize> = (0..8).map(|i| (0..4).map(|j| i * 4 + j).sum()).collect();
+            assert_eq!(sums, want);
+        }
     }
 }

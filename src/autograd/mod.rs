@@ -176,34 +176,35 @@ impl Saved {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::tensor::op::BinaryOp;
     use crate::tensor::op::{ReduceOp, ScanOp};
     use crate::tensor::ops::{elementwise, reduce};
 
-    /// Rules that keep their op's output must not keep the output's history too:
-    /// once the last handle to a result goes, its node must go with it.
-    #[test]
-    fn dropping_a_result_frees_its_node() {
-        let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
-        x.set_requires_grad(true);
-        let results = [
-            elementwise::binary(BinaryOp::Pow, &x, &x).unwrap(),
-            reduce::reduce(&x, ReduceOp::Prod, None, false).unwrap(),
-            reduce::softmax(&x, 0).unwrap(),
-            reduce::scan(&x, ScanOp::Prod, 0).unwrap(),
-        ];
-        for r in results {
-            let node = r.grad_fn().expect("recorded");
-            drop(r);
-            assert_eq!(
-                Arc::strong_count(&node),
-                1,
-                "{} outlived its tensor",
-                node.name()
-            );
+    crate::unit_tests! {
+        /// Rules that keep their op's output must not keep the output's history too:
+        /// once the last handle to a result goes, its node must go with it.
+        fn dropping_a_result_frees_its_node() {
+            let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
+            x.set_requires_grad(true);
+            let results = [
+                elementwise::binary(BinaryOp::Pow, &x, &x).unwrap(),
+                reduce::reduce(&x, ReduceOp::Prod, None, false).unwrap(),
+                reduce::softmax(&x, 0).unwrap(),
+                reduce::scan(&x, ScanOp::Prod, 0).unwrap(),
+            ];
+            for r in results {
+                let node = r.grad_fn().expect("recorded");
+                drop(r);
+                assert_eq!(
+                    Arc::strong_count(&node),
+                    1,
+                    "{} outlived its tensor",
+                    node.name()
+                );
+            }
         }
     }
 }

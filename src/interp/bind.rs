@@ -570,8 +570,8 @@ pub fn call_inplace(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::super::schema::parse;
 
     /// Whether a closure parameter of Rust type `rust` can read a schema `ty`.
@@ -585,49 +585,50 @@ mod tests {
         }
     }
 
-    /// Every `op!` row reads exactly its schema's parameters, with types that fit,
-    /// and optional exactly where the schema lets the argument be None.
-    #[test]
-    fn rows_agree_with_their_schemas() {
-        let mut bad = vec![];
-        for b in super::super::builtins::all().filter(|b| !b.typed.is_empty()) {
-            let s = parse(b.sig);
-            if s.name != b.name {
-                bad.push(format!("{}: schema names {}", b.name, s.name));
-            }
-            if s.params.len() != b.typed.len() {
-                bad.push(format!(
-                    "{}: schema has {} parameters, the closure reads {}",
-                    b.name,
-                    s.params.len(),
-                    b.typed.len()
-                ));
-            }
-            for (name, ty, optional) in b.typed {
-                let Some(p) = s.params.iter().find(|p| super::reads_param(p.name, name)) else {
-                    let name = super::param_name(name);
-                    bad.push(format!("{}: reads '{name}', not in its schema", b.name));
-                    continue;
-                };
-                if !reads(p.ty, ty) {
+    crate::unit_tests! {
+        /// Every `op!` row reads exactly its schema's parameters, with types that fit,
+        /// and optional exactly where the schema lets the argument be None.
+        fn rows_agree_with_their_schemas() {
+            let mut bad = vec![];
+            for b in super::super::builtins::all().filter(|b| !b.typed.is_empty()) {
+                let s = parse(b.sig);
+                if s.name != b.name {
+                    bad.push(format!("{}: schema names {}", b.name, s.name));
+                }
+                if s.params.len() != b.typed.len() {
                     bad.push(format!(
-                        "{}: '{name}' is {} in the schema, read as {ty}",
-                        b.name, p.ty
+                        "{}: schema has {} parameters, the closure reads {}",
+                        b.name,
+                        s.params.len(),
+                        b.typed.len()
                     ));
                 }
-                let may_be_none = p.optional || p.default == Some("None");
-                if may_be_none != *optional && *ty != "Any" {
-                    bad.push(format!(
-                        "{}: '{name}' may be None: {may_be_none}, read as Option: {optional}",
-                        b.name
-                    ));
+                for (name, ty, optional) in b.typed {
+                    let Some(p) = s.params.iter().find(|p| super::reads_param(p.name, name)) else {
+                        let name = super::param_name(name);
+                        bad.push(format!("{}: reads '{name}', not in its schema", b.name));
+                        continue;
+                    };
+                    if !reads(p.ty, ty) {
+                        bad.push(format!(
+                            "{}: '{name}' is {} in the schema, read as {ty}",
+                            b.name, p.ty
+                        ));
+                    }
+                    let may_be_none = p.optional || p.default == Some("None");
+                    if may_be_none != *optional && *ty != "Any" {
+                        bad.push(format!(
+                            "{}: '{name}' may be None: {may_be_none}, read as Option: {optional}",
+                            b.name
+                        ));
+                    }
                 }
             }
+            assert!(
+                bad.is_empty(),
+                "rows that disagree with their schema:\n{}",
+                bad.join("\n")
+            );
         }
-        assert!(
-            bad.is_empty(),
-            "rows that disagree with their schema:\n{}",
-            bad.join("\n")
-        );
     }
 }

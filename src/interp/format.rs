@@ -450,8 +450,8 @@ pub fn percent(interp: &mut Interp, template: &str, args: &Value) -> Result<Stri
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn f(v: Value, spec: &str) -> String {
@@ -459,39 +459,39 @@ mod tests {
         format_value(&mut interp, &v, spec).unwrap_or_else(|e| format!("error: {}", e.message))
     }
 
-    #[test]
-    fn floats_as_python_formats_them() {
-        let x = Value::Float(std::f64::consts::PI);
-        assert_eq!(f(x.clone(), ".4f"), "3.1416");
-        assert_eq!(f(x.clone(), ">10.2f"), "      3.14");
-        assert_eq!(f(x.clone(), "e"), "3.141593e+00");
-        assert_eq!(f(x.clone(), ".3g"), "3.14");
-        assert_eq!(f(x.clone(), ".2%"), "314.16%");
-        assert_eq!(f(x.clone(), "+.1f"), "+3.1");
-        assert_eq!(f(x, ".3"), "3.14");
-        assert_eq!(f(Value::Float(1234567.0), ",.1f"), "1,234,567.0");
-        assert_eq!(f(Value::Float(0.000012345), "g"), "1.2345e-05");
-        assert_eq!(f(Value::Float(100.0), "g"), "100");
-        assert_eq!(f(Value::Float(1e20), ".3"), "1e+20");
-        assert_eq!(f(Value::Float(2.0), ".3"), "2.0");
-        assert_eq!(f(Value::Float(-0.5), "07.2f"), "-000.50");
-        assert_eq!(f(Value::Float(0.5), ">7f"), "0.500000");
-    }
+    crate::unit_tests! {
+        fn floats_as_python_formats_them() {
+            let x = Value::Float(std::f64::consts::PI);
+            assert_eq!(f(x.clone(), ".4f"), "3.1416");
+            assert_eq!(f(x.clone(), ">10.2f"), "      3.14");
+            assert_eq!(f(x.clone(), "e"), "3.141593e+00");
+            assert_eq!(f(x.clone(), ".3g"), "3.14");
+            assert_eq!(f(x.clone(), ".2%"), "314.16%");
+            assert_eq!(f(x.clone(), "+.1f"), "+3.1");
+            assert_eq!(f(x, ".3"), "3.14");
+            assert_eq!(f(Value::Float(1234567.0), ",.1f"), "1,234,567.0");
+            assert_eq!(f(Value::Float(0.000012345), "g"), "1.2345e-05");
+            assert_eq!(f(Value::Float(100.0), "g"), "100");
+            assert_eq!(f(Value::Float(1e20), ".3"), "1e+20");
+            assert_eq!(f(Value::Float(2.0), ".3"), "2.0");
+            assert_eq!(f(Value::Float(-0.5), "07.2f"), "-000.50");
+            assert_eq!(f(Value::Float(0.5), ">7f"), "0.500000");
+        }
 
-    #[test]
-    fn ints_and_strings() {
-        assert_eq!(f(Value::Int(42), "5d"), "   42");
-        assert_eq!(f(Value::Int(42), "<5"), "42   ");
-        assert_eq!(f(Value::Int(42), "^6"), "  42  ");
-        assert_eq!(f(Value::Int(255), "#x"), "0xff");
-        assert_eq!(f(Value::Int(1234567), ","), "1,234,567");
-        assert_eq!(f(Value::Int(5), "03"), "005");
-        assert_eq!(f(Value::Int(5), ".2f"), "5.00");
-        assert_eq!(f(Value::str("ab"), ">4"), "  ab");
-        assert_eq!(f(Value::str("abc"), "*^7"), "**abc**");
-        assert_eq!(
-            f(Value::str("ab"), "d"),
-            "error: Unknown format code 'd' for object of type 'str'"
-        );
+        fn ints_and_strings() {
+            assert_eq!(f(Value::Int(42), "5d"), "   42");
+            assert_eq!(f(Value::Int(42), "<5"), "42   ");
+            assert_eq!(f(Value::Int(42), "^6"), "  42  ");
+            assert_eq!(f(Value::Int(255), "#x"), "0xff");
+            assert_eq!(f(Value::Int(1234567), ","), "1,234,567");
+            assert_eq!(f(Value::Int(5), "03"), "005");
+            assert_eq!(f(Value::Int(5), ".2f"), "5.00");
+            assert_eq!(f(Value::str("ab"), ">4"), "  ab");
+            assert_eq!(f(Value::str("abc"), "*^7"), "**abc**");
+            assert_eq!(
+                f(Value::str("ab"), "d"),
+                "error: Unknown format code 'd' for object of type 'str'"
+            );
+        }
     }
 }

@@ -12,7 +12,7 @@ mod expr;
 mod fast;
 pub mod format;
 pub mod generator;
-mod number;
+pub(crate) mod number;
 pub mod numpy;
 mod observe;
 mod ops;

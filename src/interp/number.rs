@@ -293,65 +293,64 @@ pub fn compare(op: CmpOp, a: Num, b: Num) -> Option<bool> {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn results_are_two_words() {
-        // What the module is for: these come back in registers.
-        assert_eq!(std::mem::size_of::<Option<Num>>(), 16);
-    }
+    crate::unit_tests! {
+        fn results_are_two_words() {
+            // What the module is for: these come back in registers.
+            assert_eq!(std::mem::size_of::<Option<Num>>(), 16);
+        }
 
-    #[test]
-    fn arithmetic_follows_python() {
-        let (int, float, bool) = (Num::int, Num::float, Num::bool);
-        assert_eq!(binary(BinOp::Div, int(7), int(2)), Ok(float(3.5)));
-        assert_eq!(binary(BinOp::FloorDiv, int(-7), int(2)), Ok(int(-4)));
-        assert_eq!(binary(BinOp::Mod, int(-7), int(2)), Ok(int(1)));
-        assert_eq!(binary(BinOp::Add, bool(true), bool(true)), Ok(int(2)));
-        assert_eq!(
-            binary(BinOp::BitXor, bool(true), bool(true)),
-            Ok(bool(false))
-        );
-        assert_eq!(binary(BinOp::Mul, int(3), float(0.5)), Ok(float(1.5)));
-        assert_eq!(binary(BinOp::Pow, int(2), int(-1)), Ok(float(0.5)));
-        assert_eq!(
-            binary(BinOp::Add, int(i64::MAX), int(1)),
-            Err(Fault::Overflow)
-        );
-        assert_eq!(
-            binary(BinOp::Mod, float(1.0), int(0)),
-            Err(Fault::FloatDivisionByZero)
-        );
-        assert_eq!(
-            binary(BinOp::LShift, int(1), int(64)),
-            Err(Fault::ShiftCount)
-        );
-    }
+        fn arithmetic_follows_python() {
+            let (int, float, bool) = (Num::int, Num::float, Num::bool);
+            assert_eq!(binary(BinOp::Div, int(7), int(2)), Ok(float(3.5)));
+            assert_eq!(binary(BinOp::FloorDiv, int(-7), int(2)), Ok(int(-4)));
+            assert_eq!(binary(BinOp::Mod, int(-7), int(2)), Ok(int(1)));
+            assert_eq!(binary(BinOp::Add, bool(true), bool(true)), Ok(int(2)));
+            assert_eq!(
+                binary(BinOp::BitXor, bool(true), bool(true)),
+                Ok(bool(false))
+            );
+            assert_eq!(binary(BinOp::Mul, int(3), float(0.5)), Ok(float(1.5)));
+            assert_eq!(binary(BinOp::Pow, int(2), int(-1)), Ok(float(0.5)));
+            assert_eq!(
+                binary(BinOp::Add, int(i64::MAX), int(1)),
+                Err(Fault::Overflow)
+            );
+            assert_eq!(
+                binary(BinOp::Mod, float(1.0), int(0)),
+                Err(Fault::FloatDivisionByZero)
+            );
+            assert_eq!(
+                binary(BinOp::LShift, int(1), int(64)),
+                Err(Fault::ShiftCount)
+            );
+        }
 
-    #[test]
-    fn comparisons_follow_python() {
-        let (int, float, bool) = (Num::int, Num::float, Num::bool);
-        assert_eq!(compare(CmpOp::Eq, int(1), float(1.0)), Some(true));
-        assert_eq!(compare(CmpOp::Lt, bool(true), int(2)), Some(true));
-        assert_eq!(
-            compare(CmpOp::Ge, int(i64::MAX), int(i64::MAX - 1)),
-            Some(true)
-        );
-        assert_eq!(
-            compare(CmpOp::Ne, float(f64::NAN), float(f64::NAN)),
-            Some(true)
-        );
-        assert_eq!(compare(CmpOp::Lt, float(f64::NAN), int(1)), Some(false));
-        assert_eq!(
-            compare(CmpOp::Ge, float(f64::NAN), float(f64::NAN)),
-            Some(false)
-        );
-        assert_eq!(
-            compare(CmpOp::Eq, float(f64::NAN), float(f64::NAN)),
-            Some(false)
-        );
-        assert_eq!(compare(CmpOp::Is, int(1), int(1)), None);
+        fn comparisons_follow_python() {
+            let (int, float, bool) = (Num::int, Num::float, Num::bool);
+            assert_eq!(compare(CmpOp::Eq, int(1), float(1.0)), Some(true));
+            assert_eq!(compare(CmpOp::Lt, bool(true), int(2)), Some(true));
+            assert_eq!(
+                compare(CmpOp::Ge, int(i64::MAX), int(i64::MAX - 1)),
+                Some(true)
+            );
+            assert_eq!(
+                compare(CmpOp::Ne, float(f64::NAN), float(f64::NAN)),
+                Some(true)
+            );
+            assert_eq!(compare(CmpOp::Lt, float(f64::NAN), int(1)), Some(false));
+            assert_eq!(
+                compare(CmpOp::Ge, float(f64::NAN), float(f64::NAN)),
+                Some(false)
+            );
+            assert_eq!(
+                compare(CmpOp::Eq, float(f64::NAN), float(f64::NAN)),
+                Some(false)
+            );
+            assert_eq!(compare(CmpOp::Is, int(1), int(1)), None);
+        }
     }
 }

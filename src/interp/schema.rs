@@ -206,48 +206,48 @@ pub fn type_word(ty: &str) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn parses_types_defaults_and_keyword_only() {
-        let s = parse(
-            "scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, int[] sizes=[1, 2]) -> Tensor",
-        );
-        assert_eq!(s.name, "scatter_reduce");
-        let names: Vec<_> = s.params.iter().map(|p| p.name).collect();
-        assert_eq!(
-            names,
-            [
-                "input",
-                "dim",
-                "index",
-                "src",
-                "reduce",
-                "include_self",
-                "sizes"
-            ]
-        );
-        assert!(s.params[5].kw_only && !s.params[4].kw_only);
-        assert_eq!(s.params[5].default, Some("True"));
-        assert_eq!(s.params[6].default, Some("[1, 2]"));
-        assert!(s.params[6].is_int_list());
-        assert_eq!(s.returns[0].ty, "Tensor");
-    }
+    crate::unit_tests! {
+        fn parses_types_defaults_and_keyword_only() {
+            let s = parse(
+                "scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, int[] sizes=[1, 2]) -> Tensor",
+            );
+            assert_eq!(s.name, "scatter_reduce");
+            let names: Vec<_> = s.params.iter().map(|p| p.name).collect();
+            assert_eq!(
+                names,
+                [
+                    "input",
+                    "dim",
+                    "index",
+                    "src",
+                    "reduce",
+                    "include_self",
+                    "sizes"
+                ]
+            );
+            assert!(s.params[5].kw_only && !s.params[4].kw_only);
+            assert_eq!(s.params[5].default, Some("True"));
+            assert_eq!(s.params[6].default, Some("[1, 2]"));
+            assert!(s.params[6].is_int_list());
+            assert_eq!(s.returns[0].ty, "Tensor");
+        }
 
-    #[test]
-    fn parses_optional_named_returns_and_untyped() {
-        let s = parse(
-            "aminmax(Tensor input, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
-        );
-        assert!(s.params[1].optional && s.params[1].kw_only);
-        assert_eq!(s.returns[1].name, Some("max"));
-        let old = parse("chunk(input, chunks, dim=0)");
-        assert_eq!(old.params[2].ty, "Any");
-        assert_eq!(old.params[2].default, Some("0"));
-        let star = parse("print(*args, sep=' ', end='\\n')");
-        assert!(star.params[0].star && star.params[1].kw_only);
-        assert_eq!(name_of("linalg.solve(Tensor A, Tensor B)"), "linalg.solve");
+        fn parses_optional_named_returns_and_untyped() {
+            let s = parse(
+                "aminmax(Tensor input, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
+            );
+            assert!(s.params[1].optional && s.params[1].kw_only);
+            assert_eq!(s.returns[1].name, Some("max"));
+            let old = parse("chunk(input, chunks, dim=0)");
+            assert_eq!(old.params[2].ty, "Any");
+            assert_eq!(old.params[2].default, Some("0"));
+            let star = parse("print(*args, sep=' ', end='\\n')");
+            assert!(star.params[0].star && star.params[1].kw_only);
+            assert_eq!(name_of("linalg.solve(Tensor A, Tensor B)"), "linalg.solve");
+        }
     }
 }

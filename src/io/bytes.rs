@@ -72,26 +72,27 @@ pub fn from_bytes(dtype: DType, bytes: &[u8], big_endian: bool) -> HostBuffer {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_every_dtype() {
-        for d in crate::tensor::dtype::ALL_DTYPES {
-            let t = crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5])
-                .to_dtype(d)
-                .unwrap();
-            let s = t.to_host().unwrap();
-            let b = to_le_bytes(&s);
-            assert_eq!(b.len(), 5 * d.size(), "{d}");
-            let back = from_bytes(d, &b, false);
-            assert_eq!(to_le_bytes(&back), b, "{d}");
+    crate::unit_tests! {
+        fn round_trip_every_dtype() {
+            for d in crate::tensor::dtype::ALL_DTYPES {
+                let t = crate::tensor::Tensor::from_vec(vec![1.0f64, 0.0, 2.0, 3.0, 0.0], &[5])
+                    .to_dtype(d)
+                    .unwrap();
+                let s = t.to_host().unwrap();
+                let b = to_le_bytes(&s);
+                assert_eq!(b.len(), 5 * d.size(), "{d}");
+                let back = from_bytes(d, &b, false);
+                assert_eq!(to_le_bytes(&back), b, "{d}");
+            }
+            let be = [0u8, 0, 0, 1];
+            assert_eq!(
+                to_le_bytes(&from_bytes(DType::I32, &be, true)),
+                vec![1, 0, 0, 0]
+            );
         }
-        let be = [0u8, 0, 0, 1];
-        assert_eq!(
-            to_le_bytes(&from_bytes(DType::I32, &be, true)),
-            vec![1, 0, 0, 0]
-        );
     }
 }

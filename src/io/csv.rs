@@ -98,20 +98,21 @@ pub fn write(t: &Tensor) -> Result<String> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn reads_numbers_and_reports_bad_fields() {
-        let t = read(b"a,b\n1, 2.5\n3,-4e1\n", 1, b',', DType::F32).unwrap();
-        assert_eq!(t.shape(), &[2, 2]);
-        assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.5, 3.0, -40.0]);
-        let e = read(b"1,2\n3,x\n", 0, b',', DType::F32).unwrap_err();
-        assert!(e.message.contains("line 2, column 2"), "{e}");
-        let e = read(b"1,2\n3\n", 0, b',', DType::F32).unwrap_err();
-        assert!(e.message.contains("1 fields"), "{e}");
-        let round = write(&t).unwrap();
-        assert_eq!(round, "1.0,2.5\n3.0,-40.0\n");
+    crate::unit_tests! {
+        fn reads_numbers_and_reports_bad_fields() {
+            let t = read(b"a,b\n1, 2.5\n3,-4e1\n", 1, b',', DType::F32).unwrap();
+            assert_eq!(t.shape(), &[2, 2]);
+            assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.5, 3.0, -40.0]);
+            let e = read(b"1,2\n3,x\n", 0, b',', DType::F32).unwrap_err();
+            assert!(e.message.contains("line 2, column 2"), "{e}");
+            let e = read(b"1,2\n3\n", 0, b',', DType::F32).unwrap_err();
+            assert!(e.message.contains("1 fields"), "{e}");
+            let round = write(&t).unwrap();
+            assert_eq!(round, "1.0,2.5\n3.0,-40.0\n");
+        }
     }
 }

@@ -7,7 +7,7 @@ pub mod csv;
 pub mod npy;
 pub mod npz;
 pub mod pt;
-mod ptfile;
+pub(crate) mod ptfile;
 pub mod safetensors;
 
 use std::path::Path;

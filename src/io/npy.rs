@@ -205,50 +205,49 @@ pub fn decode(bytes: &[u8]) -> Result<Tensor> {
     Tensor::from_host(storage, &shape, crate::tensor::Device::Cpu)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn header_is_padded_and_round_trips() {
-        let t = Tensor::from_vec(vec![1.5f32, 2.0, -3.0, 4.0, 5.0, 6.0], &[2, 3]);
-        let b = encode(&t).unwrap();
-        let header_len = u16::from_le_bytes([b[8], b[9]]) as usize;
-        assert_eq!((10 + header_len) % 64, 0);
-        assert!(String::from_utf8_lossy(&b[10..10 + header_len]).contains("'shape': (2, 3)"));
-        let back = decode(&b).unwrap();
-        assert_eq!(back.shape(), &[2, 3]);
-        assert_eq!(back.to_host_f64().unwrap(), t.to_host_f64().unwrap());
-    }
-
-    #[test]
-    fn fortran_order_and_big_endian() {
-        // [[1, 2, 3], [4, 5, 6]] stored column-major, big-endian int32.
-        let header = "{'descr': '>i4', 'fortran_order': True, 'shape': (2, 3), }";
-        let mut b = MAGIC.to_vec();
-        b.extend_from_slice(&[1, 0]);
-        b.extend_from_slice(&(header.len() as u16).to_le_bytes());
-        b.extend_from_slice(header.as_bytes());
-        for v in [1i32, 4, 2, 5, 3, 6] {
-            b.extend_from_slice(&v.to_be_bytes());
+    crate::unit_tests! {
+        fn header_is_padded_and_round_trips() {
+            let t = Tensor::from_vec(vec![1.5f32, 2.0, -3.0, 4.0, 5.0, 6.0], &[2, 3]);
+            let b = encode(&t).unwrap();
+            let header_len = u16::from_le_bytes([b[8], b[9]]) as usize;
+            assert_eq!((10 + header_len) % 64, 0);
+            assert!(String::from_utf8_lossy(&b[10..10 + header_len]).contains("'shape': (2, 3)"));
+            let back = decode(&b).unwrap();
+            assert_eq!(back.shape(), &[2, 3]);
+            assert_eq!(back.to_host_f64().unwrap(), t.to_host_f64().unwrap());
         }
-        let t = decode(&b).unwrap();
-        assert_eq!(t.dtype(), DType::I32);
-        assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-    }
 
-    #[test]
-    fn bad_files_are_io_errors() {
-        let t = Tensor::from_vec(vec![1i64, 2, 3], &[3]);
-        let b = encode(&t).unwrap();
-        for cut in [0, 5, 20, b.len() - 1] {
-            let e = decode(&b[..cut]).unwrap_err();
-            assert_eq!(e.kind, crate::error::ErrorKind::Io, "{e}");
+        fn fortran_order_and_big_endian() {
+            // [[1, 2, 3], [4, 5, 6]] stored column-major, big-endian int32.
+            let header = "{'descr': '>i4', 'fortran_order': True, 'shape': (2, 3), }";
+            let mut b = MAGIC.to_vec();
+            b.extend_from_slice(&[1, 0]);
+            b.extend_from_slice(&(header.len() as u16).to_le_bytes());
+            b.extend_from_slice(header.as_bytes());
+            for v in [1i32, 4, 2, 5, 3, 6] {
+                b.extend_from_slice(&v.to_be_bytes());
+            }
+            let t = decode(&b).unwrap();
+            assert_eq!(t.dtype(), DType::I32);
+            assert_eq!(t.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
         }
-        let mut c = b.clone();
-        let at = c.windows(3).position(|w| w == b"<i8").unwrap();
-        c[at + 1] = b'c';
-        let e = decode(&c).unwrap_err();
-        assert!(e.message.contains("complex"), "{e}");
+
+        fn bad_files_are_io_errors() {
+            let t = Tensor::from_vec(vec![1i64, 2, 3], &[3]);
+            let b = encode(&t).unwrap();
+            for cut in [0, 5, 20, b.len() - 1] {
+                let e = decode(&b[..cut]).unwrap_err();
+                assert_eq!(e.kind, crate::error::ErrorKind::Io, "{e}");
+            }
+            let mut c = b.clone();
+            let at = c.windows(3).position(|w| w == b"<i8").unwrap();
+            c[at + 1] = b'c';
+            let e = decode(&c).unwrap_err();
+            assert!(e.message.contains("complex"), "{e}");
+        }
     }
 }

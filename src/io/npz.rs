@@ -60,29 +60,30 @@ pub fn read(bytes: &[u8]) -> Result<Vec<(String, Tensor)>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_stored_and_deflated() {
-        let a = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
-        let b = Tensor::from_vec(vec![1i64, 2, 3, 4], &[2, 2]);
-        for compressed in [false, true] {
-            let bytes = write(
-                &[("a".into(), a.clone()), ("b".into(), b.clone())],
-                compressed,
-            )
-            .unwrap();
-            let back = read(&bytes).unwrap();
-            assert_eq!(back[0].0, "a");
-            assert_eq!(back[1].1.shape(), &[2, 2]);
-            assert_eq!(back[1].1.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+    crate::unit_tests! {
+        fn round_trip_stored_and_deflated() {
+            let a = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
+            let b = Tensor::from_vec(vec![1i64, 2, 3, 4], &[2, 2]);
+            for compressed in [false, true] {
+                let bytes = write(
+                    &[("a".into(), a.clone()), ("b".into(), b.clone())],
+                    compressed,
+                )
+                .unwrap();
+                let back = read(&bytes).unwrap();
+                assert_eq!(back[0].0, "a");
+                assert_eq!(back[1].1.shape(), &[2, 2]);
+                assert_eq!(back[1].1.to_host_f64().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+            }
+            let bytes = write(&[("a".into(), a)], false).unwrap();
+            assert_eq!(
+                read(&bytes[..bytes.len() / 2]).unwrap_err().kind,
+                crate::error::ErrorKind::Io
+            );
         }
-        let bytes = write(&[("a".into(), a)], false).unwrap();
-        assert_eq!(
-            read(&bytes[..bytes.len() / 2]).unwrap_err().kind,
-            crate::error::ErrorKind::Io
-        );
     }
 }

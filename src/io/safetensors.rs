@@ -97,26 +97,27 @@ pub fn read(bytes: &[u8]) -> Result<Vec<(String, Tensor)>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_keeps_bfloat16() {
-        let w = Tensor::from_vec(vec![1.5f32, -2.0, 3.25, 0.0], &[2, 2])
-            .to_dtype(DType::BF16)
-            .unwrap();
-        let b = Tensor::from_vec(vec![true, false], &[2]);
-        let bytes = write(&[("w".into(), w.clone()), ("b".into(), b)]).unwrap();
-        let back = read(&bytes).unwrap();
-        assert_eq!(back[0].0, "b");
-        assert_eq!(back[1].1.dtype(), DType::BF16);
-        assert_eq!(back[1].1.to_host_f64().unwrap(), w.to_host_f64().unwrap());
-        let e = read(&bytes[..bytes.len() - 3]).unwrap_err();
-        assert_eq!(e.kind, crate::error::ErrorKind::Io, "{e}");
-        assert_eq!(
-            read(b"garbage").unwrap_err().kind,
-            crate::error::ErrorKind::Io
-        );
+    crate::unit_tests! {
+        fn round_trip_keeps_bfloat16() {
+            let w = Tensor::from_vec(vec![1.5f32, -2.0, 3.25, 0.0], &[2, 2])
+                .to_dtype(DType::BF16)
+                .unwrap();
+            let b = Tensor::from_vec(vec![true, false], &[2]);
+            let bytes = write(&[("w".into(), w.clone()), ("b".into(), b)]).unwrap();
+            let back = read(&bytes).unwrap();
+            assert_eq!(back[0].0, "b");
+            assert_eq!(back[1].1.dtype(), DType::BF16);
+            assert_eq!(back[1].1.to_host_f64().unwrap(), w.to_host_f64().unwrap());
+            let e = read(&bytes[..bytes.len() - 3]).unwrap_err();
+            assert_eq!(e.kind, crate::error::ErrorKind::Io, "{e}");
+            assert_eq!(
+                read(b"garbage").unwrap_err().kind,
+                crate::error::ErrorKind::Io
+            );
+        }
     }
 }

@@ -153,44 +153,44 @@ pub fn render_styled(err: &Error, src: &str, origin: &str, color: bool) -> Strin
     text.replacen(&head, &format!("\x1b[1;31m{head}\x1b[0m"), 1)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::error::{ErrorKind, Traceback};
     use std::rc::Rc;
 
-    #[test]
-    fn a_long_line_shows_a_window_around_the_error() {
-        let src = format!("{}bad{}", "x".repeat(200_000), "y".repeat(200_000));
-        let e = Error::new(ErrorKind::Name, "no").at(Span::new(200_000, 200_003));
-        let text = render(&e, &src, "<stdin>");
-        assert!(text.len() < 400, "{text}");
-        let lines: Vec<&str> = text.lines().collect();
-        let code = lines[2].split_once(" | ").unwrap().1;
-        let caret = lines[3].split_once(" | ").unwrap().1;
-        let at = caret.find('^').unwrap();
-        assert_eq!(&code[code.char_indices().nth(at).unwrap().0..][..3], "bad");
-        assert!(code.starts_with('…') && code.ends_with('…'), "{code}");
-        assert_eq!(caret.matches('^').count(), 3);
-    }
+    crate::unit_tests! {
+        fn a_long_line_shows_a_window_around_the_error() {
+            let src = format!("{}bad{}", "x".repeat(200_000), "y".repeat(200_000));
+            let e = Error::new(ErrorKind::Name, "no").at(Span::new(200_000, 200_003));
+            let text = render(&e, &src, "<stdin>");
+            assert!(text.len() < 400, "{text}");
+            let lines: Vec<&str> = text.lines().collect();
+            let code = lines[2].split_once(" | ").unwrap().1;
+            let caret = lines[3].split_once(" | ").unwrap().1;
+            let at = caret.find('^').unwrap();
+            assert_eq!(&code[code.char_indices().nth(at).unwrap().0..][..3], "bad");
+            assert!(code.starts_with('…') && code.ends_with('…'), "{code}");
+            assert_eq!(caret.matches('^').count(), 3);
+        }
 
-    #[test]
-    fn calls_into_a_function_are_listed_outermost_first() {
-        let body: Rc<str> = Rc::from("fn f(a) {\n    return a @ a\n}");
-        let mut e = Error::new(ErrorKind::Shape, "bad").at(Span::new(21, 26));
-        e.traceback = Some(Box::new(Traceback {
-            source: Some(body.clone()),
-            function: Some(Rc::from("f")),
-            calls: vec![Frame {
-                span: Span::new(0, 4),
-                source: None,
-                function: None,
-            }],
-        }));
-        let text = render(&e, "f(x)", "<stdin>");
-        assert_eq!(
-            text,
-            "error[shape]: bad\n  --> <stdin>:1:1\n1 | f(x)\n  | ^^^^ called here\n  --> <stdin>:2:12, in f\n2 |     return a @ a\n  |            ^^^^^ here\n"
-        );
+        fn calls_into_a_function_are_listed_outermost_first() {
+            let body: Rc<str> = Rc::from("fn f(a) {\n    return a @ a\n}");
+            let mut e = Error::new(ErrorKind::Shape, "bad").at(Span::new(21, 26));
+            e.traceback = Some(Box::new(Traceback {
+                source: Some(body.clone()),
+                function: Some(Rc::from("f")),
+                calls: vec![Frame {
+                    span: Span::new(0, 4),
+                    source: None,
+                    function: None,
+                }],
+            }));
+            let text = render(&e, "f(x)", "<stdin>");
+            assert_eq!(
+                text,
+                "error[shape]: bad\n  --> <stdin>:1:1\n1 | f(x)\n  | ^^^^ called here\n  --> <stdin>:2:12, in f\n2 |     return a @ a\n  |            ^^^^^ here\n"
+            );
+        }
     }
 }

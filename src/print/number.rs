@@ -93,32 +93,33 @@ pub fn py_complex_repr(re: f64, im: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::py_float_repr;
 
-    #[test]
-    fn matches_python_repr() {
-        let cases = [
-            // A tie between two shortest spellings goes to the even digit...
-            (124_749.0 / 131_072.0, "0.9517593383789062"),
-            // ...unless that one would not read back (below a power of two).
-            (1.0 / 16_777_216.0, "5.960464477539063e-08"),
-            (1.0, "1.0"),
-            (0.1, "0.1"),
-            (-2.5, "-2.5"),
-            (1e-5, "1e-05"),
-            (1.5e20, "1.5e+20"),
-            (1e16, "1e+16"),
-            (1234567890123456.0, "1234567890123456.0"),
-            (0.0001, "0.0001"),
-            (0.1f32 as f64, "0.10000000149011612"),
-            (100.0, "100.0"),
-            (f64::NAN, "nan"),
-            (-0.0, "-0.0"),
-        ];
-        for (x, want) in cases {
-            assert_eq!(py_float_repr(x), want, "repr of {x}");
+    crate::unit_tests! {
+        fn matches_python_repr() {
+            let cases = [
+                // A tie between two shortest spellings goes to the even digit...
+                (124_749.0 / 131_072.0, "0.9517593383789062"),
+                // ...unless that one would not read back (below a power of two).
+                (1.0 / 16_777_216.0, "5.960464477539063e-08"),
+                (1.0, "1.0"),
+                (0.1, "0.1"),
+                (-2.5, "-2.5"),
+                (1e-5, "1e-05"),
+                (1.5e20, "1.5e+20"),
+                (1e16, "1e+16"),
+                (1234567890123456.0, "1234567890123456.0"),
+                (0.0001, "0.0001"),
+                (0.1f32 as f64, "0.10000000149011612"),
+                (100.0, "100.0"),
+                (f64::NAN, "nan"),
+                (-0.0, "-0.0"),
+            ];
+            for (x, want) in cases {
+                assert_eq!(py_float_repr(x), want, "repr of {x}");
+            }
         }
     }
 }

@@ -223,8 +223,8 @@ pub fn hint(line: &str, pos: usize, vars: &Vars) -> Option<String> {
     signature(&f).map(|s| format!("  ← {s}"))
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn words(line: &str, vars: &Vars) -> Vec<String> {
@@ -242,52 +242,50 @@ mod tests {
         v
     }
 
-    #[test]
-    fn variables_builtins_and_keywords() {
-        let v = session();
-        assert!(words("wei", &v).contains(&"weights".to_string()));
-        assert!(words("zer", &v).contains(&"zeros".to_string()));
-        assert!(words("zer", &v).contains(&"zeros_like".to_string()));
-        assert!(words("whi", &v).contains(&"while".to_string()));
-    }
+    crate::unit_tests! {
+        fn variables_builtins_and_keywords() {
+            let v = session();
+            assert!(words("wei", &v).contains(&"weights".to_string()));
+            assert!(words("zer", &v).contains(&"zeros".to_string()));
+            assert!(words("zer", &v).contains(&"zeros_like".to_string()));
+            assert!(words("whi", &v).contains(&"while".to_string()));
+        }
 
-    #[test]
-    fn methods_and_attributes_of_a_variable() {
-        let v = session();
-        let w = words("weights.res", &v);
-        assert!(w.contains(&"reshape".to_string()), "{w:?}");
-        assert!(words("weights.sh", &v).contains(&"shape".to_string()));
-        assert!(words("torch.ma", &v).contains(&"matmul".to_string()));
-        assert!(words("torch.nn.functional.rel", &v).contains(&"relu".to_string()));
-        assert!(words("F.cross", &v).contains(&"cross_entropy".to_string()));
-        assert_eq!(
-            complete("n.x", 3, &v),
-            Completion::Words {
-                start: 2,
-                words: vec![]
-            }
-        );
-    }
+        fn methods_and_attributes_of_a_variable() {
+            let v = session();
+            let w = words("weights.res", &v);
+            assert!(w.contains(&"reshape".to_string()), "{w:?}");
+            assert!(words("weights.sh", &v).contains(&"shape".to_string()));
+            assert!(words("torch.ma", &v).contains(&"matmul".to_string()));
+            assert!(words("torch.nn.functional.rel", &v).contains(&"relu".to_string()));
+            assert!(words("F.cross", &v).contains(&"cross_entropy".to_string()));
+            assert_eq!(
+                complete("n.x", 3, &v),
+                Completion::Words {
+                    start: 2,
+                    words: vec![]
+                }
+            );
+        }
 
-    #[test]
-    fn keyword_arguments_commands_and_paths() {
-        let v = session();
-        let w = words("zeros(2, 3, dt", &v);
-        assert_eq!(w.first().map(String::as_str), Some("dtype="));
-        assert!(words("weights.sum(dim=0, kee", &v).contains(&"keepdim=".to_string()));
-        assert!(words(":ti", &v).contains(&":time".to_string()));
-        assert_eq!(complete(":load scr", 9, &v), Completion::Path);
-        assert_eq!(complete("load(\"da", 8, &v), Completion::Path);
-        assert!(words(":time weights.su", &v).contains(&"sum".to_string()));
-        assert!(words(":help cross", &v).contains(&"cross_entropy".to_string()));
-    }
+        fn keyword_arguments_commands_and_paths() {
+            let v = session();
+            let w = words("zeros(2, 3, dt", &v);
+            assert_eq!(w.first().map(String::as_str), Some("dtype="));
+            assert!(words("weights.sum(dim=0, kee", &v).contains(&"keepdim=".to_string()));
+            assert!(words(":ti", &v).contains(&":time".to_string()));
+            assert_eq!(complete(":load scr", 9, &v), Completion::Path);
+            assert_eq!(complete("load(\"da", 8, &v), Completion::Path);
+            assert!(words(":time weights.su", &v).contains(&"sum".to_string()));
+            assert!(words(":help cross", &v).contains(&"cross_entropy".to_string()));
+        }
 
-    #[test]
-    fn hints_show_the_signature_of_the_open_call() {
-        let v = session();
-        let h = hint("torch.zeros(2, ", 15, &v).unwrap();
-        assert!(h.contains("zeros(") && h.contains("dtype"), "{h}");
-        assert!(hint("weights.sum(", 12, &v).unwrap().contains("sum("));
-        assert_eq!(hint("1 + 2", 5, &v), None);
+        fn hints_show_the_signature_of_the_open_call() {
+            let v = session();
+            let h = hint("torch.zeros(2, ", 15, &v).unwrap();
+            assert!(h.contains("zeros(") && h.contains("dtype"), "{h}");
+            assert!(hint("weights.sum(", 12, &v).unwrap().contains("sum("));
+            assert_eq!(hint("1 + 2", 5, &v), None);
+        }
     }
 }

@@ -70,22 +70,23 @@ pub fn highlight(src: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn same_text_with_colours() {
-        for src in [
-            "x = zeros(2, 3) # hi",
-            "for i in range(3) { print('a') }",
-            ")",
-            "é + 1",
-        ] {
-            assert_eq!(crate::print::strip_ansi(&highlight(src)), src);
+    crate::unit_tests! {
+        fn same_text_with_colours() {
+            for src in [
+                "x = zeros(2, 3) # hi",
+                "for i in range(3) { print('a') }",
+                ")",
+                "é + 1",
+            ] {
+                assert_eq!(crate::print::strip_ansi(&highlight(src)), src);
+            }
+            assert!(highlight("zeros(2)").starts_with(BUILTIN));
+            assert!(highlight("1 )").contains(&format!("{BAD})")));
+            assert!(highlight("if x {").starts_with(KEYWORD));
         }
-        assert!(highlight("zeros(2)").starts_with(BUILTIN));
-        assert!(highlight("1 )").contains(&format!("{BAD})")));
-        assert!(highlight("if x {").starts_with(KEYWORD));
     }
 }

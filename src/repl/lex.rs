@@ -144,8 +144,8 @@ fn dotted_before(src: &str, toks: &[Tok]) -> String {
     parts.join(".")
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn kinds(s: &str) -> Vec<(Kind, &str)> {
@@ -156,38 +156,38 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn words_numbers_strings() {
-        assert_eq!(
-            kinds("x = 1e-3 + f('a b') # c"),
-            vec![
-                (Kind::Ident, "x"),
-                (Kind::Punct, "="),
-                (Kind::Number, "1e-3"),
-                (Kind::Punct, "+"),
-                (Kind::Ident, "f"),
-                (Kind::Punct, "("),
-                (Kind::Str, "'a b'"),
-                (Kind::Punct, ")"),
-                (Kind::Comment, "# c"),
-            ]
-        );
-        assert_eq!(kinds(":time a @ b")[0], (Kind::Command, ":time"));
-        assert_eq!(kinds("t[:, 1]")[2], (Kind::Punct, ":"));
-        assert_eq!(kinds("'open")[0], (Kind::Str, "'open"));
-    }
+    crate::unit_tests! {
+        fn words_numbers_strings() {
+            assert_eq!(
+                kinds("x = 1e-3 + f('a b') # c"),
+                vec![
+                    (Kind::Ident, "x"),
+                    (Kind::Punct, "="),
+                    (Kind::Number, "1e-3"),
+                    (Kind::Punct, "+"),
+                    (Kind::Ident, "f"),
+                    (Kind::Punct, "("),
+                    (Kind::Str, "'a b'"),
+                    (Kind::Punct, ")"),
+                    (Kind::Comment, "# c"),
+                ]
+            );
+            assert_eq!(kinds(":time a @ b")[0], (Kind::Command, ":time"));
+            assert_eq!(kinds("t[:, 1]")[2], (Kind::Punct, ":"));
+            assert_eq!(kinds("'open")[0], (Kind::Str, "'open"));
+        }
 
-    #[test]
-    fn finds_the_open_call() {
-        assert_eq!(
-            open_call("torch.zeros(2, dty", 18).map(|c| c.0),
-            Some("torch.zeros".to_string())
-        );
-        assert_eq!(
-            open_call("x.sum(f(1), ", 12).map(|c| c.0),
-            Some("x.sum".to_string())
-        );
-        assert_eq!(open_call("f(1) + ", 7), None);
-        assert_eq!(open_call("f([1, ", 6), None);
+        fn finds_the_open_call() {
+            assert_eq!(
+                open_call("torch.zeros(2, dty", 18).map(|c| c.0),
+                Some("torch.zeros".to_string())
+            );
+            assert_eq!(
+                open_call("x.sum(f(1), ", 12).map(|c| c.0),
+                Some("x.sum".to_string())
+            );
+            assert_eq!(open_call("f(1) + ", 7), None);
+            assert_eq!(open_call("f([1, ", 6), None);
+        }
     }
 }

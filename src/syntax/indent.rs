@@ -290,8 +290,8 @@ fn string_end(bytes: &[u8], i: usize, to: usize) -> usize {
     to
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::syntax::lines::join_bracketed_lines;
 
@@ -306,75 +306,71 @@ mod tests {
         }
     }
 
-    #[test]
-    fn headers_become_braces() {
-        assert_eq!(
-            braces("if x:\n    a\nelse:\n    b\nc"),
-            "if x{\n    a\n}else{\n    b\n}c"
-        );
-        assert_eq!(
-            braces("for i in r:\n  if i:\n    a\nb"),
-            "for i in r{\n  if i{\n    a\n}}b"
-        );
-        assert_eq!(braces("if x: a\nb"), "if x{ a}\nb");
-        assert_eq!(braces("while x:\n    a  # c\n"), "while x{\n    a  # c\n}");
-    }
-
-    #[test]
-    fn braced_code_is_untouched() {
-        let src = "if x {\n      a\n  b\n}\nd = {'a': 1}";
-        assert_eq!(braces(src), src);
-    }
-
-    #[test]
-    fn indentation_errors() {
-        assert_eq!(
-            braces("if x:\nb"),
-            "error: expected an indented block after 'if' statement on line 1"
-        );
-        assert_eq!(braces("if x:\n    a\n      b"), "error: unexpected indent");
-        assert_eq!(
-            braces("if x:\n    a\n  b"),
-            "error: unindent does not match any outer indentation level"
-        );
-        assert_eq!(
-            braces("if x:\n    a\n\tb"),
-            "error: inconsistent use of tabs and spaces in indentation"
-        );
-    }
-
-    #[test]
-    fn offsets_map_back() {
-        let j = join_bracketed_lines("if x:\n    a\nb");
-        let i = python_blocks(&j).unwrap();
-        assert_eq!(i.text, "if x{\n    a\n}b");
-        // `}` stands for the end of `a`; `b` moves back by one.
-        assert_eq!(i.offsets.map(13, true), 11);
-        assert_eq!(i.offsets.map(13, false), 12);
-        assert_eq!(i.offsets.map(3, false), 3);
-    }
-
-    /// Every character the rewrite kept maps back to itself in the source.
-    #[test]
-    fn offsets_map_every_kept_character_back() {
-        let src = "for i in r:\n    if i:\n        a\n    b\nif c: d\nwhile e:\n  f\ng";
-        let i = python_blocks(&join_bracketed_lines(src)).unwrap();
-        let (new, old) = (i.text.as_bytes(), src.as_bytes());
-        let mut kept = 0;
-        for (p, &c) in new.iter().enumerate() {
-            let o = i.offsets.map(p, false);
-            if c != b'}' && c != b'{' {
-                assert_eq!(c, old[o], "position {p} of {:?}", i.text);
-                kept += 1;
-            }
+    crate::unit_tests! {
+        fn headers_become_braces() {
+            assert_eq!(
+                braces("if x:\n    a\nelse:\n    b\nc"),
+                "if x{\n    a\n}else{\n    b\n}c"
+            );
+            assert_eq!(
+                braces("for i in r:\n  if i:\n    a\nb"),
+                "for i in r{\n  if i{\n    a\n}}b"
+            );
+            assert_eq!(braces("if x: a\nb"), "if x{ a}\nb");
+            assert_eq!(braces("while x:\n    a  # c\n"), "while x{\n    a  # c\n}");
         }
-        assert_eq!(kept, src.len() - src.matches(':').count());
-    }
 
-    #[test]
-    fn lambdas_and_slices_keep_their_colons() {
-        assert_eq!(braces("if f(lambda: 1):\n  a"), "if f(lambda: 1){\n  a}");
-        assert_eq!(braces("if (lambda x: x)(1): a"), "if (lambda x: x)(1){ a}");
-        assert_eq!(braces("for x in y[1:]:\n a"), "for x in y[1:]{\n a}");
+        fn braced_code_is_untouched() {
+            let src = "if x {\n      a\n  b\n}\nd = {'a': 1}";
+            assert_eq!(braces(src), src);
+        }
+
+        fn indentation_errors() {
+            assert_eq!(
+                braces("if x:\nb"),
+                "error: expected an indented block after 'if' statement on line 1"
+            );
+            assert_eq!(braces("if x:\n    a\n      b"), "error: unexpected indent");
+            assert_eq!(
+                braces("if x:\n    a\n  b"),
+                "error: unindent does not match any outer indentation level"
+            );
+            assert_eq!(
+                braces("if x:\n    a\n\tb"),
+                "error: inconsistent use of tabs and spaces in indentation"
+            );
+        }
+
+        fn offsets_map_back() {
+            let j = join_bracketed_lines("if x:\n    a\nb");
+            let i = python_blocks(&j).unwrap();
+            assert_eq!(i.text, "if x{\n    a\n}b");
+            // `}` stands for the end of `a`; `b` moves back by one.
+            assert_eq!(i.offsets.map(13, true), 11);
+            assert_eq!(i.offsets.map(13, false), 12);
+            assert_eq!(i.offsets.map(3, false), 3);
+        }
+
+        /// Every character the rewrite kept maps back to itself in the source.
+        fn offsets_map_every_kept_character_back() {
+            let src = "for i in r:\n    if i:\n        a\n    b\nif c: d\nwhile e:\n  f\ng";
+            let i = python_blocks(&join_bracketed_lines(src)).unwrap();
+            let (new, old) = (i.text.as_bytes(), src.as_bytes());
+            let mut kept = 0;
+            for (p, &c) in new.iter().enumerate() {
+                let o = i.offsets.map(p, false);
+                if c != b'}' && c != b'{' {
+                    assert_eq!(c, old[o], "position {p} of {:?}", i.text);
+                    kept += 1;
+                }
+            }
+            assert_eq!(kept, src.len() - src.matches(':').count());
+        }
+
+        fn lambdas_and_slices_keep_their_colons() {
+            assert_eq!(braces("if f(lambda: 1):\n  a"), "if f(lambda: 1){\n  a}");
+            assert_eq!(braces("if (lambda x: x)(1): a"), "if (lambda x: x)(1){ a}");
+            assert_eq!(braces("for x in y[1:]:\n a"), "for x in y[1:]{\n a}");
+        }
     }
 }

@@ -198,30 +198,29 @@ fn new_line(bytes: &[u8], start: usize, braces: usize) -> Line {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn dict_braces_join_lines_block_braces_do_not() {
-        let j = join_bracketed_lines("d = {\n 'a': 1,\n}\nif x {\n y\n}");
-        assert_eq!(j.text, "d = {  'a': 1, }\nif x {\n y\n}");
-        assert_eq!(j.lines.len(), 4);
-        assert_eq!(j.lines[2].braces, 1);
-    }
+    crate::unit_tests! {
+        fn dict_braces_join_lines_block_braces_do_not() {
+            let j = join_bracketed_lines("d = {\n 'a': 1,\n}\nif x {\n y\n}");
+            assert_eq!(j.text, "d = {  'a': 1, }\nif x {\n y\n}");
+            assert_eq!(j.lines.len(), 4);
+            assert_eq!(j.lines[2].braces, 1);
+        }
 
-    #[test]
-    fn triple_quoted_strings_span_lines() {
-        let j = join_bracketed_lines("s = \"\"\"a\nb\"\"\"\nx");
-        assert!(j.unterminated_string.is_none());
-        assert_eq!(j.lines.len(), 2);
-        assert_eq!(j.lines[0].code_end, Some(13));
-    }
+        fn triple_quoted_strings_span_lines() {
+            let j = join_bracketed_lines("s = \"\"\"a\nb\"\"\"\nx");
+            assert!(j.unterminated_string.is_none());
+            assert_eq!(j.lines.len(), 2);
+            assert_eq!(j.lines[0].code_end, Some(13));
+        }
 
-    #[test]
-    fn code_end_skips_comments() {
-        let j = join_bracketed_lines("if x:  # yes\n    y");
-        assert_eq!(j.lines[0].code_end, Some(5));
-        assert_eq!(j.lines[1].indent_end, 17);
+        fn code_end_skips_comments() {
+            let j = join_bracketed_lines("if x:  # yes\n    y");
+            assert_eq!(j.lines[0].code_end, Some(5));
+            assert_eq!(j.lines[1].indent_end, 17);
+        }
     }
 }

@@ -5,7 +5,7 @@
 pub mod ast;
 mod exprs;
 mod fstring;
-mod indent;
+pub(crate) mod indent;
 pub mod lines;
 mod parser;
 

@@ -308,24 +308,25 @@ pub fn check(device: Device, mut progress: impl FnMut(&str, bool)) -> Report {
     report
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::agree;
 
-    #[test]
-    fn outputs_agree_up_to_the_last_printed_digit() {
-        assert!(agree("tensor([2.0413, 1.5])", "tensor([2.0412, 1.5])"));
-        assert!(agree("tensor([3.8563e-06])", "tensor([3.8564e-06])"));
-        assert!(agree(
-            "tensor([ 9.9999,  1.0000])",
-            "tensor([9.9999, 1.0000])"
-        ));
-        assert!(agree("tensor([nan, inf])", "tensor([nan, inf])"));
-        assert!(!agree("tensor([2.0413])", "tensor([2.0415])"));
-        assert!(!agree("tensor([3.8563e-06])", "tensor([3.8563e-05])"));
-        assert!(!agree("tensor([1, 2])", "tensor([1, 3])"));
-        assert!(!agree("tensor([1., 2.])", "tensor([1., 3.])"));
-        assert!(!agree("tensor([1.]) float32", "tensor([1.]) float64"));
-        assert!(!agree("tensor([1., 2.])", "tensor([1.])"));
+    crate::unit_tests! {
+        fn outputs_agree_up_to_the_last_printed_digit() {
+            assert!(agree("tensor([2.0413, 1.5])", "tensor([2.0412, 1.5])"));
+            assert!(agree("tensor([3.8563e-06])", "tensor([3.8564e-06])"));
+            assert!(agree(
+                "tensor([ 9.9999,  1.0000])",
+                "tensor([9.9999, 1.0000])"
+            ));
+            assert!(agree("tensor([nan, inf])", "tensor([nan, inf])"));
+            assert!(!agree("tensor([2.0413])", "tensor([2.0415])"));
+            assert!(!agree("tensor([3.8563e-06])", "tensor([3.8563e-05])"));
+            assert!(!agree("tensor([1, 2])", "tensor([1, 3])"));
+            assert!(!agree("tensor([1., 2.])", "tensor([1., 3.])"));
+            assert!(!agree("tensor([1.]) float32", "tensor([1.]) float64"));
+            assert!(!agree("tensor([1., 2.])", "tensor([1.])"));
+        }
     }
 }

@@ -348,57 +348,56 @@ pub fn layout(t: &Tensor, this_is: &[String], shared: &[String]) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn broadcast_marks_stretched_and_clashing_dims() {
-        let ok = broadcast(&["a", "b"], &[&[3, 1], &[3]]);
-        assert!(ok.contains("  a       [  3, 1→3]   [3, 1]\n"), "{ok}");
-        assert!(ok.contains("  b       [·→3,   3]   [3]\n"), "{ok}");
-        assert!(ok.contains("  result  [  3,   3]   [3, 3]\n"), "{ok}");
-        assert!(ok.contains("more than any operand"), "{ok}");
-        let bad = broadcast(&["x", "y"], &[&[3, 2], &[3]]);
-        assert!(bad.contains("^ dim -1: 2 vs 3"), "{bad}");
-        assert!(!bad.contains("result"), "{bad}");
-    }
+    crate::unit_tests! {
+        fn broadcast_marks_stretched_and_clashing_dims() {
+            let ok = broadcast(&["a", "b"], &[&[3, 1], &[3]]);
+            assert!(ok.contains("  a       [  3, 1→3]   [3, 1]\n"), "{ok}");
+            assert!(ok.contains("  b       [·→3,   3]   [3]\n"), "{ok}");
+            assert!(ok.contains("  result  [  3,   3]   [3, 3]\n"), "{ok}");
+            assert!(ok.contains("more than any operand"), "{ok}");
+            let bad = broadcast(&["x", "y"], &[&[3, 2], &[3]]);
+            assert!(bad.contains("^ dim -1: 2 vs 3"), "{bad}");
+            assert!(!bad.contains("result"), "{bad}");
+        }
 
-    #[test]
-    fn matmul_names_the_inner_dims() {
-        let bad = matmul(["a", "b"], &[2, 3], &[2, 3]);
-        assert!(
-            bad.contains("a has 3 columns") && bad.contains("b has 2 rows"),
-            "{bad}"
-        );
-        assert!(bad.contains("try: a @ b.T"), "{bad}");
-        let ok = matmul(["a", "b"], &[5, 2, 3], &[3, 4]);
-        assert!(ok.contains("result [5, 2, 4]"), "{ok}");
-    }
+        fn matmul_names_the_inner_dims() {
+            let bad = matmul(["a", "b"], &[2, 3], &[2, 3]);
+            assert!(
+                bad.contains("a has 3 columns") && bad.contains("b has 2 rows"),
+                "{bad}"
+            );
+            assert!(bad.contains("try: a @ b.T"), "{bad}");
+            let ok = matmul(["a", "b"], &[5, 2, 3], &[3, 4]);
+            assert!(ok.contains("result [5, 2, 4]"), "{ok}");
+        }
 
-    #[test]
-    fn dtype_rules() {
-        let t = |d, shape: Vec<usize>| OperandInfo {
-            span: None,
-            shape,
-            dtype: d,
-            device: crate::tensor::Device::Cpu,
-            scalar: false,
-        };
-        let s = |d| OperandInfo {
-            scalar: true,
-            ..t(d, vec![])
-        };
-        let r = dtype_rule(&[t(DType::I64, vec![2]), s(DType::F64)], false);
-        assert!(
-            r.starts_with("dtype: an int64 tensor with a Python float → float32"),
-            "{r}"
-        );
-        let r = dtype_rule(&[t(DType::F16, vec![2]), s(DType::I64)], false);
-        assert!(r.contains("→ float16") && r.contains("do not widen"), "{r}");
-        let r = dtype_rule(&[t(DType::I32, vec![2]), t(DType::F16, vec![2])], false);
-        assert!(r.contains("higher one wins → float16"), "{r}");
-        let r = dtype_rule(&[t(DType::I64, vec![2]), t(DType::I64, vec![2])], true);
-        assert!(r.contains("true division"), "{r}");
+        fn dtype_rules() {
+            let t = |d, shape: Vec<usize>| OperandInfo {
+                span: None,
+                shape,
+                dtype: d,
+                device: crate::tensor::Device::Cpu,
+                scalar: false,
+            };
+            let s = |d| OperandInfo {
+                scalar: true,
+                ..t(d, vec![])
+            };
+            let r = dtype_rule(&[t(DType::I64, vec![2]), s(DType::F64)], false);
+            assert!(
+                r.starts_with("dtype: an int64 tensor with a Python float → float32"),
+                "{r}"
+            );
+            let r = dtype_rule(&[t(DType::F16, vec![2]), s(DType::I64)], false);
+            assert!(r.contains("→ float16") && r.contains("do not widen"), "{r}");
+            let r = dtype_rule(&[t(DType::I32, vec![2]), t(DType::F16, vec![2])], false);
+            assert!(r.contains("higher one wins → float16"), "{r}");
+            let r = dtype_rule(&[t(DType::I64, vec![2]), t(DType::I64, vec![2])], true);
+            assert!(r.contains("true division"), "{r}");
+        }
     }
 }

@@ -178,19 +178,20 @@ pub fn present(interp: &mut Interp, src: &str, origin: &str) -> crate::error::Re
     Ok(Ending::Finished)
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn statements_commands_and_narration() {
-        let src = "# Make a tensor\nx = tensor([1, 2])\n\n# Look at it\n:vars\nfor i in range(2) {\n  print(i)\n}\n";
-        let s = steps(src).unwrap();
-        assert_eq!(s.len(), 3);
-        assert_eq!(s[0].narration, vec!["Make a tensor"]);
-        assert_eq!(s[0].shown, "x = tensor([1, 2])");
-        assert_eq!(s[1].narration, vec!["Look at it"]);
-        assert_eq!(s[1].shown, ":vars");
-        assert!(s[2].shown.starts_with("for i") && s[2].shown.ends_with('}'));
+    crate::unit_tests! {
+        fn statements_commands_and_narration() {
+            let src = "# Make a tensor\nx = tensor([1, 2])\n\n# Look at it\n:vars\nfor i in range(2) {\n  print(i)\n}\n";
+            let s = steps(src).unwrap();
+            assert_eq!(s.len(), 3);
+            assert_eq!(s[0].narration, vec!["Make a tensor"]);
+            assert_eq!(s[0].shown, "x = tensor([1, 2])");
+            assert_eq!(s[1].narration, vec!["Look at it"]);
+            assert_eq!(s[1].shown, ":vars");
+            assert!(s[2].shown.starts_with("for i") && s[2].shown.ends_with('}'));
+        }
     }
 }

@@ -441,70 +441,67 @@ pub fn hist(values: &[f64], bins: usize, width: usize) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn hist_edges_share_one_format() {
-        let h = hist(&[0.0, 0.2, 0.55, 1.082, 1.3], 4, 8);
-        let edges: Vec<&str> = h
-            .lines()
-            .flat_map(|l| l[1..l.find([')', ']']).unwrap()].split(", "))
-            .map(str::trim)
-            .collect();
-        assert!(
-            edges
-                .iter()
-                .all(|e| e.len() == edges[0].len() || e.starts_with('-')),
-            "{h}"
-        );
-        assert!(edges.contains(&"1.300") && edges.contains(&"0.650"), "{h}");
-        let wide = hist(&[0.0, 1e-5, 2e6], 2, 8);
-        assert!(wide.lines().all(|l| l.matches('e').count() == 2), "{wide}");
-    }
+    crate::unit_tests! {
+        fn hist_edges_share_one_format() {
+            let h = hist(&[0.0, 0.2, 0.55, 1.082, 1.3], 4, 8);
+            let edges: Vec<&str> = h
+                .lines()
+                .flat_map(|l| l[1..l.find([')', ']']).unwrap()].split(", "))
+                .map(str::trim)
+                .collect();
+            assert!(
+                edges
+                    .iter()
+                    .all(|e| e.len() == edges[0].len() || e.starts_with('-')),
+                "{h}"
+            );
+            assert!(edges.contains(&"1.300") && edges.contains(&"0.650"), "{h}");
+            let wide = hist(&[0.0, 1e-5, 2e6], 2, 8);
+            assert!(wide.lines().all(|l| l.matches('e').count() == 2), "{wide}");
+        }
 
-    #[test]
-    fn grey_ramp_without_colour() {
-        let img = image_from(&[2, 3], &[0.0, 0.5, 1.0, 0.0, 0.5, 1.0]).unwrap();
-        let s = imshow(&img, 80, false, false);
-        assert_eq!(s.lines().next(), Some(" +@"));
-        assert!(s.contains("0 \" .:-=+*#%@\" 1"), "{s}");
-    }
+        fn grey_ramp_without_colour() {
+            let img = image_from(&[2, 3], &[0.0, 0.5, 1.0, 0.0, 0.5, 1.0]).unwrap();
+            let s = imshow(&img, 80, false, false);
+            assert_eq!(s.lines().next(), Some(" +@"));
+            assert!(s.contains("0 \" .:-=+*#%@\" 1"), "{s}");
+        }
 
-    #[test]
-    fn colour_uses_half_blocks() {
-        let img = image_from(&[3, 2, 2], &[1.0; 12]).unwrap();
-        let s = imshow(&img, 80, true, false);
-        assert!(
-            s.contains("\x1b[38;2;255;255;255m\x1b[48;2;255;255;255m▀"),
-            "{s:?}"
-        );
-        assert!(image_from(&[5, 2, 2], &[0.0; 20]).is_err());
-    }
+        fn colour_uses_half_blocks() {
+            let img = image_from(&[3, 2, 2], &[1.0; 12]).unwrap();
+            let s = imshow(&img, 80, true, false);
+            assert!(
+                s.contains("\x1b[38;2;255;255;255m\x1b[48;2;255;255;255m▀"),
+                "{s:?}"
+            );
+            assert!(image_from(&[5, 2, 2], &[0.0; 20]).is_err());
+        }
 
-    #[test]
-    fn plot_draws_a_rising_line() {
-        let xs: Vec<f64> = (0..10).map(f64::from).collect();
-        let s = plot(&xs, &xs, 10, 4, Some("y = x"));
-        let lines: Vec<&str> = s.lines().collect();
-        assert_eq!(lines[0], "y = x");
-        assert!(
-            lines[1].starts_with("9 ┤") && lines[4].starts_with("0 ┤"),
-            "{s}"
-        );
-        // Top-right and bottom-left cells hold dots, the opposite corners none.
-        assert_ne!(lines[1].chars().last(), Some('\u{2800}'));
-        assert_eq!(lines[1].chars().nth(3), Some('\u{2800}'));
-        assert_ne!(lines[4].chars().nth(3), Some('\u{2800}'));
-    }
+        fn plot_draws_a_rising_line() {
+            let xs: Vec<f64> = (0..10).map(f64::from).collect();
+            let s = plot(&xs, &xs, 10, 4, Some("y = x"));
+            let lines: Vec<&str> = s.lines().collect();
+            assert_eq!(lines[0], "y = x");
+            assert!(
+                lines[1].starts_with("9 ┤") && lines[4].starts_with("0 ┤"),
+                "{s}"
+            );
+            // Top-right and bottom-left cells hold dots, the opposite corners none.
+            assert_ne!(lines[1].chars().last(), Some('\u{2800}'));
+            assert_eq!(lines[1].chars().nth(3), Some('\u{2800}'));
+            assert_ne!(lines[4].chars().nth(3), Some('\u{2800}'));
+        }
 
-    #[test]
-    fn hist_counts_every_value() {
-        let v = [0.0, 0.1, 0.2, 0.9, 1.0, f64::NAN];
-        let s = hist(&v, 2, 8);
-        assert!(s.contains("[0.0, 0.5) ████████ 3"), "{s}");
-        assert!(s.contains("[0.5, 1.0] █████▍   2"), "{s}");
-        assert!(s.contains("1 NaN/Inf"), "{s}");
+        fn hist_counts_every_value() {
+            let v = [0.0, 0.1, 0.2, 0.9, 1.0, f64::NAN];
+            let s = hist(&v, 2, 8);
+            assert!(s.contains("[0.0, 0.5) ████████ 3"), "{s}");
+            assert!(s.contains("[0.5, 1.0] █████▍   2"), "{s}");
+            assert!(s.contains("1 NaN/Inf"), "{s}");
+        }
     }
 }

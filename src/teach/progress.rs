@@ -103,15 +103,16 @@ impl Bar {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn shows_percent_rate_and_eta() {
-        let s = render(50, Some(100), 5.0, 10);
-        assert_eq!(s, " 50% |█████     | 50/100 [00:05<00:05, 10.0 it/s]");
-        assert_eq!(render(3, None, 1.5, 10), "3 it [00:02, 2.0 it/s]");
-        assert!(render(1, Some(10), 4.0, 10).contains("4.0 s/it"));
+    crate::unit_tests! {
+        fn shows_percent_rate_and_eta() {
+            let s = render(50, Some(100), 5.0, 10);
+            assert_eq!(s, " 50% |█████     | 50/100 [00:05<00:05, 10.0 it/s]");
+            assert_eq!(render(3, None, 1.5, 10), "3 it [00:02, 2.0 it/s]");
+            assert!(render(1, Some(10), 4.0, 10).contains("4.0 s/it"));
+        }
     }
 }

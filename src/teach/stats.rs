@@ -40,16 +40,17 @@ pub fn summary(t: &Tensor) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn counts_and_moments() {
-        let t = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, f64::NAN, f64::INFINITY], &[5]);
-        assert_eq!(
-            summary(&t),
-            "stats: [5] n=5 min=1 max=3 mean=2 std=1 nan=1 inf=1"
-        );
+    crate::unit_tests! {
+        fn counts_and_moments() {
+            let t = Tensor::from_vec(vec![1.0f64, 2.0, 3.0, f64::NAN, f64::INFINITY], &[5]);
+            assert_eq!(
+                summary(&t),
+                "stats: [5] n=5 min=1 max=3 mean=2 std=1 nan=1 inf=1"
+            );
+        }
     }
 }

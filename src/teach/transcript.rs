@@ -277,65 +277,65 @@ fn diff(expected: &str, got: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn splits_at_expected_output_and_blank_lines() {
-        let src =
-            "x = 1\nx + 1\n#> 2\n# a loop\nfor i in range(2) {\n\n  print(i)\n}\n#> 0\n#> 1\n";
-        let checks = parse(src);
-        assert_eq!(checks.len(), 3);
-        assert_eq!(checks[0].code, "x = 1\n");
-        assert_eq!(checks[0].expected, "");
-        assert_eq!(checks[1].expected, "2\n");
-        assert_eq!(checks[2].line, 4);
-        assert!(checks[2].code.starts_with("# a loop\nfor") && checks[2].code.contains("print(i)"));
-        assert_eq!(checks[2].expected, "0\n1\n");
-    }
+    crate::unit_tests! {
+        fn splits_at_expected_output_and_blank_lines() {
+            let src =
+                "x = 1\nx + 1\n#> 2\n# a loop\nfor i in range(2) {\n\n  print(i)\n}\n#> 0\n#> 1\n";
+            let checks = parse(src);
+            assert_eq!(checks.len(), 3);
+            assert_eq!(checks[0].code, "x = 1\n");
+            assert_eq!(checks[0].expected, "");
+            assert_eq!(checks[1].expected, "2\n");
+            assert_eq!(checks[2].line, 4);
+            assert!(checks[2].code.starts_with("# a loop\nfor") && checks[2].code.contains("print(i)"));
+            assert_eq!(checks[2].expected, "0\n1\n");
+        }
 
-    #[test]
-    fn round_trip_and_mismatch() {
-        let entries = vec![
-            Entry {
-                source: "x = tensor([1, 2])".into(),
-                output: String::new(),
-                interrupted: false,
-            },
-            Entry {
-                source: "x * 2".into(),
-                output: "tensor([2, 4])\n[2] int64 cpu\n".into(),
-                interrupted: false,
-            },
-            Entry {
-                source: ":time x + 1".into(),
-                output: "median 1 µs\n".into(),
-                interrupted: false,
-            },
-            Entry {
-                source: "y".into(),
-                output: "error[name]: name 'y' is not defined\n".into(),
-                interrupted: false,
-            },
-            Entry {
-                source: "while true {\n  x = x + 1\n}".into(),
-                output: "error[interrupt]: interrupted (Ctrl-C)\n".into(),
-                interrupted: true,
-            },
-        ];
-        let text = write(&entries);
-        assert!(!text.contains(":time"));
-        assert!(text.contains("#   while true {"), "{text}");
-        let mut report = String::new();
-        // The interrupted loop is a comment above no statement: a check with no code.
-        assert_eq!(verify(&text, "t.tsh", &mut report), Ok(4), "{report}");
-        let wrong = text.replace("#> tensor([2, 4])", "#> tensor([2, 5])");
-        let mut report = String::new();
-        assert_eq!(verify(&wrong, "t.tsh", &mut report), Err(1));
-        assert!(
-            report.contains("  - tensor([2, 5])\n  + tensor([2, 4])"),
-            "{report}"
-        );
+        fn round_trip_and_mismatch() {
+            let entries = vec![
+                Entry {
+                    source: "x = tensor([1, 2])".into(),
+                    output: String::new(),
+                    interrupted: false,
+                },
+                Entry {
+                    source: "x * 2".into(),
+                    output: "tensor([2, 4])\n[2] int64 cpu\n".into(),
+                    interrupted: false,
+                },
+                Entry {
+                    source: ":time x + 1".into(),
+                    output: "median 1 µs\n".into(),
+                    interrupted: false,
+                },
+                Entry {
+                    source: "y".into(),
+                    output: "error[name]: name 'y' is not defined\n".into(),
+                    interrupted: false,
+                },
+                Entry {
+                    source: "while true {\n  x = x + 1\n}".into(),
+                    output: "error[interrupt]: interrupted (Ctrl-C)\n".into(),
+                    interrupted: true,
+                },
+            ];
+            let text = write(&entries);
+            assert!(!text.contains(":time"));
+            assert!(text.contains("#   while true {"), "{text}");
+            let mut report = String::new();
+            // The interrupted loop is a comment above no statement: a check with no code.
+            assert_eq!(verify(&text, "t.tsh", &mut report), Ok(4), "{report}");
+            let wrong = text.replace("#> tensor([2, 4])", "#> tensor([2, 5])");
+            let mut report = String::new();
+            assert_eq!(verify(&wrong, "t.tsh", &mut report), Err(1));
+            assert!(
+                report.contains("  - tensor([2, 5])\n  + tensor([2, 4])"),
+                "{report}"
+            );
+        }
     }
 }

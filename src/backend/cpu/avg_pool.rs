@@ -370,8 +370,8 @@ fn block_sums<'a, A: Acc>(
     acc
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::backend::Window;
 
@@ -416,43 +416,44 @@ mod tests {
         }
     }
 
-    /// Strides 1 and 2, padding counted or not, a divisor, adaptive sizes
-    /// that divide and that do not: the vector taps give the definition's
-    /// bits.
-    #[test]
-    fn pooling_matches_the_definition() {
-        let hw = [9, 37];
-        let x: Vec<f32> = (0..2 * hw[0] * hw[1])
-            .map(|i| ((i * 7919) % 1013) as f32 * 0.173 - 80.0)
-            .collect();
-        let mut cases = vec![
-            fixed(3, 1, 1, hw, true),
-            fixed(3, 2, 1, hw, false),
-            fixed(5, 3, 2, hw, true),
-            fixed(2, 2, 0, hw, true),
-            AvgWindows::Adaptive { out: [3, 37] },
-            AvgWindows::Adaptive { out: [4, 5] },
-            AvgWindows::Adaptive { out: [12, 40] },
-        ];
-        if let AvgWindows::Fixed { win, .. } = fixed(4, 1, 2, hw, true) {
-            cases.push(AvgWindows::Fixed {
-                win,
-                include_pad: false,
-                divisor: Some(7),
-            });
-        }
-        for a in cases {
-            let l = Layout::contiguous(&[1, 2, hw[0], hw[1]]);
-            let got = avg_pool(&CpuStorage::F32(x.clone()), &l, &a).map(|s| match s {
-                CpuStorage::F32(v) => v,
-                _ => Vec::new(),
-            });
-            let mut want = reference(&x[..hw[0] * hw[1]], hw, &a);
-            want.extend(reference(&x[hw[0] * hw[1]..], hw, &a));
-            let got = got.unwrap_or_default();
-            assert_eq!(got.len(), want.len(), "{a:?}");
-            for (g, w) in got.iter().zip(&want) {
-                assert_eq!(g.to_bits(), w.to_bits(), "{a:?}");
+    crate::unit_tests! {
+        /// Strides 1 and 2, padding counted or not, a divisor, adaptive sizes
+        /// that divide and that do not: the vector taps give the definition's
+        /// bits.
+        fn pooling_matches_the_definition() {
+            let hw = [9, 37];
+            let x: Vec<f32> = (0..2 * hw[0] * hw[1])
+                .map(|i| ((i * 7919) % 1013) as f32 * 0.173 - 80.0)
+                .collect();
+            let mut cases = vec![
+                fixed(3, 1, 1, hw, true),
+                fixed(3, 2, 1, hw, false),
+                fixed(5, 3, 2, hw, true),
+                fixed(2, 2, 0, hw, true),
+                AvgWindows::Adaptive { out: [3, 37] },
+                AvgWindows::Adaptive { out: [4, 5] },
+                AvgWindows::Adaptive { out: [12, 40] },
+            ];
+            if let AvgWindows::Fixed { win, .. } = fixed(4, 1, 2, hw, true) {
+                cases.push(AvgWindows::Fixed {
+                    win,
+                    include_pad: false,
+                    divisor: Some(7),
+                });
+            }
+            for a in cases {
+                let l = Layout::contiguous(&[1, 2, hw[0], hw[1]]);
+                let got = avg_pool(&CpuStorage::F32(x.clone()), &l, &a).map(|s| match s {
+                    CpuStorage::F32(v) => v,
+                    _ => Vec::new(),
+                });
+                let mut want = reference(&x[..hw[0] * hw[1]], hw, &a);
+                want.extend(reference(&x[hw[0] * hw[1]..], hw, &a));
+                let got = got.unwrap_or_default();
+                assert_eq!(got.len(), want.len(), "{a:?}");
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!(g.to_bits(), w.to_bits(), "{a:?}");
+                }
             }
         }
     }

@@ -355,32 +355,33 @@ unsafe fn round_row(row: &[f32]) -> [u16; PN] {
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::backend::cpu::bf16_gemm::check_against_f64;
 
-    /// Shapes that cut every edge of the tiles and the block, with A
-    /// row-major (read in place or packed) and transposed, on one core and
-    /// on every core.
-    #[test]
-    fn tile_products_match_f64_on_every_edge() {
-        let Some(tiles) = Tiles::detect() else {
-            return;
-        };
-        for &(m, k, n, a_transposed) in &[
-            (16, 16, 16, false),
-            (17, 33, 40, false),
-            (70, 300, 40, true),
-            (64, 512, 96, false),
-            (33, 64, 31, true),
-            (40, 7, 100, false),
-            (70, 64, 48, false),
-        ] {
-            for parallel in [false, true] {
-                check_against_f64((m, k, n), a_transposed, false, |a, b, out| {
-                    product(tiles, a, b, m, k, n, out, parallel)
-                });
+    crate::unit_tests! {
+        /// Shapes that cut every edge of the tiles and the block, with A
+        /// row-major (read in place or packed) and transposed, on one core and
+        /// on every core.
+        fn tile_products_match_f64_on_every_edge() {
+            let Some(tiles) = Tiles::detect() else {
+                return;
+            };
+            for &(m, k, n, a_transposed) in &[
+                (16, 16, 16, false),
+                (17, 33, 40, false),
+                (70, 300, 40, true),
+                (64, 512, 96, false),
+                (33, 64, 31, true),
+                (40, 7, 100, false),
+                (70, 64, 48, false),
+            ] {
+                for parallel in [false, true] {
+                    check_against_f64((m, k, n), a_transposed, false, |a, b, out| {
+                        product(tiles, a, b, m, k, n, out, parallel)
+                    });
+                }
             }
         }
     }

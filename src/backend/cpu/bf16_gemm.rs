@@ -397,7 +397,6 @@ mod x86 {
 /// A product checked against an f64 reference on exact operands (small
 /// multiples of 1/8: every input and product is exact in f32, so the sums
 /// are too, and the rounding to bf16 is the reference's).
-#[cfg(test)]
 pub(super) fn check_against_f64(
     (m, k, n): (usize, usize, usize),
     a_transposed: bool,
@@ -450,25 +449,26 @@ pub(super) fn check_against_f64(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn products_of_every_edge_shape_match_f64() {
-        let Some(dot) = Bf16Dot::detect() else {
-            return;
-        };
-        for &(m, k, n) in &[
-            (1, 1, 1),
-            (9, 7, 33),
-            (70, 300, 40),
-            (8, 512, 32),
-            (3, 0, 5),
-        ] {
-            check_against_f64((m, k, n), false, true, |a, b, out| {
-                product(dot, a, b, m, k, n, out, true)
-            });
+    crate::unit_tests! {
+        fn products_of_every_edge_shape_match_f64() {
+            let Some(dot) = Bf16Dot::detect() else {
+                return;
+            };
+            for &(m, k, n) in &[
+                (1, 1, 1),
+                (9, 7, 33),
+                (70, 300, 40),
+                (8, 512, 32),
+                (3, 0, 5),
+            ] {
+                check_against_f64((m, k, n), false, true, |a, b, out| {
+                    product(dot, a, b, m, k, n, out, true)
+                });
+            }
         }
     }
 }

@@ -794,57 +794,57 @@ pub fn sum_in_order<T: SumFloat>(v: &[T], l: &Layout, dims: &[usize]) -> Vec<T> 
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn short_rows_add_as_the_general_row_sum() {
-        // Values of many sizes and both zeros, so that any other order or a
-        // missing +0 shows in the bits.
-        let v: Vec<f32> = (0..600)
-            .map(|i| match i % 7 {
-                0 => -0.0,
-                1 => 1e8,
-                _ => (i as f32 * 0.731).sin() * 10f32.powi(i % 5),
-            })
-            .collect();
-        for size in 0..4 * SHORT_QUADS {
-            for start in [0, 1, 5] {
-                let at = |i: usize| v[start + i];
-                assert_eq!(
-                    short_row_sum(size, at).to_bits(),
-                    long_row_sum(size, at).to_bits(),
-                    "size {size}"
-                );
-                let lanes =
-                    |i: usize| Vector::<f32, 8>(std::array::from_fn(|k| v[start + 8 * i + k]));
-                let (a, b) = (short_row_sum(size, lanes).0, long_row_sum(size, lanes).0);
-                assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "size {size}");
+    crate::unit_tests! {
+        fn short_rows_add_as_the_general_row_sum() {
+            // Values of many sizes and both zeros, so that any other order or a
+            // missing +0 shows in the bits.
+            let v: Vec<f32> = (0..600)
+                .map(|i| match i % 7 {
+                    0 => -0.0,
+                    1 => 1e8,
+                    _ => (i as f32 * 0.731).sin() * 10f32.powi(i % 5),
+                })
+                .collect();
+            for size in 0..4 * SHORT_QUADS {
+                for start in [0, 1, 5] {
+                    let at = |i: usize| v[start + i];
+                    assert_eq!(
+                        short_row_sum(size, at).to_bits(),
+                        long_row_sum(size, at).to_bits(),
+                        "size {size}"
+                    );
+                    let lanes =
+                        |i: usize| Vector::<f32, 8>(std::array::from_fn(|k| v[start + 8 * i + k]));
+                    let (a, b) = (short_row_sum(size, lanes).0, long_row_sum(size, lanes).0);
+                    assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "size {size}");
+                }
             }
+            assert_eq!(short_row_sum(1, |_| -0.0f32).to_bits(), 0.0f32.to_bits());
         }
-        assert_eq!(short_row_sum(1, |_| -0.0f32).to_bits(), 0.0f32.to_bits());
-    }
 
-    #[test]
-    fn a_whole_run_is_the_ordered_plan_of_a_gap_free_tensor() {
-        let layouts = [
-            Layout::contiguous(&[7]),
-            Layout::contiguous(&[3, 5]),
-            Layout::contiguous(&[2, 1, 4]),
-            Layout::contiguous(&[1, 6]),
-            Layout {
-                shape: smallvec::smallvec![4, 1],
-                strides: smallvec::smallvec![1, 9],
-                offset: 3,
-            },
-        ];
-        for l in &layouts {
-            let all: Vec<usize> = (0..l.ndim()).collect();
-            assert_eq!(Plan::whole_run(l, &all), Some(Plan::ordered(l, &all)));
+        fn a_whole_run_is_the_ordered_plan_of_a_gap_free_tensor() {
+            let layouts = [
+                Layout::contiguous(&[7]),
+                Layout::contiguous(&[3, 5]),
+                Layout::contiguous(&[2, 1, 4]),
+                Layout::contiguous(&[1, 6]),
+                Layout {
+                    shape: smallvec::smallvec![4, 1],
+                    strides: smallvec::smallvec![1, 9],
+                    offset: 3,
+                },
+            ];
+            for l in &layouts {
+                let all: Vec<usize> = (0..l.ndim()).collect();
+                assert_eq!(Plan::whole_run(l, &all), Some(Plan::ordered(l, &all)));
+            }
+            let some = Layout::contiguous(&[3, 5]);
+            assert_eq!(Plan::whole_run(&some, &[1]), None);
+            assert_eq!(Plan::whole_run(&Layout::contiguous(&[1]), &[0]), None);
         }
-        let some = Layout::contiguous(&[3, 5]);
-        assert_eq!(Plan::whole_run(&some, &[1]), None);
-        assert_eq!(Plan::whole_run(&Layout::contiguous(&[1]), &[0]), None);
     }
 }

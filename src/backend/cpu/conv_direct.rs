@@ -288,8 +288,8 @@ mod x86 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// A window of kernel k, stride s, padding p each side, dilation d over
@@ -319,52 +319,52 @@ mod tests {
             .collect()
     }
 
-    /// Bit for bit the im2col path's output (unfold then gemm), for one and
-    /// two vectors of channels, short last groups, padding, strides and
-    /// dilation.
-    #[test]
-    fn equals_unfold_then_product() {
-        let shapes = [
-            // n, c, h, o, k, s, p, d
-            (3, 6, 14, 16, 5, 1, 0, 1),
-            (2, 5, 12, 16, 3, 1, 2, 2),
-            (2, 2, 7, 48, 4, 2, 1, 1),
-            (1, 7, 16, 32, 3, 1, 1, 1),
-            (4, 9, 11, 64, 5, 3, 2, 1),
-            (2, 56, 6, 16, 3, 1, 0, 1),
-            (1, 1, 3, 16, 2, 1, 0, 1),
-        ];
-        for (i, &(n, c, h, o, k, s, p, d)) in shapes.iter().enumerate() {
-            let win = window(h, k, s, p, d);
-            let l = win.out[0] * win.out[1];
-            // (Direct calls: the loop's own bits also without AVX-512.)
-            assert!(
-                o % LANES == 0 && c * k * k <= 512 && l <= SMALL_IMAGE,
-                "{:?}",
-                shapes[i]
-            );
-            let lx = Layout::contiguous(&[n, c, h, h]);
-            let lw = Layout::contiguous(&[o, c, k, k]);
-            let x = values(n * c * h * h, i as u32);
-            let w = values(o * c * k * k, 100 + i as u32);
-            let direct = conv2d(&x, &lx, &w, &lw, &win);
-            let reference = super::super::conv::typed(&x, &lx, &w, &lw, &win);
-            assert_eq!(direct.len(), n * o * l);
-            let same = direct
-                .iter()
-                .zip(&reference)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
-            assert!(same, "{:?}", shapes[i]);
+    crate::unit_tests! {
+        /// Bit for bit the im2col path's output (unfold then gemm), for one and
+        /// two vectors of channels, short last groups, padding, strides and
+        /// dilation.
+        fn equals_unfold_then_product() {
+            let shapes = [
+                // n, c, h, o, k, s, p, d
+                (3, 6, 14, 16, 5, 1, 0, 1),
+                (2, 5, 12, 16, 3, 1, 2, 2),
+                (2, 2, 7, 48, 4, 2, 1, 1),
+                (1, 7, 16, 32, 3, 1, 1, 1),
+                (4, 9, 11, 64, 5, 3, 2, 1),
+                (2, 56, 6, 16, 3, 1, 0, 1),
+                (1, 1, 3, 16, 2, 1, 0, 1),
+            ];
+            for (i, &(n, c, h, o, k, s, p, d)) in shapes.iter().enumerate() {
+                let win = window(h, k, s, p, d);
+                let l = win.out[0] * win.out[1];
+                // (Direct calls: the loop's own bits also without AVX-512.)
+                assert!(
+                    o % LANES == 0 && c * k * k <= 512 && l <= SMALL_IMAGE,
+                    "{:?}",
+                    shapes[i]
+                );
+                let lx = Layout::contiguous(&[n, c, h, h]);
+                let lw = Layout::contiguous(&[o, c, k, k]);
+                let x = values(n * c * h * h, i as u32);
+                let w = values(o * c * k * k, 100 + i as u32);
+                let direct = conv2d(&x, &lx, &w, &lw, &win);
+                let reference = super::super::conv::typed(&x, &lx, &w, &lw, &win);
+                assert_eq!(direct.len(), n * o * l);
+                let same = direct
+                    .iter()
+                    .zip(&reference)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "{:?}", shapes[i]);
+            }
         }
-    }
 
-    #[test]
-    fn takes_small_images_with_whole_vectors_of_channels() {
-        let avx512 = crate::backend::cpu::simd::isa() == crate::backend::cpu::simd::Isa::Avx512;
-        assert_eq!(suits(16, 150, 100), avx512);
-        assert!(!suits(8, 150, 100));
-        assert!(!suits(16, 576, 64));
-        assert!(!suits(16, 27, 1024));
-        assert!(!suits(16, 27, 1));
+        fn takes_small_images_with_whole_vectors_of_channels() {
+            let avx512 = crate::backend::cpu::simd::isa() == crate::backend::cpu::simd::Isa::Avx512;
+            assert_eq!(suits(16, 150, 100), avx512);
+            assert!(!suits(8, 150, 100));
+            assert!(!suits(16, 576, 64));
+            assert!(!suits(16, 27, 1024));
+            assert!(!suits(16, 27, 1));
+        }
     }
 }

@@ -366,8 +366,8 @@ pub fn ternary(
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::backend::cpu::kernels::binary_kernels;
     use crate::tensor::op::BinaryOp;
@@ -381,25 +381,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_number_broadcast_on_either_side_of_a_small_operand() {
-        // `x - c` and `c - x` (the order matters), from one block and from a
-        // view that is not gap-free (the walk), against the plain formula.
-        let x: Vec<f32> = (0..37).map(|i| i as f32 * 0.37 - 3.0).collect();
-        let c = CpuStorage::F32(vec![2.5]);
-        let lc = Layout::contiguous(&[]).expand(&[37]);
-        let lx = Layout::contiguous(&[37]);
-        let k = binary_kernels(BinaryOp::Sub);
-        let xs = CpuStorage::F32(x.clone());
-        let minus = floats(binary(&xs, &lx, &c, &lc, false, &k));
-        let from = floats(binary(&c, &lc, &xs, &lx, false, &k));
-        assert_eq!(minus, x.iter().map(|v| v - 2.5).collect::<Vec<_>>());
-        assert_eq!(from, x.iter().map(|v| 2.5 - v).collect::<Vec<_>>());
-        // Every other element of a 74-long buffer: the same numbers, walked.
-        let wide = CpuStorage::F32(x.iter().flat_map(|&v| [v, f32::NAN]).collect());
-        let mut lw = Layout::contiguous(&[37]);
-        lw.strides[0] = 2;
-        assert_eq!(floats(binary(&wide, &lw, &c, &lc, false, &k)), minus);
-        assert_eq!(floats(binary(&c, &lc, &wide, &lw, false, &k)), from);
+    crate::unit_tests! {
+        fn a_number_broadcast_on_either_side_of_a_small_operand() {
+            // `x - c` and `c - x` (the order matters), from one block and from a
+            // view that is not gap-free (the walk), against the plain formula.
+            let x: Vec<f32> = (0..37).map(|i| i as f32 * 0.37 - 3.0).collect();
+            let c = CpuStorage::F32(vec![2.5]);
+            let lc = Layout::contiguous(&[]).expand(&[37]);
+            let lx = Layout::contiguous(&[37]);
+            let k = binary_kernels(BinaryOp::Sub);
+            let xs = CpuStorage::F32(x.clone());
+            let minus = floats(binary(&xs, &lx, &c, &lc, false, &k));
+            let from = floats(binary(&c, &lc, &xs, &lx, false, &k));
+            assert_eq!(minus, x.iter().map(|v| v - 2.5).collect::<Vec<_>>());
+            assert_eq!(from, x.iter().map(|v| 2.5 - v).collect::<Vec<_>>());
+            // Every other element of a 74-long buffer: the same numbers, walked.
+            let wide = CpuStorage::F32(x.iter().flat_map(|&v| [v, f32::NAN]).collect());
+            let mut lw = Layout::contiguous(&[37]);
+            lw.strides[0] = 2;
+            assert_eq!(floats(binary(&wide, &lw, &c, &lc, false, &k)), minus);
+            assert_eq!(floats(binary(&c, &lc, &wide, &lw, false, &k)), from);
+        }
     }
 }

@@ -141,36 +141,37 @@ crate::multiversion! {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    /// Both forms against a plain f64 sum, with strided vectors and edges
-    /// of the 16-wide sums and of the column blocks.
-    #[test]
-    fn both_forms_match_a_plain_sum() {
-        for &(k, w) in &[(1, 1), (17, 3), (100, 700), (33, 1030)] {
-            let mat: Vec<f64> = (0..k * w).map(|i| ((i * 7 % 11) as f64) - 5.0).collect();
-            let x: Vec<f64> = (0..2 * k).map(|i| ((i * 3 % 5) as f64) - 2.0).collect();
-            // M[p, j] row-major (p_step w) and transposed (p_step 1).
-            for (p_step, j_step) in [(w, 1), (1, k)] {
-                let spec = VectorProduct {
-                    k,
-                    width: w,
-                    x_off: 1,
-                    x_step: 2,
-                    m_off: 0,
-                    p_step,
-                    j_step,
-                };
-                let mut out = vec![Out::new(0.0); w];
-                assert!(spec.run(&x, &mat, &mut out));
-                for (j, o) in out.iter().enumerate() {
-                    let want: f64 = (0..k)
-                        .map(|p| x[1 + 2 * p] * mat[p * p_step + j * j_step])
-                        .sum();
-                    // SAFETY: run wrote every slot.
-                    assert_eq!(unsafe { o.assume_init() }, want, "k {k}, w {w}, j {j}");
+    crate::unit_tests! {
+        /// Both forms against a plain f64 sum, with strided vectors and edges
+        /// of the 16-wide sums and of the column blocks.
+        fn both_forms_match_a_plain_sum() {
+            for &(k, w) in &[(1, 1), (17, 3), (100, 700), (33, 1030)] {
+                let mat: Vec<f64> = (0..k * w).map(|i| ((i * 7 % 11) as f64) - 5.0).collect();
+                let x: Vec<f64> = (0..2 * k).map(|i| ((i * 3 % 5) as f64) - 2.0).collect();
+                // M[p, j] row-major (p_step w) and transposed (p_step 1).
+                for (p_step, j_step) in [(w, 1), (1, k)] {
+                    let spec = VectorProduct {
+                        k,
+                        width: w,
+                        x_off: 1,
+                        x_step: 2,
+                        m_off: 0,
+                        p_step,
+                        j_step,
+                    };
+                    let mut out = vec![Out::new(0.0); w];
+                    assert!(spec.run(&x, &mat, &mut out));
+                    for (j, o) in out.iter().enumerate() {
+                        let want: f64 = (0..k)
+                            .map(|p| x[1 + 2 * p] * mat[p * p_step + j * j_step])
+                            .sum();
+                        // SAFETY: run wrote every slot.
+                        assert_eq!(unsafe { o.assume_init() }, want, "k {k}, w {w}, j {j}");
+                    }
                 }
             }
         }

@@ -286,42 +286,43 @@ pub fn predicate_kernels(op: PredicateOp) -> PredicateKernels {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    /// Whole runs of 32 take the vector form and the rest the row's scalar
-    /// formula, whatever the block's length, as ATen's loop does.
-    #[test]
-    fn vector_kernels_split_as_aten() {
-        let sig = unary_kernels(UnaryOp::Sigmoid).f32;
-        for n in [0, 1, 31, 32, 33, 64, 100] {
-            let x: Vec<f32> = (0..n).map(|i| (i as f32 - 50.0) * 0.173).collect();
-            let mut out = vec![Out::uninit(); n];
-            sig(&x, &mut out);
-            for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
-                // SAFETY: the kernel wrote every element.
-                let got = unsafe { o.assume_init() };
-                let want = if i < n / 32 * 32 {
-                    super::super::mathfun::sigmoid_aten(v)
-                } else {
-                    <f::Sigmoid as UnaryFn>::f32(v)
-                };
-                assert_eq!(got.to_bits(), want.to_bits(), "n={n} i={i}");
-            }
-            // softplus (a binary row: x and its threshold) splits the same way.
-            let t = vec![20.0f32; n];
-            let mut out = vec![Out::uninit(); n];
-            (binary_kernels(BinaryOp::Softplus).f32)(&x, &t, &mut out);
-            for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
-                // SAFETY: the kernel wrote every element.
-                let got = unsafe { o.assume_init() };
-                let want = if i < n / 32 * 32 {
-                    super::super::mathfun::softplus_aten(v, 20.0)
-                } else {
-                    <crate::tensor::op::binary::f::Softplus as BinaryFn>::f32(v, 20.0)
-                };
-                assert_eq!(got.to_bits(), want.to_bits(), "softplus n={n} i={i}");
+    crate::unit_tests! {
+        /// Whole runs of 32 take the vector form and the rest the row's scalar
+        /// formula, whatever the block's length, as ATen's loop does.
+        fn vector_kernels_split_as_aten() {
+            let sig = unary_kernels(UnaryOp::Sigmoid).f32;
+            for n in [0, 1, 31, 32, 33, 64, 100] {
+                let x: Vec<f32> = (0..n).map(|i| (i as f32 - 50.0) * 0.173).collect();
+                let mut out = vec![Out::uninit(); n];
+                sig(&x, &mut out);
+                for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
+                    // SAFETY: the kernel wrote every element.
+                    let got = unsafe { o.assume_init() };
+                    let want = if i < n / 32 * 32 {
+                        super::super::mathfun::sigmoid_aten(v)
+                    } else {
+                        <f::Sigmoid as UnaryFn>::f32(v)
+                    };
+                    assert_eq!(got.to_bits(), want.to_bits(), "n={n} i={i}");
+                }
+                // softplus (a binary row: x and its threshold) splits the same way.
+                let t = vec![20.0f32; n];
+                let mut out = vec![Out::uninit(); n];
+                (binary_kernels(BinaryOp::Softplus).f32)(&x, &t, &mut out);
+                for (i, (o, &v)) in out.iter().zip(&x).enumerate() {
+                    // SAFETY: the kernel wrote every element.
+                    let got = unsafe { o.assume_init() };
+                    let want = if i < n / 32 * 32 {
+                        super::super::mathfun::softplus_aten(v, 20.0)
+                    } else {
+                        <crate::tensor::op::binary::f::Softplus as BinaryFn>::f32(v, 20.0)
+                    };
+                    assert_eq!(got.to_bits(), want.to_bits(), "softplus n={n} i={i}");
+                }
             }
         }
     }

@@ -157,8 +157,8 @@ mod x86 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::tensor::op::fastmath::ln_core;
 
@@ -188,55 +188,55 @@ mod tests {
         xs
     }
 
-    /// The vector loop gives the scalar function's bits (on a processor
-    /// without AVX-512 both are the scalar loop).
-    #[test]
-    fn kernels_equal_the_scalar_functions() {
-        let xs = inputs();
-        let mut out = vec![Out::uninit(); xs.len()];
-        type Kernel = fn(&[f32], &mut [Out<f32>]);
-        type Row = (&'static str, Kernel, fn(f32) -> f32);
-        let rows: [Row; 4] = [
-            ("log", ln, |x| ln_times_f32(x, 1.0)),
-            ("log2", log2, |x| ln_times_f32(x, std::f64::consts::LOG2_E)),
-            ("log10", log10, |x| {
-                ln_times_f32(x, std::f64::consts::LOG10_E)
-            }),
-            ("log1p", log1p, log1p_f32),
-        ];
-        for (name, kernel, scalar) in rows {
-            kernel(&xs, &mut out);
-            for (o, &x) in out.iter().zip(&xs) {
-                // SAFETY: the kernel wrote every element.
-                let y = unsafe { o.assume_init() };
-                let want = scalar(x);
-                assert!(
-                    y.to_bits() == want.to_bits() || (y.is_nan() && want.is_nan()),
-                    "{name}({x:e}): {y:e}, want {want:e}"
-                );
+    crate::unit_tests! {
+        /// The vector loop gives the scalar function's bits (on a processor
+        /// without AVX-512 both are the scalar loop).
+        fn kernels_equal_the_scalar_functions() {
+            let xs = inputs();
+            let mut out = vec![Out::uninit(); xs.len()];
+            type Kernel = fn(&[f32], &mut [Out<f32>]);
+            type Row = (&'static str, Kernel, fn(f32) -> f32);
+            let rows: [Row; 4] = [
+                ("log", ln, |x| ln_times_f32(x, 1.0)),
+                ("log2", log2, |x| ln_times_f32(x, std::f64::consts::LOG2_E)),
+                ("log10", log10, |x| {
+                    ln_times_f32(x, std::f64::consts::LOG10_E)
+                }),
+                ("log1p", log1p, log1p_f32),
+            ];
+            for (name, kernel, scalar) in rows {
+                kernel(&xs, &mut out);
+                for (o, &x) in out.iter().zip(&xs) {
+                    // SAFETY: the kernel wrote every element.
+                    let y = unsafe { o.assume_init() };
+                    let want = scalar(x);
+                    assert!(
+                        y.to_bits() == want.to_bits() || (y.is_nan() && want.is_nan()),
+                        "{name}({x:e}): {y:e}, want {want:e}"
+                    );
+                }
             }
         }
-    }
 
-    /// ln_core rounded to f32 is libm's f64 ln rounded to f32 (both within a
-    /// few parts in 1e16, so they agree wherever the exact result is not
-    /// within a hair of a float32 rounding boundary: every input tried, and
-    /// all 2^31 positive floats when this was written).
-    #[test]
-    fn ln_core_rounds_as_libm() {
-        for x in inputs().into_iter().filter(|x| *x > 0.0 && x.is_finite()) {
-            let xd = x as f64;
-            assert_eq!(ln_core(xd) as f32, xd.ln() as f32, "ln({x:e})");
-        }
-        // Whole-f64 arguments too (pow and atanh pass them): within 2 ulps.
-        let mut x = 1e-300f64;
-        while x < 1e300 {
-            let (a, b) = (ln_core(x), x.ln());
-            assert!(
-                (a - b).abs() <= 2.0 * f64::EPSILON * b.abs().max(1e-300),
-                "ln({x:e}): {a:e}, {b:e}"
-            );
-            x *= 1.001_234_567;
+        /// ln_core rounded to f32 is libm's f64 ln rounded to f32 (both within a
+        /// few parts in 1e16, so they agree wherever the exact result is not
+        /// within a hair of a float32 rounding boundary: every input tried, and
+        /// all 2^31 positive floats when this was written).
+        fn ln_core_rounds_as_libm() {
+            for x in inputs().into_iter().filter(|x| *x > 0.0 && x.is_finite()) {
+                let xd = x as f64;
+                assert_eq!(ln_core(xd) as f32, xd.ln() as f32, "ln({x:e})");
+            }
+            // Whole-f64 arguments too (pow and atanh pass them): within 2 ulps.
+            let mut x = 1e-300f64;
+            while x < 1e300 {
+                let (a, b) = (ln_core(x), x.ln());
+                assert!(
+                    (a - b).abs() <= 2.0 * f64::EPSILON * b.abs().max(1e-300),
+                    "ln({x:e}): {a:e}, {b:e}"
+                );
+                x *= 1.001_234_567;
+            }
         }
     }
 }

@@ -261,90 +261,89 @@ pub fn softplus_aten(x: f32, threshold: f32) -> f32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn ulps(a: f32, b: f32) -> i64 {
         (a.to_bits() as i64 - b.to_bits() as i64).abs()
     }
 
-    /// SLEEF's exp and log are within one ulp of the exact result over every
-    /// binade (subnormals included), with IEEE's special values.
-    #[test]
-    fn sleef_exp_and_log_within_one_ulp() {
-        let mut x = 1e-44f32;
-        while x < 3e38 {
-            assert!(ulps(log_sleef(x), (x as f64).ln() as f32) <= 1, "log({x})");
-            if x < 88.0 {
+    crate::unit_tests! {
+        /// SLEEF's exp and log are within one ulp of the exact result over every
+        /// binade (subnormals included), with IEEE's special values.
+        fn sleef_exp_and_log_within_one_ulp() {
+            let mut x = 1e-44f32;
+            while x < 3e38 {
+                assert!(ulps(log_sleef(x), (x as f64).ln() as f32) <= 1, "log({x})");
+                if x < 88.0 {
+                    for v in [x, -x] {
+                        assert!(ulps(exp_sleef(v), (v as f64).exp() as f32) <= 1, "exp({v})");
+                    }
+                }
+                // At least one step of the f32 grid (subnormals scale in place).
+                x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
+            }
+            assert_eq!(log_sleef(0.0), f32::NEG_INFINITY);
+            assert_eq!(log_sleef(f32::INFINITY), f32::INFINITY);
+            assert!(log_sleef(-1.0).is_nan() && log_sleef(f32::NAN).is_nan());
+            assert_eq!(log_sleef(1.0), 0.0);
+            assert_eq!(exp_sleef(f32::NEG_INFINITY), 0.0);
+            assert_eq!(exp_sleef(f32::INFINITY), f32::INFINITY);
+            assert!(exp_sleef(f32::NAN).is_nan());
+        }
+
+        /// SLEEF's log1p and exp2 within one ulp over every binade, both signs
+        /// (log1p down to -1), with IEEE's special values.
+        fn sleef_log1p_and_exp2_within_one_ulp() {
+            let mut x = 1e-44f32;
+            while x < 3e38 {
                 for v in [x, -x] {
-                    assert!(ulps(exp_sleef(v), (v as f64).exp() as f32) <= 1, "exp({v})");
+                    // Above 1e38 SLEEF's log1p gives infinity (as PyTorch's does).
+                    if v > -1.0 && v <= 1e38 {
+                        let want = (v as f64).ln_1p() as f32;
+                        assert!(ulps(log1p_sleef(v), want) <= 1, "log1p({v})");
+                    }
+                    if v.abs() < 150.0 {
+                        assert!(
+                            ulps(exp2_sleef(v), (v as f64).exp2() as f32) <= 1,
+                            "exp2({v})"
+                        );
+                    }
                 }
+                x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
             }
-            // At least one step of the f32 grid (subnormals scale in place).
-            x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
+            assert_eq!(log1p_sleef(-1.0), f32::NEG_INFINITY);
+            assert_eq!(log1p_sleef(f32::INFINITY), f32::INFINITY);
+            assert_eq!(log1p_sleef(2e38), f32::INFINITY);
+            assert_eq!(log1p_sleef(-0.0).to_bits(), (-0.0f32).to_bits());
+            assert!(log1p_sleef(-2.0).is_nan() && log1p_sleef(f32::NAN).is_nan());
+            assert_eq!(exp2_sleef(128.0), f32::INFINITY);
+            assert_eq!(exp2_sleef(-151.0), 0.0);
+            assert_eq!(exp2_sleef(3.0), 8.0);
+            assert!(exp2_sleef(f32::NAN).is_nan());
         }
-        assert_eq!(log_sleef(0.0), f32::NEG_INFINITY);
-        assert_eq!(log_sleef(f32::INFINITY), f32::INFINITY);
-        assert!(log_sleef(-1.0).is_nan() && log_sleef(f32::NAN).is_nan());
-        assert_eq!(log_sleef(1.0), 0.0);
-        assert_eq!(exp_sleef(f32::NEG_INFINITY), 0.0);
-        assert_eq!(exp_sleef(f32::INFINITY), f32::INFINITY);
-        assert!(exp_sleef(f32::NAN).is_nan());
-    }
 
-    /// SLEEF's log1p and exp2 within one ulp over every binade, both signs
-    /// (log1p down to -1), with IEEE's special values.
-    #[test]
-    fn sleef_log1p_and_exp2_within_one_ulp() {
-        let mut x = 1e-44f32;
-        while x < 3e38 {
-            for v in [x, -x] {
-                // Above 1e38 SLEEF's log1p gives infinity (as PyTorch's does).
-                if v > -1.0 && v <= 1e38 {
-                    let want = (v as f64).ln_1p() as f32;
-                    assert!(ulps(log1p_sleef(v), want) <= 1, "log1p({v})");
-                }
-                if v.abs() < 150.0 {
-                    assert!(
-                        ulps(exp2_sleef(v), (v as f64).exp2() as f32) <= 1,
-                        "exp2({v})"
-                    );
-                }
+        /// The activation forms keep one ulp of SLEEF's exp and one rounding of
+        /// their own: within 3 ulp of the exact value, and exact at the ends.
+        fn sigmoid_and_silu_forms() {
+            let mut x = -30.0f32;
+            while x < 30.0 {
+                let e = (-(x as f64)).exp();
+                assert!(
+                    ulps(sigmoid_aten(x), (1.0 / (1.0 + e)) as f32) <= 3,
+                    "sigmoid({x})"
+                );
+                assert!(
+                    ulps(silu_aten(x), (x as f64 / (1.0 + e)) as f32) <= 3,
+                    "silu({x})"
+                );
+                x += 0.0173;
             }
-            x = (x * 1.000_7).max(f32::from_bits(x.to_bits() + 1));
+            assert_eq!(sigmoid_aten(-200.0), 0.0);
+            assert_eq!(sigmoid_aten(200.0), 1.0);
+            assert_eq!(silu_aten(200.0), 200.0);
+            assert!(sigmoid_aten(f32::NAN).is_nan());
         }
-        assert_eq!(log1p_sleef(-1.0), f32::NEG_INFINITY);
-        assert_eq!(log1p_sleef(f32::INFINITY), f32::INFINITY);
-        assert_eq!(log1p_sleef(2e38), f32::INFINITY);
-        assert_eq!(log1p_sleef(-0.0).to_bits(), (-0.0f32).to_bits());
-        assert!(log1p_sleef(-2.0).is_nan() && log1p_sleef(f32::NAN).is_nan());
-        assert_eq!(exp2_sleef(128.0), f32::INFINITY);
-        assert_eq!(exp2_sleef(-151.0), 0.0);
-        assert_eq!(exp2_sleef(3.0), 8.0);
-        assert!(exp2_sleef(f32::NAN).is_nan());
-    }
-
-    /// The activation forms keep one ulp of SLEEF's exp and one rounding of
-    /// their own: within 3 ulp of the exact value, and exact at the ends.
-    #[test]
-    fn sigmoid_and_silu_forms() {
-        let mut x = -30.0f32;
-        while x < 30.0 {
-            let e = (-(x as f64)).exp();
-            assert!(
-                ulps(sigmoid_aten(x), (1.0 / (1.0 + e)) as f32) <= 3,
-                "sigmoid({x})"
-            );
-            assert!(
-                ulps(silu_aten(x), (x as f64 / (1.0 + e)) as f32) <= 3,
-                "silu({x})"
-            );
-            x += 0.0173;
-        }
-        assert_eq!(sigmoid_aten(-200.0), 0.0);
-        assert_eq!(sigmoid_aten(200.0), 1.0);
-        assert_eq!(silu_aten(200.0), 200.0);
-        assert!(sigmoid_aten(f32::NAN).is_nan());
     }
 }

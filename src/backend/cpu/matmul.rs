@@ -423,60 +423,61 @@ pub fn matmul(a: &CpuStorage, la: &Layout, b: &CpuStorage, lb: &Layout) -> Resul
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    /// `x @ W.T` large enough for faer's path (and a row-major product of the
-    /// same size beside it, on gemm's), f32 and f64, with A a strided slice:
-    /// equal to an f64 reference within the products' rounding.
-    #[test]
-    fn column_major_right_operands_match_a_reference() {
-        let (m, k, n) = (90, 300, 700);
-        let a: Vec<f64> = (0..m * (k + 3))
-            .map(|i| ((i * 7919) % 113) as f64 / 17.0 - 3.0)
-            .collect();
-        let w: Vec<f64> = (0..n * k)
-            .map(|i| ((i * 104729) % 97) as f64 / 13.0 - 3.5)
-            .collect();
-        // A: rows of k within rows of k + 3, from the second element.
-        let la = Layout {
-            shape: smallvec::smallvec![m, k],
-            strides: smallvec::smallvec![k + 3, 1],
-            offset: 1,
-        };
-        for (lb, column_major) in [
-            (Layout::contiguous(&[n, k]).transpose(0, 1), true),
-            (Layout::contiguous(&[k, n]), false),
-        ] {
-            let spec = Spec::new(&la, &lb);
-            assert_eq!(spec.faer_suits(), column_major);
-            let want: Vec<f64> = (0..m * n)
-                .map(|ij| {
-                    let (i, j) = (ij / n, ij % n);
-                    (0..k)
-                        .map(|p| {
-                            a[la.offset + i * la.strides[0] + p]
-                                * w[lb.offset + p * lb.strides[0] + j * lb.strides[1]]
-                        })
-                        .sum()
-                })
+    crate::unit_tests! {
+        /// `x @ W.T` large enough for faer's path (and a row-major product of the
+        /// same size beside it, on gemm's), f32 and f64, with A a strided slice:
+        /// equal to an f64 reference within the products' rounding.
+        fn column_major_right_operands_match_a_reference() {
+            let (m, k, n) = (90, 300, 700);
+            let a: Vec<f64> = (0..m * (k + 3))
+                .map(|i| ((i * 7919) % 113) as f64 / 17.0 - 3.0)
                 .collect();
-            let a32: Vec<f32> = a.iter().map(|&x| x as f32).collect();
-            let w32: Vec<f32> = w.iter().map(|&x| x as f32).collect();
-            let got = [
-                matmul(
-                    &CpuStorage::F64(a.clone()),
-                    &la,
-                    &CpuStorage::F64(w.clone()),
-                    &lb,
-                ),
-                matmul(&CpuStorage::F32(a32), &la, &CpuStorage::F32(w32), &lb),
-            ];
-            for (got, tol) in got.into_iter().zip([1e-9, 1e-2]) {
-                let got = got.expect("matmul").to_f64_vec();
-                for (g, w) in got.iter().zip(&want) {
-                    assert!((g - w).abs() <= tol * (1.0 + w.abs()), "{g} vs {w}");
+            let w: Vec<f64> = (0..n * k)
+                .map(|i| ((i * 104729) % 97) as f64 / 13.0 - 3.5)
+                .collect();
+            // A: rows of k within rows of k + 3, from the second element.
+            let la = Layout {
+                shape: smallvec::smallvec![m, k],
+                strides: smallvec::smallvec![k + 3, 1],
+                offset: 1,
+            };
+            for (lb, column_major) in [
+                (Layout::contiguous(&[n, k]).transpose(0, 1), true),
+                (Layout::contiguous(&[k, n]), false),
+            ] {
+                let spec = Spec::new(&la, &lb);
+                assert_eq!(spec.faer_suits(), column_major);
+                let want: Vec<f64> = (0..m * n)
+                    .map(|ij| {
+                        let (i, j) = (ij / n, ij % n);
+                        (0..k)
+                            .map(|p| {
+                                a[la.offset + i * la.strides[0] + p]
+                                    * w[lb.offset + p * lb.strides[0] + j * lb.strides[1]]
+                            })
+                            .sum()
+                    })
+                    .collect();
+                let a32: Vec<f32> = a.iter().map(|&x| x as f32).collect();
+                let w32: Vec<f32> = w.iter().map(|&x| x as f32).collect();
+                let got = [
+                    matmul(
+                        &CpuStorage::F64(a.clone()),
+                        &la,
+                        &CpuStorage::F64(w.clone()),
+                        &lb,
+                    ),
+                    matmul(&CpuStorage::F32(a32), &la, &CpuStorage::F32(w32), &lb),
+                ];
+                for (got, tol) in got.into_iter().zip([1e-9, 1e-2]) {
+                    let got = got.expect("matmul").to_f64_vec();
+                    for (g, w) in got.iter().zip(&want) {
+                        assert!((g - w).abs() <= tol * (1.0 + w.abs()), "{g} vs {w}");
+                    }
                 }
             }
         }

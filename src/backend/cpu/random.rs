@@ -349,30 +349,32 @@ pub fn fill(dist: Distribution, n: usize, dtype: DType) -> Result<CpuStorage> {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     // Values printed by PyTorch 2.x.
-    #[test]
-    fn matches_pytorch_streams() {
-        manual_seed(0);
-        let r: Vec<f64> = uniform(3, DType::F32, 0.0, 1.0);
-        assert!((r[0] - 0.4963).abs() < 1e-4 && (r[2] - 0.0885).abs() < 1e-4);
-        manual_seed(0);
-        let n = normal(6, DType::F32, 0.0, 1.0);
-        let want = [1.5410, -0.2934, -2.1788, 0.5684, -1.0845, -1.3986];
-        assert!(
-            n.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-4),
-            "{n:?}"
-        );
-        manual_seed(0);
-        let n = normal(16, DType::F32, 0.0, 1.0);
-        assert!(
-            (n[0] + 1.1258).abs() < 1e-4 && (n[15] + 0.2473).abs() < 1e-4,
-            "{n:?}"
-        );
-        manual_seed(0);
-        assert_eq!(integers(5, 0, 10), vec![4, 9, 3, 0, 3]);
+
+    crate::unit_tests! {
+        fn matches_pytorch_streams() {
+            manual_seed(0);
+            let r: Vec<f64> = uniform(3, DType::F32, 0.0, 1.0);
+            assert!((r[0] - 0.4963).abs() < 1e-4 && (r[2] - 0.0885).abs() < 1e-4);
+            manual_seed(0);
+            let n = normal(6, DType::F32, 0.0, 1.0);
+            let want = [1.5410, -0.2934, -2.1788, 0.5684, -1.0845, -1.3986];
+            assert!(
+                n.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-4),
+                "{n:?}"
+            );
+            manual_seed(0);
+            let n = normal(16, DType::F32, 0.0, 1.0);
+            assert!(
+                (n[0] + 1.1258).abs() < 1e-4 && (n[15] + 0.2473).abs() < 1e-4,
+                "{n:?}"
+            );
+            manual_seed(0);
+            assert_eq!(integers(5, 0, 10), vec![4, 9, 3, 0, 3]);
+        }
     }
 }

@@ -146,8 +146,8 @@ fn coalesce_together<const K: usize>(
     dims
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn layout(shape: &[usize], strides: &[usize], offset: usize) -> Layout {
@@ -158,23 +158,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_channel_bias_is_rows_of_one_value() {
-        let x = Layout::contiguous(&[2, 3, 16, 16]);
-        let b = layout(&[2, 3, 16, 16], &[0, 1, 0, 0], 5);
-        let rows = Rows::plan([&x, &b]).expect("a row walk");
-        let outer: Vec<usize> = rows.outer.iter().map(|&(n, _)| n).collect();
-        assert_eq!((rows.len, outer, rows.inner), (256, vec![2, 3], [1, 0]));
-        assert_eq!(rows.starts(4), [4 * 256, 5 + 1]);
-    }
+    crate::unit_tests! {
+        fn a_channel_bias_is_rows_of_one_value() {
+            let x = Layout::contiguous(&[2, 3, 16, 16]);
+            let b = layout(&[2, 3, 16, 16], &[0, 1, 0, 0], 5);
+            let rows = Rows::plan([&x, &b]).expect("a row walk");
+            let outer: Vec<usize> = rows.outer.iter().map(|&(n, _)| n).collect();
+            assert_eq!((rows.len, outer, rows.inner), (256, vec![2, 3], [1, 0]));
+            assert_eq!(rows.starts(4), [4 * 256, 5 + 1]);
+        }
 
-    #[test]
-    fn contiguous_short_and_transposed_operands_keep_the_block_walk() {
-        let x = Layout::contiguous(&[300, 300]);
-        assert!(Rows::plan([&x, &x]).is_none());
-        let short = layout(&[300, 64], &[0, 1], 0);
-        assert!(Rows::plan([&Layout::contiguous(&[300, 64]), &short]).is_none());
-        let t = layout(&[300, 300], &[1, 300], 0);
-        assert!(Rows::plan([&x, &t]).is_none());
+        fn contiguous_short_and_transposed_operands_keep_the_block_walk() {
+            let x = Layout::contiguous(&[300, 300]);
+            assert!(Rows::plan([&x, &x]).is_none());
+            let short = layout(&[300, 64], &[0, 1], 0);
+            assert!(Rows::plan([&Layout::contiguous(&[300, 64]), &short]).is_none());
+            let t = layout(&[300, 300], &[1, 300], 0);
+            assert!(Rows::plan([&x, &t]).is_none());
+        }
     }
 }

@@ -214,33 +214,34 @@ pub fn unique(s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, CpuStorage, Cpu
     }))
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn narrow_keys_order_as_the_wide_ones() {
-        let floats = [
-            f32::NAN,
-            f32::NEG_INFINITY,
-            -3.5,
-            -f32::MIN_POSITIVE / 4.0,
-            -0.0,
-            0.0,
-            1e-45,
-            2.0,
-            f32::MAX,
-            f32::INFINITY,
-        ];
-        for &a in &floats {
-            for &b in &floats {
-                assert_eq!(key32(a).cmp(&key32(b)), key(a).cmp(&key(b)), "{a} vs {b}");
+    crate::unit_tests! {
+        fn narrow_keys_order_as_the_wide_ones() {
+            let floats = [
+                f32::NAN,
+                f32::NEG_INFINITY,
+                -3.5,
+                -f32::MIN_POSITIVE / 4.0,
+                -0.0,
+                0.0,
+                1e-45,
+                2.0,
+                f32::MAX,
+                f32::INFINITY,
+            ];
+            for &a in &floats {
+                for &b in &floats {
+                    assert_eq!(key32(a).cmp(&key32(b)), key(a).cmp(&key(b)), "{a} vs {b}");
+                }
             }
-        }
-        let ints = [i32::MIN, -7, -1, 0, 1, 9, i32::MAX];
-        for &a in &ints {
-            for &b in &ints {
-                assert_eq!(key32(a).cmp(&key32(b)), key(a).cmp(&key(b)), "{a} vs {b}");
+            let ints = [i32::MIN, -7, -1, 0, 1, 9, i32::MAX];
+            for &a in &ints {
+                for &b in &ints {
+                    assert_eq!(key32(a).cmp(&key32(b)), key(a).cmp(&key(b)), "{a} vs {b}");
+                }
             }
         }
     }

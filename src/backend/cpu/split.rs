@@ -106,8 +106,8 @@ impl<T> Shared<T> {
 unsafe impl<T: Send> Sync for Shared<T> {}
 unsafe impl<T: Send> Send for Shared<T> {}
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Every output element lies in exactly one piece.
@@ -123,43 +123,43 @@ mod tests {
         assert!(seen.iter().all(|&s| s == 1), "{m}x{n} on {threads}");
     }
 
-    #[test]
-    fn pieces_tile_the_output() {
-        for (m, n) in [
-            (64, 128),
-            (784, 128),
-            (1, 1),
-            (5, 3),
-            (1000, 17),
-            (17, 1000),
-        ] {
-            for threads in 1..5 {
-                covers(m, n, threads);
+    crate::unit_tests! {
+        fn pieces_tile_the_output() {
+            for (m, n) in [
+                (64, 128),
+                (784, 128),
+                (1, 1),
+                (5, 3),
+                (1000, 17),
+                (17, 1000),
+            ] {
+                for threads in 1..5 {
+                    covers(m, n, threads);
+                }
             }
         }
-    }
 
-    #[test]
-    fn wide_outputs_split_by_columns_tall_ones_by_rows() {
-        let wide = pieces(64, 128, 2);
-        assert_eq!(
-            wide[1],
-            Piece {
-                r0: 0,
-                rows: 64,
-                c0: 64,
-                cols: 64
-            }
-        );
-        let tall = pieces(784, 128, 2);
-        assert_eq!(
-            tall[1],
-            Piece {
-                r0: 392,
-                rows: 392,
-                c0: 0,
-                cols: 128
-            }
-        );
+        fn wide_outputs_split_by_columns_tall_ones_by_rows() {
+            let wide = pieces(64, 128, 2);
+            assert_eq!(
+                wide[1],
+                Piece {
+                    r0: 0,
+                    rows: 64,
+                    c0: 64,
+                    cols: 64
+                }
+            );
+            let tall = pieces(784, 128, 2);
+            assert_eq!(
+                tall[1],
+                Piece {
+                    r0: 392,
+                    rows: 392,
+                    c0: 0,
+                    cols: 128
+                }
+            );
+        }
     }
 }

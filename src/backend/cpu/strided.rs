@@ -226,23 +226,24 @@ fn transpose_tiled<T: Copy + Send + Sync>(src: &[T], t: &Layout) -> Vec<T> {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    /// Transposed matrices, square and not, powers of two and not, whole
-    /// tiles and ragged, gather to what the layout's offsets say.
-    #[test]
-    fn transposed_gathers_match_offsets() {
-        for (rows, cols) in [(512, 512), (130, 257), (8, 4096), (1000, 33), (4096, 5)] {
-            let src: Vec<f32> = (0..rows * cols).map(|i| i as f32).collect();
-            let l = Layout::contiguous(&[rows, cols]).transpose(0, 1);
-            // Starting one column in: an offset, and ragged tiles.
-            let sliced = l.slice(0, 1, cols - 1, 1);
-            for l in [l, sliced] {
-                assert!(transposed(&l).is_some() || l.numel() < 1 << 14);
-                let want: Vec<f32> = l.offsets().map(|o| src[o]).collect();
-                assert_eq!(gather(&src, &l), want, "{rows}x{cols}");
+    crate::unit_tests! {
+        /// Transposed matrices, square and not, powers of two and not, whole
+        /// tiles and ragged, gather to what the layout's offsets say.
+        fn transposed_gathers_match_offsets() {
+            for (rows, cols) in [(512, 512), (130, 257), (8, 4096), (1000, 33), (4096, 5)] {
+                let src: Vec<f32> = (0..rows * cols).map(|i| i as f32).collect();
+                let l = Layout::contiguous(&[rows, cols]).transpose(0, 1);
+                // Starting one column in: an offset, and ragged tiles.
+                let sliced = l.slice(0, 1, cols - 1, 1);
+                for l in [l, sliced] {
+                    assert!(transposed(&l).is_some() || l.numel() < 1 << 14);
+                    let want: Vec<f32> = l.offsets().map(|o| src[o]).collect();
+                    assert_eq!(gather(&src, &l), want, "{rows}x{cols}");
+                }
             }
         }
     }

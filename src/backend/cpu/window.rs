@@ -339,8 +339,8 @@ pub fn fold(
     Ok(with_storage!(s, v => Element::wrap(fold_typed(v, l, win, channels, hw))))
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Every window's columns as the definition gives them, element by
@@ -370,54 +370,55 @@ mod tests {
         out
     }
 
-    /// Rows as wide out as in ("same" convolutions, which take one copy per
-    /// tap), rows that fit one vector copy, and the rest (row by row) give
-    /// the definition's columns.
-    #[test]
-    fn unfold_plane_matches_the_definition() {
-        // (h, w, kernel, stride, pad, dilation)
-        let cases = [
-            (8, 8, 3, 1, 1, 1),
-            (7, 9, 5, 1, 2, 1),
-            (6, 6, 3, 1, 2, 2),
-            (5, 5, 1, 1, 0, 1),
-            (3, 3, 5, 1, 2, 1),
-            (14, 14, 5, 1, 0, 1),
-            (9, 9, 3, 2, 1, 1),
-            (4, 20, 3, 1, 1, 1),
-            (10, 12, 3, 1, 0, 2),
-            (28, 28, 5, 1, 0, 1),
-            (5, 40, 3, 1, 1, 1),
-            (7, 12, 3, 1, 1, 2),
-        ];
-        for (h, w, k, s, p, d) in cases {
-            let out = |n: usize| (n + 2 * p - d * (k - 1) - 1) / s + 1;
-            let win = Window {
-                kernel: [k, k],
-                stride: [s, s],
-                pad_before: [p, p],
-                pad_total: [2 * p, 2 * p],
-                dilation: [d, d],
-                out: [out(h), out(w)],
-            };
-            let src: Vec<f32> = (0..h * w).map(|i| i as f32).collect();
-            let want = reference(&src, h, w, &win);
-            let mut dst = vec![Out::uninit(); want.len()];
-            unfold_plane(
-                &src,
-                &taps(&win, h, w),
-                w,
-                &win,
-                -1.0,
-                &mut dst,
-                win.out[0] * win.out[1],
-            );
-            // SAFETY: unfold_plane writes every slot.
-            let got: Vec<f32> = dst.iter().map(|o| unsafe { o.assume_init() }).collect();
-            assert_eq!(
-                got, want,
-                "{h}x{w}, kernel {k}, stride {s}, pad {p}, dilation {d}"
-            );
+    crate::unit_tests! {
+        /// Rows as wide out as in ("same" convolutions, which take one copy per
+        /// tap), rows that fit one vector copy, and the rest (row by row) give
+        /// the definition's columns.
+        fn unfold_plane_matches_the_definition() {
+            // (h, w, kernel, stride, pad, dilation)
+            let cases = [
+                (8, 8, 3, 1, 1, 1),
+                (7, 9, 5, 1, 2, 1),
+                (6, 6, 3, 1, 2, 2),
+                (5, 5, 1, 1, 0, 1),
+                (3, 3, 5, 1, 2, 1),
+                (14, 14, 5, 1, 0, 1),
+                (9, 9, 3, 2, 1, 1),
+                (4, 20, 3, 1, 1, 1),
+                (10, 12, 3, 1, 0, 2),
+                (28, 28, 5, 1, 0, 1),
+                (5, 40, 3, 1, 1, 1),
+                (7, 12, 3, 1, 1, 2),
+            ];
+            for (h, w, k, s, p, d) in cases {
+                let out = |n: usize| (n + 2 * p - d * (k - 1) - 1) / s + 1;
+                let win = Window {
+                    kernel: [k, k],
+                    stride: [s, s],
+                    pad_before: [p, p],
+                    pad_total: [2 * p, 2 * p],
+                    dilation: [d, d],
+                    out: [out(h), out(w)],
+                };
+                let src: Vec<f32> = (0..h * w).map(|i| i as f32).collect();
+                let want = reference(&src, h, w, &win);
+                let mut dst = vec![Out::uninit(); want.len()];
+                unfold_plane(
+                    &src,
+                    &taps(&win, h, w),
+                    w,
+                    &win,
+                    -1.0,
+                    &mut dst,
+                    win.out[0] * win.out[1],
+                );
+                // SAFETY: unfold_plane writes every slot.
+                let got: Vec<f32> = dst.iter().map(|o| unsafe { o.assume_init() }).collect();
+                assert_eq!(
+                    got, want,
+                    "{h}x{w}, kernel {k}, stride {s}, pad {p}, dilation {d}"
+                );
+            }
         }
     }
 }

@@ -47,7 +47,7 @@ mod pymethods;
 pub mod pyos;
 pub(crate) mod pyrandom;
 mod pyset_rows;
-mod pyspecial;
+pub(crate) mod pyspecial;
 pub mod pysys;
 mod python;
 mod pytime;

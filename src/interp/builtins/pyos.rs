@@ -363,17 +363,18 @@ fn expanduser(_: &mut Interp, a: Args) -> Result<Value> {
     Ok(Value::str(&out))
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::{normalize, split};
 
-    #[test]
-    fn paths_split_as_posixpath_does() {
-        assert_eq!(split("runs/exp1/model.pt"), ("runs/exp1", "model.pt"));
-        assert_eq!(split("/model.pt"), ("/", "model.pt"));
-        assert_eq!(split("model.pt"), ("", "model.pt"));
-        assert_eq!(split("a//b"), ("a", "b"));
-        assert_eq!(normalize("/tmp/../tmp/./x"), "/tmp/x");
-        assert_eq!(normalize("/.."), "/");
+    crate::unit_tests! {
+        fn paths_split_as_posixpath_does() {
+            assert_eq!(split("runs/exp1/model.pt"), ("runs/exp1", "model.pt"));
+            assert_eq!(split("/model.pt"), ("/", "model.pt"));
+            assert_eq!(split("model.pt"), ("", "model.pt"));
+            assert_eq!(split("a//b"), ("a", "b"));
+            assert_eq!(normalize("/tmp/../tmp/./x"), "/tmp/x");
+            assert_eq!(normalize("/.."), "/");
+        }
     }
 }

@@ -253,18 +253,19 @@ fn gauss(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::Float(mu + z * sigma))
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::Twister;
 
-    /// CPython 3: random.seed(0); [random.random() for _ in range(3)], and
-    /// random.seed(42); random.random().
-    #[test]
-    fn matches_cpython() {
-        let mut t = Twister::seeded(0);
-        assert_eq!(t.random(), 0.8444218515250481);
-        assert_eq!(t.random(), 0.7579544029403025);
-        assert_eq!(t.random(), 0.420571580830845);
-        assert_eq!(Twister::seeded(42).random(), 0.6394267984578837);
+    crate::unit_tests! {
+        /// CPython 3: random.seed(0); [random.random() for _ in range(3)], and
+        /// random.seed(42); random.random().
+        fn matches_cpython() {
+            let mut t = Twister::seeded(0);
+            assert_eq!(t.random(), 0.8444218515250481);
+            assert_eq!(t.random(), 0.7579544029403025);
+            assert_eq!(t.random(), 0.420571580830845);
+            assert_eq!(Twister::seeded(42).random(), 0.6394267984578837);
+        }
     }
 }

@@ -154,19 +154,20 @@ pub fn lgamma(x: f64) -> f64 {
     r
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::tensor::op::math::libm;
 
-    #[test]
-    fn gamma_matches_factorials_and_known_values() {
-        for (n, f) in [(1.0, 1.0), (5.0, 24.0), (11.0, 3_628_800.0)] {
-            assert_eq!(gamma(n), f, "gamma({n})");
+    crate::unit_tests! {
+        fn gamma_matches_factorials_and_known_values() {
+            for (n, f) in [(1.0, 1.0), (5.0, 24.0), (11.0, 3_628_800.0)] {
+                assert_eq!(gamma(n), f, "gamma({n})");
+            }
+            assert!((gamma(0.5) - std::f64::consts::PI.sqrt()).abs() < 1e-15);
+            assert!((lgamma(100.0) - 359.134_205_369_575_4).abs() < 1e-12);
+            assert!(gamma(-1.0).is_nan() && lgamma(0.0).is_infinite());
+            assert!((libm::erf(1.0) - 0.842_700_792_949_714_9).abs() < 1e-16);
         }
-        assert!((gamma(0.5) - std::f64::consts::PI.sqrt()).abs() < 1e-15);
-        assert!((lgamma(100.0) - 359.134_205_369_575_4).abs() < 1e-12);
-        assert!(gamma(-1.0).is_nan() && lgamma(0.0).is_infinite());
-        assert!((libm::erf(1.0) - 0.842_700_792_949_714_9).abs() < 1e-16);
     }
 }

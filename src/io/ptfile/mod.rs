@@ -6,8 +6,8 @@
 //! value types and the zip container.
 
 mod pickle;
-#[cfg(test)]
-mod tests;
+#[doc(hidden)]
+pub mod tests;
 mod unpickle;
 
 use std::collections::HashMap;

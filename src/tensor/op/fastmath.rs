@@ -499,50 +499,9 @@ pub fn cos_f32(x: f32) -> f32 {
     cos_core(x as f64) as f32
 }
 
-#[cfg(test)]
-pub(super) mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
-
-    /// exp and ln of f32s are the f64 results rounded once: exact on this grid,
-    /// subnormals included.
-    #[test]
-    fn exp_and_ln_f32_are_correctly_rounded() {
-        let mut x = -110.0f32;
-        while x < 95.0 {
-            assert_eq!(exp_f32(x), (x as f64).exp() as f32, "exp({x})");
-            if x > 0.0 {
-                assert_eq!(ln_f32(x), (x as f64).ln() as f32, "ln({x})");
-            }
-            x += 0.0137;
-        }
-        for x in [f32::MIN_POSITIVE, 1e-45, 3.4e38, 1.0, 2.718_281_7, 0.5, 1.5] {
-            assert_eq!(ln_f32(x), (x as f64).ln() as f32, "ln({x})");
-        }
-        assert_eq!(ln_f32(0.0), f32::NEG_INFINITY);
-        assert_eq!(ln_f32(f32::INFINITY), f32::INFINITY);
-        assert!(ln_f32(-1.0).is_nan() && ln_f32(f32::NAN).is_nan());
-        assert_eq!(exp_f32(4.0).to_bits(), 0x425A_6481);
-        assert_eq!(exp_f32(f32::INFINITY), f32::INFINITY);
-        assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
-    }
-
-    /// exp_sleef_normal is exp_sleef, bit for bit, over its whole range.
-    #[test]
-    fn exp_sleef_normal_is_exp_sleef() {
-        let (lo, hi) = (*EXP_SLEEF_NORMAL.start(), *EXP_SLEEF_NORMAL.end());
-        let mut checked = 0;
-        for bits in (0..u32::MAX).step_by(251) {
-            let d = f32::from_bits(bits);
-            if (lo..=hi).contains(&d) {
-                assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
-                checked += 1;
-            }
-        }
-        for d in [lo, hi, 0.0, -0.0, -86.49, 87.99, 1e-30, -1e-30] {
-            assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
-        }
-        assert!(checked > 4_000_000);
-    }
 
     /// Inputs spread over every binade the functions see, both signs.
     fn grid() -> Vec<f32> {
@@ -598,62 +557,101 @@ pub(super) mod tests {
         assert!(differ * per < total, "{name}: {differ} of {total} differ");
     }
 
-    #[test]
-    fn sin_and_cos_are_correctly_rounded_in_range() {
-        // grid() stays below 100 (and the 1e30s are outside the range, where
-        // the kernels call libm, as here).
-        let sin: fn(f32) -> f32 = |x| {
-            if x.abs() < SINCOS_RANGE {
-                sin_f32(x)
-            } else {
-                x.sin()
+    crate::unit_tests! {
+        /// exp and ln of f32s are the f64 results rounded once: exact on this grid,
+        /// subnormals included.
+        fn exp_and_ln_f32_are_correctly_rounded() {
+            let mut x = -110.0f32;
+            while x < 95.0 {
+                assert_eq!(exp_f32(x), (x as f64).exp() as f32, "exp({x})");
+                if x > 0.0 {
+                    assert_eq!(ln_f32(x), (x as f64).ln() as f32, "ln({x})");
+                }
+                x += 0.0137;
             }
-        };
-        let cos: fn(f32) -> f32 = |x| {
-            if x.abs() < SINCOS_RANGE {
-                cos_f32(x)
-            } else {
-                x.cos()
+            for x in [f32::MIN_POSITIVE, 1e-45, 3.4e38, 1.0, 2.718_281_7, 0.5, 1.5] {
+                assert_eq!(ln_f32(x), (x as f64).ln() as f32, "ln({x})");
             }
-        };
-        check("sin", sin, f64::sin);
-        check("cos", cos, f64::cos);
-        for x in [
-            1e3f32,
-            12345.678,
-            -99999.9,
-            999_999.9,
-            std::f32::consts::PI,
-            std::f32::consts::FRAC_PI_2,
-        ] {
-            assert!(
-                (sin_f32(x) as f64 - (x as f64).sin()).abs() < 1e-7,
-                "sin({x})"
-            );
-            assert!(
-                (cos_f32(x) as f64 - (x as f64).cos()).abs() < 1e-7,
-                "cos({x})"
-            );
+            assert_eq!(ln_f32(0.0), f32::NEG_INFINITY);
+            assert_eq!(ln_f32(f32::INFINITY), f32::INFINITY);
+            assert!(ln_f32(-1.0).is_nan() && ln_f32(f32::NAN).is_nan());
+            assert_eq!(exp_f32(4.0).to_bits(), 0x425A_6481);
+            assert_eq!(exp_f32(f32::INFINITY), f32::INFINITY);
+            assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
         }
-        assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
-    }
 
-    #[test]
-    fn expm1_tanh_log1p_are_correctly_rounded_and_erf_within_an_ulp() {
-        check("expm1", expm1_f32, f64::exp_m1);
-        check("tanh", tanh_f32, f64::tanh);
-        check("log1p", log1p_f32, f64::ln_1p);
-        // erf, in f32 arithmetic, is within one ulp, and off by one for
-        // under 5% of inputs (about 3% over [-4, 4]).
-        check_within("erf", erf_f32, super::super::math::erf, 20);
-        assert!(tanh_f32(f32::NAN).is_nan() && erf_f32(f32::NAN).is_nan());
-        assert_eq!(tanh_f32(-0.0).to_bits(), (-0.0f32).to_bits());
-        assert_eq!(erf_f32(f32::INFINITY), 1.0);
-        assert_eq!(tanh_f32(f32::NEG_INFINITY), -1.0);
-        assert_eq!(expm1_f32(f32::INFINITY), f32::INFINITY);
-        assert_eq!(expm1_f32(f32::NEG_INFINITY), -1.0);
-        assert_eq!(log1p_f32(-1.0), f32::NEG_INFINITY);
-        assert!(log1p_f32(-2.0).is_nan());
-        assert_eq!(log1p_f32(f32::INFINITY), f32::INFINITY);
+        /// exp_sleef_normal is exp_sleef, bit for bit, over its whole range.
+        fn exp_sleef_normal_is_exp_sleef() {
+            let (lo, hi) = (*EXP_SLEEF_NORMAL.start(), *EXP_SLEEF_NORMAL.end());
+            let mut checked = 0;
+            for bits in (0..u32::MAX).step_by(251) {
+                let d = f32::from_bits(bits);
+                if (lo..=hi).contains(&d) {
+                    assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
+                    checked += 1;
+                }
+            }
+            for d in [lo, hi, 0.0, -0.0, -86.49, 87.99, 1e-30, -1e-30] {
+                assert_eq!(exp_sleef_normal(d).to_bits(), exp_sleef(d).to_bits(), "{d}");
+            }
+            assert!(checked > 4_000_000);
+        }
+
+        fn sin_and_cos_are_correctly_rounded_in_range() {
+            // grid() stays below 100 (and the 1e30s are outside the range, where
+            // the kernels call libm, as here).
+            let sin: fn(f32) -> f32 = |x| {
+                if x.abs() < SINCOS_RANGE {
+                    sin_f32(x)
+                } else {
+                    x.sin()
+                }
+            };
+            let cos: fn(f32) -> f32 = |x| {
+                if x.abs() < SINCOS_RANGE {
+                    cos_f32(x)
+                } else {
+                    x.cos()
+                }
+            };
+            check("sin", sin, f64::sin);
+            check("cos", cos, f64::cos);
+            for x in [
+                1e3f32,
+                12345.678,
+                -99999.9,
+                999_999.9,
+                std::f32::consts::PI,
+                std::f32::consts::FRAC_PI_2,
+            ] {
+                assert!(
+                    (sin_f32(x) as f64 - (x as f64).sin()).abs() < 1e-7,
+                    "sin({x})"
+                );
+                assert!(
+                    (cos_f32(x) as f64 - (x as f64).cos()).abs() < 1e-7,
+                    "cos({x})"
+                );
+            }
+            assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+        }
+
+        fn expm1_tanh_log1p_are_correctly_rounded_and_erf_within_an_ulp() {
+            check("expm1", expm1_f32, f64::exp_m1);
+            check("tanh", tanh_f32, f64::tanh);
+            check("log1p", log1p_f32, f64::ln_1p);
+            // erf, in f32 arithmetic, is within one ulp, and off by one for
+            // under 5% of inputs (about 3% over [-4, 4]).
+            check_within("erf", erf_f32, super::super::math::erf, 20);
+            assert!(tanh_f32(f32::NAN).is_nan() && erf_f32(f32::NAN).is_nan());
+            assert_eq!(tanh_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+            assert_eq!(erf_f32(f32::INFINITY), 1.0);
+            assert_eq!(tanh_f32(f32::NEG_INFINITY), -1.0);
+            assert_eq!(expm1_f32(f32::INFINITY), f32::INFINITY);
+            assert_eq!(expm1_f32(f32::NEG_INFINITY), -1.0);
+            assert_eq!(log1p_f32(-1.0), f32::NEG_INFINITY);
+            assert!(log1p_f32(-2.0).is_nan());
+            assert_eq!(log1p_f32(f32::INFINITY), f32::INFINITY);
+        }
     }
 }

@@ -330,8 +330,8 @@ pub fn hypot_f32(x: f32, y: f32) -> f32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::tensor::op::fastmath::SINCOS_RANGE;
 
@@ -356,36 +356,6 @@ mod tests {
     fn check(name: &str, f: fn(f32) -> f32, reference: fn(f64) -> f64, limit: f32) {
         crate::tensor::op::fastmath::tests::check_on(name, f, reference, &grid(limit), 10_000);
         assert!(f(f32::NAN).is_nan(), "{name}(nan)");
-    }
-
-    #[test]
-    fn derived_functions_are_correctly_rounded() {
-        check("exp2", exp2_f32, f64::exp2, 1e4);
-        assert_eq!(exp2_f32(-150.0), 0.0);
-        assert_eq!(exp2_f32(-149.0), f32::from_bits(1));
-        check("log2", log2_f32, f64::log2, 1e4);
-        check("log10", log10_f32, f64::log10, 1e4);
-        check("atan", atan_f32, f64::atan, 1e4);
-        check("asin", asin_f32, f64::asin, 2.0);
-        check("acos", acos_f32, f64::acos, 2.0);
-        check("atanh", atanh_f32, f64::atanh, 2.0);
-        check("asinh", asinh_f32, f64::asinh, 1e4);
-        check("acosh", acosh_f32, f64::acosh, 1e4);
-        let tan: fn(f32) -> f32 = |x| {
-            if x.abs() < SINCOS_RANGE {
-                tan_f32(x)
-            } else {
-                x.tan()
-            }
-        };
-        check("tan", tan, f64::tan, 1e4);
-        assert_eq!(log2_f32(8.0), 3.0);
-        check_atan2_and_fmod();
-        check_pow_and_hypot();
-        assert_eq!(log10_f32(1000.0), 3.0);
-        assert_eq!(exp2_f32(-3.0), 0.125);
-        assert_eq!(atanh_f32(-1.0), f32::NEG_INFINITY);
-        assert_eq!(atan_f32(-0.0).to_bits(), (-0.0f32).to_bits());
     }
 
     /// atan2 against libm's f64 atan2 rounded once (IEEE's signed zeros and
@@ -487,5 +457,36 @@ mod tests {
         assert_eq!(pow_f32(1.0, f32::NAN), 1.0);
         assert_eq!(hypot_f32(3.0, 4.0), 5.0);
         assert_eq!(hypot_f32(f32::NAN, f32::NEG_INFINITY), f32::INFINITY);
+    }
+
+    crate::unit_tests! {
+        fn derived_functions_are_correctly_rounded() {
+            check("exp2", exp2_f32, f64::exp2, 1e4);
+            assert_eq!(exp2_f32(-150.0), 0.0);
+            assert_eq!(exp2_f32(-149.0), f32::from_bits(1));
+            check("log2", log2_f32, f64::log2, 1e4);
+            check("log10", log10_f32, f64::log10, 1e4);
+            check("atan", atan_f32, f64::atan, 1e4);
+            check("asin", asin_f32, f64::asin, 2.0);
+            check("acos", acos_f32, f64::acos, 2.0);
+            check("atanh", atanh_f32, f64::atanh, 2.0);
+            check("asinh", asinh_f32, f64::asinh, 1e4);
+            check("acosh", acosh_f32, f64::acosh, 1e4);
+            let tan: fn(f32) -> f32 = |x| {
+                if x.abs() < SINCOS_RANGE {
+                    tan_f32(x)
+                } else {
+                    x.tan()
+                }
+            };
+            check("tan", tan, f64::tan, 1e4);
+            assert_eq!(log2_f32(8.0), 3.0);
+            check_atan2_and_fmod();
+            check_pow_and_hypot();
+            assert_eq!(log10_f32(1000.0), 3.0);
+            assert_eq!(exp2_f32(-3.0), 0.125);
+            assert_eq!(atanh_f32(-1.0), f32::NEG_INFINITY);
+            assert_eq!(atan_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+        }
     }
 }

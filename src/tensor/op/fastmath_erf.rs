@@ -121,8 +121,8 @@ pub fn erfinv_f32(y: f32) -> f32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::tensor::op::math::libm;
     use crate::tensor::op::special;
@@ -132,60 +132,60 @@ mod tests {
         (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
     }
 
-    /// Every binade's samples, both signs: erfc within one ulp of libm's f64
-    /// erfc rounded (equal for nearly all), erfinv of the f64 row's value.
-    #[test]
-    fn erfc_and_erfinv_agree_with_the_f64_functions() {
-        let mut equal = [0usize; 2];
-        let mut total = 0usize;
-        for i in 0..200_000u32 {
-            // Magnitudes from 2^-30 to 32, spread over the bits.
-            let m = f32::from_bits(0x3080_0000 + i * 0x0000_1d5b % 0x1200_0000);
-            for x in [m, -m] {
-                let want = libm::erfc(x as f64) as f32;
-                let got = erfc_f32(x);
-                assert!(ulps(got, want) <= 1, "erfc({x}) = {got}, want {want}");
-                equal[0] += usize::from(got == want);
-                let y = (x / 32.0).clamp(-0.999_999, 0.999_999);
-                let want = special::erfinv(y as f64) as f32;
-                let got = erfinv_f32(y);
-                assert!(ulps(got, want) <= 1, "erfinv({y}) = {got}, want {want}");
-                equal[1] += usize::from(got == want);
-                total += 1;
+    crate::unit_tests! {
+        /// Every binade's samples, both signs: erfc within one ulp of libm's f64
+        /// erfc rounded (equal for nearly all), erfinv of the f64 row's value.
+        fn erfc_and_erfinv_agree_with_the_f64_functions() {
+            let mut equal = [0usize; 2];
+            let mut total = 0usize;
+            for i in 0..200_000u32 {
+                // Magnitudes from 2^-30 to 32, spread over the bits.
+                let m = f32::from_bits(0x3080_0000 + i * 0x0000_1d5b % 0x1200_0000);
+                for x in [m, -m] {
+                    let want = libm::erfc(x as f64) as f32;
+                    let got = erfc_f32(x);
+                    assert!(ulps(got, want) <= 1, "erfc({x}) = {got}, want {want}");
+                    equal[0] += usize::from(got == want);
+                    let y = (x / 32.0).clamp(-0.999_999, 0.999_999);
+                    let want = special::erfinv(y as f64) as f32;
+                    let got = erfinv_f32(y);
+                    assert!(ulps(got, want) <= 1, "erfinv({y}) = {got}, want {want}");
+                    equal[1] += usize::from(got == want);
+                    total += 1;
+                }
             }
+            assert!(
+                equal[0] * 1000 >= total * 999,
+                "erfc equal {} of {total}",
+                equal[0]
+            );
+            assert!(
+                equal[1] * 1000 >= total * 999,
+                "erfinv equal {} of {total}",
+                equal[1]
+            );
         }
-        assert!(
-            equal[0] * 1000 >= total * 999,
-            "erfc equal {} of {total}",
-            equal[0]
-        );
-        assert!(
-            equal[1] * 1000 >= total * 999,
-            "erfinv equal {} of {total}",
-            equal[1]
-        );
-    }
 
-    #[test]
-    fn edges_are_ieee() {
-        assert_eq!(erfc_f32(0.0), 1.0);
-        assert_eq!(erfc_f32(f32::INFINITY), 0.0);
-        assert_eq!(erfc_f32(f32::NEG_INFINITY), 2.0);
-        assert_eq!(erfc_f32(30.0), 0.0);
-        assert!(erfc_f32(f32::NAN).is_nan());
-        assert_eq!(erfinv_f32(0.0), 0.0);
-        assert_eq!(erfinv_f32(1.0), f32::INFINITY);
-        assert_eq!(erfinv_f32(-1.0), f32::NEG_INFINITY);
-        assert!(erfinv_f32(1.5).is_nan() && erfinv_f32(f32::NAN).is_nan());
-        // Every power of two short of 1, and its neighbours.
-        for k in 1..25 {
-            let y = 1.0 - (0.5f32).powi(k);
-            for y in [y, f32::from_bits(y.to_bits() - 1), -y] {
-                assert_eq!(
-                    erfinv_f32(y),
-                    special::erfinv(y as f64) as f32,
-                    "erfinv({y})"
-                );
+        fn edges_are_ieee() {
+            assert_eq!(erfc_f32(0.0), 1.0);
+            assert_eq!(erfc_f32(f32::INFINITY), 0.0);
+            assert_eq!(erfc_f32(f32::NEG_INFINITY), 2.0);
+            assert_eq!(erfc_f32(30.0), 0.0);
+            assert!(erfc_f32(f32::NAN).is_nan());
+            assert_eq!(erfinv_f32(0.0), 0.0);
+            assert_eq!(erfinv_f32(1.0), f32::INFINITY);
+            assert_eq!(erfinv_f32(-1.0), f32::NEG_INFINITY);
+            assert!(erfinv_f32(1.5).is_nan() && erfinv_f32(f32::NAN).is_nan());
+            // Every power of two short of 1, and its neighbours.
+            for k in 1..25 {
+                let y = 1.0 - (0.5f32).powi(k);
+                for y in [y, f32::from_bits(y.to_bits() - 1), -y] {
+                    assert_eq!(
+                        erfinv_f32(y),
+                        special::erfinv(y as f64) as f32,
+                        "erfinv({y})"
+                    );
+                }
             }
         }
     }

@@ -102,21 +102,22 @@ pub fn igammac(a: f64, x: f64) -> f64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn known_values() {
-        // P(1, x) = 1 - e^-x; P(a, x) + Q(a, x) = 1.
-        for x in [0.1, 1.0, 3.0, 30.0] {
-            assert!((igamma(1.0, x) - (1.0 - (-x).exp())).abs() < 1e-14);
+    crate::unit_tests! {
+        fn known_values() {
+            // P(1, x) = 1 - e^-x; P(a, x) + Q(a, x) = 1.
+            for x in [0.1, 1.0, 3.0, 30.0] {
+                assert!((igamma(1.0, x) - (1.0 - (-x).exp())).abs() < 1e-14);
+            }
+            for (a, x) in [(4.0, 3.0), (0.5, 2.0), (50.0, 45.0), (3.0, 10.0)] {
+                assert!((igamma(a, x) + igammac(a, x) - 1.0).abs() < 1e-13);
+            }
+            assert!(igamma(-1.0, 1.0).is_nan());
+            assert_eq!(igamma(0.0, 2.0), 1.0);
+            assert_eq!(igammac(2.0, f64::INFINITY), 0.0);
         }
-        for (a, x) in [(4.0, 3.0), (0.5, 2.0), (50.0, 45.0), (3.0, 10.0)] {
-            assert!((igamma(a, x) + igammac(a, x) - 1.0).abs() < 1e-13);
-        }
-        assert!(igamma(-1.0, 1.0).is_nan());
-        assert_eq!(igamma(0.0, 2.0), 1.0);
-        assert_eq!(igammac(2.0, f64::INFINITY), 0.0);
     }
 }

@@ -430,55 +430,56 @@ pub fn nextafter_f32(x: f32, y: f32) -> f32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::fmod_f32;
 
-    /// fmod_f32 gives the library's fmodf bits for every kind of pair: random
-    /// bit patterns (all exponents, subnormals, infinities, NaN), quotients
-    /// near integers and near the 2^28 edge, zeros of both signs.
-    #[test]
-    fn fmod_matches_the_library() {
-        let same = |a: f32, b: f32| {
-            let (got, want) = (fmod_f32(a, b), a % b);
-            assert!(
-                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "fmod({a:e}, {b:e}): {got:e}, the library {want:e}"
-            );
-        };
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for _ in 0..200_000 {
-            let r = next();
-            same(f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32));
-            // Operands within a few binades of each other: small quotients.
-            let b = f32::from_bits((r >> 32) as u32 & 0x807f_ffff | 0x3f00_0000);
-            let a = b * ((r & 0xffff) as f32 + 0.5)
-                + f32::from_bits(r as u32 & 0x007f_ffff | 0x3400_0000);
-            same(a, b);
-            same(-a, b);
-            same(a, -b);
-        }
-        for (a, b) in [
-            (1.0, 0.1),
-            (-4.0, 2.0),
-            (4.0, -2.0),
-            (-0.0, 3.0),
-            (0.0, -3.0),
-            (7.5, f32::INFINITY),
-            (f32::INFINITY, 2.0),
-            (268_435_455.0, 1.0),
-            (268_435_456.0, 1.0),
-            (3.0e38, 1.0e-38),
-            (1.0e-45, 3.0e-45),
-            (16_777_217.0, 0.3),
-        ] {
-            same(a, b);
+    crate::unit_tests! {
+        /// fmod_f32 gives the library's fmodf bits for every kind of pair: random
+        /// bit patterns (all exponents, subnormals, infinities, NaN), quotients
+        /// near integers and near the 2^28 edge, zeros of both signs.
+        fn fmod_matches_the_library() {
+            let same = |a: f32, b: f32| {
+                let (got, want) = (fmod_f32(a, b), a % b);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "fmod({a:e}, {b:e}): {got:e}, the library {want:e}"
+                );
+            };
+            let mut s = 0x2545_f491_4f6c_dd1du64;
+            let mut next = || {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s
+            };
+            for _ in 0..200_000 {
+                let r = next();
+                same(f32::from_bits(r as u32), f32::from_bits((r >> 32) as u32));
+                // Operands within a few binades of each other: small quotients.
+                let b = f32::from_bits((r >> 32) as u32 & 0x807f_ffff | 0x3f00_0000);
+                let a = b * ((r & 0xffff) as f32 + 0.5)
+                    + f32::from_bits(r as u32 & 0x007f_ffff | 0x3400_0000);
+                same(a, b);
+                same(-a, b);
+                same(a, -b);
+            }
+            for (a, b) in [
+                (1.0, 0.1),
+                (-4.0, 2.0),
+                (4.0, -2.0),
+                (-0.0, 3.0),
+                (0.0, -3.0),
+                (7.5, f32::INFINITY),
+                (f32::INFINITY, 2.0),
+                (268_435_455.0, 1.0),
+                (268_435_456.0, 1.0),
+                (3.0e38, 1.0e-38),
+                (1.0e-45, 3.0e-45),
+                (16_777_217.0, 0.3),
+            ] {
+                same(a, b);
+            }
         }
     }
 }

@@ -117,51 +117,51 @@ impl Program {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn step(inst: Inst, args: [Arg; 3]) -> Step {
         Step { inst, args, out: 0 }
     }
 
-    #[test]
-    fn slots_are_reused_once_dead_and_never_overlap_a_steps_arguments() {
-        let mul = Inst::Binary(BinaryOp::Mul);
-        let z = Arg::Num(0.0);
-        // v0 = a*2; v1 = v0*3; v2 = v1*v1; v3 = v2*a; out = v3
-        let p = Program::allocate(
-            vec![
-                step(mul, [Arg::In(0), Arg::Num(2.0), z]),
-                step(mul, [Arg::Tmp(0), Arg::Num(3.0), z]),
-                step(mul, [Arg::Tmp(1), Arg::Tmp(1), z]),
-                step(mul, [Arg::Tmp(2), Arg::In(0), z]),
-            ],
-            vec![(0, 3)],
-        );
-        assert_eq!(p.slots, 2);
-        for s in &p.steps {
-            for a in &s.args[..2] {
-                assert_ne!(*a, Arg::Tmp(s.out));
+    crate::unit_tests! {
+        fn slots_are_reused_once_dead_and_never_overlap_a_steps_arguments() {
+            let mul = Inst::Binary(BinaryOp::Mul);
+            let z = Arg::Num(0.0);
+            // v0 = a*2; v1 = v0*3; v2 = v1*v1; v3 = v2*a; out = v3
+            let p = Program::allocate(
+                vec![
+                    step(mul, [Arg::In(0), Arg::Num(2.0), z]),
+                    step(mul, [Arg::Tmp(0), Arg::Num(3.0), z]),
+                    step(mul, [Arg::Tmp(1), Arg::Tmp(1), z]),
+                    step(mul, [Arg::Tmp(2), Arg::In(0), z]),
+                ],
+                vec![(0, 3)],
+            );
+            assert_eq!(p.slots, 2);
+            for s in &p.steps {
+                for a in &s.args[..2] {
+                    assert_ne!(*a, Arg::Tmp(s.out));
+                }
             }
+            assert_eq!(p.outputs, vec![(0, p.steps[3].out)]);
         }
-        assert_eq!(p.outputs, vec![(0, p.steps[3].out)]);
-    }
 
-    #[test]
-    fn an_output_keeps_its_slot_to_the_end() {
-        let add = Inst::Binary(BinaryOp::Add);
-        let z = Arg::Num(0.0);
-        // v0 = a+1 (output of operand 1); v1 = a+2; v2 = v1+3 (output of operand 0)
-        let p = Program::allocate(
-            vec![
-                step(add, [Arg::In(0), Arg::Num(1.0), z]),
-                step(add, [Arg::In(0), Arg::Num(2.0), z]),
-                step(add, [Arg::Tmp(1), Arg::Num(3.0), z]),
-            ],
-            vec![(1, 0), (0, 2)],
-        );
-        let kept = p.steps[0].out;
-        assert!(p.steps[1..].iter().all(|s| s.out != kept));
+        fn an_output_keeps_its_slot_to_the_end() {
+            let add = Inst::Binary(BinaryOp::Add);
+            let z = Arg::Num(0.0);
+            // v0 = a+1 (output of operand 1); v1 = a+2; v2 = v1+3 (output of operand 0)
+            let p = Program::allocate(
+                vec![
+                    step(add, [Arg::In(0), Arg::Num(1.0), z]),
+                    step(add, [Arg::In(0), Arg::Num(2.0), z]),
+                    step(add, [Arg::Tmp(1), Arg::Num(3.0), z]),
+                ],
+                vec![(1, 0), (0, 2)],
+            );
+            let kept = p.steps[0].out;
+            assert!(p.steps[1..].iter().all(|s| s.out != kept));
+        }
     }
 }

@@ -133,34 +133,35 @@ pub fn bessel_i(nu: u32, x: f64, scaled: bool) -> f64 {
     if nu == 1 && x < 0.0 { -value } else { value }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn known_values() {
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-13 * b.abs().max(1.0);
-        // ψ(1) = -γ, ψ(1/2) = -γ - 2 ln 2, ψ'(1) = π²/6.
-        let gamma = 0.577_215_664_901_532_9;
-        assert!(close(digamma(1.0), -gamma));
-        assert!(close(digamma(0.5), -gamma - 2.0 * 2f64.ln()));
-        assert!(close(
-            digamma(-0.5),
-            digamma(1.5) - PI / (PI * -0.5f64).tan()
-        ));
-        assert!((trigamma(1.0) - PI * PI / 6.0).abs() < 1e-9);
-        // ATen's series stops at x⁻⁷: good to 1e-10 here, as PyTorch's.
-        assert!((trigamma(0.25) - (PI * PI + 8.0 * 0.915_965_594_177_219)).abs() < 1e-8);
-        for y in [-0.99, -0.5, 0.0, 0.3, 0.7, 0.95, 0.999_999] {
-            assert!(close(erf(erfinv(y)), y), "erfinv({y})");
+    crate::unit_tests! {
+        fn known_values() {
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-13 * b.abs().max(1.0);
+            // ψ(1) = -γ, ψ(1/2) = -γ - 2 ln 2, ψ'(1) = π²/6.
+            let gamma = 0.577_215_664_901_532_9;
+            assert!(close(digamma(1.0), -gamma));
+            assert!(close(digamma(0.5), -gamma - 2.0 * 2f64.ln()));
+            assert!(close(
+                digamma(-0.5),
+                digamma(1.5) - PI / (PI * -0.5f64).tan()
+            ));
+            assert!((trigamma(1.0) - PI * PI / 6.0).abs() < 1e-9);
+            // ATen's series stops at x⁻⁷: good to 1e-10 here, as PyTorch's.
+            assert!((trigamma(0.25) - (PI * PI + 8.0 * 0.915_965_594_177_219)).abs() < 1e-8);
+            for y in [-0.99, -0.5, 0.0, 0.3, 0.7, 0.95, 0.999_999] {
+                assert!(close(erf(erfinv(y)), y), "erfinv({y})");
+            }
+            // I0(1), I1(1), I0(50)·e^-50 (Abramowitz & Stegun).
+            assert!(close(bessel_i(0, 1.0, false), 1.266_065_877_752_008_2));
+            assert!(close(bessel_i(1, -1.0, false), -0.565_159_103_992_485_1));
+            assert!(close(bessel_i(0, 50.0, true), 0.056_561_626_647_454_18));
+            assert!(close(
+                bessel_i(1, 29.0, true),
+                bessel_i(1, 29.0, false) * (-29f64).exp()
+            ));
         }
-        // I0(1), I1(1), I0(50)·e^-50 (Abramowitz & Stegun).
-        assert!(close(bessel_i(0, 1.0, false), 1.266_065_877_752_008_2));
-        assert!(close(bessel_i(1, -1.0, false), -0.565_159_103_992_485_1));
-        assert!(close(bessel_i(0, 50.0, true), 0.056_561_626_647_454_18));
-        assert!(close(
-            bessel_i(1, 29.0, true),
-            bessel_i(1, 29.0, false) * (-29f64).exp()
-        ));
     }
 }

@@ -426,8 +426,8 @@ crate::multiversion! {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn random(len: usize, seed: u64) -> Vec<f64> {
@@ -442,76 +442,75 @@ mod tests {
             .collect()
     }
 
-    /// Q R rebuilds A and Q's columns are orthonormal, across the blocking.
-    #[test]
-    fn factors_rebuild_the_matrix() {
-        for (m, n) in [
-            (1, 1),
-            (3, 2),
-            (2, 3),
-            (5, 5),
-            (40, 33),
-            (33, 40),
-            (100, 70),
-            (70, 100),
-        ] {
-            let a0 = random(m * n, (m * 131 + n) as u64);
+    crate::unit_tests! {
+        /// Q R rebuilds A and Q's columns are orthonormal, across the blocking.
+        fn factors_rebuild_the_matrix() {
+            for (m, n) in [
+                (1, 1),
+                (3, 2),
+                (2, 3),
+                (5, 5),
+                (40, 33),
+                (33, 40),
+                (100, 70),
+                (70, 100),
+            ] {
+                let a0 = random(m * n, (m * 131 + n) as u64);
+                let mut a = a0.clone();
+                let tau = geqrf(&mut a, m, n);
+                let k = m.min(n);
+                let q = orgqr(&a, m, &tau, k);
+                for i in 0..m {
+                    for j in 0..n {
+                        let s: f64 = (0..k.min(j + 1)).map(|p| q[p * m + i] * a[j * m + p]).sum();
+                        assert!((s - a0[j * m + i]).abs() < 1e-12, "{m}x{n} A[{i},{j}]");
+                    }
+                }
+                for c in 0..k {
+                    for d in 0..k {
+                        let s: f64 = (0..m).map(|i| q[c * m + i] * q[d * m + i]).sum();
+                        let want = if c == d { 1.0 } else { 0.0 };
+                        assert!((s - want).abs() < 1e-12, "{m}x{n} QᵀQ[{c},{d}]");
+                    }
+                }
+            }
+        }
+
+        /// LAPACK's signs: β = -sign(α)‖·‖, and a zero column leaves τ = 0.
+        fn reflector_signs() {
+            let mut a = vec![3.0f64, 4.0, 0.0, 0.0];
+            let tau = geqrf(&mut a, 2, 2);
+            assert_eq!(a[0], -5.0);
+            assert_eq!(tau[1], 0.0);
+            let mut z = vec![0.0f32; 4];
+            assert_eq!(geqrf(&mut z, 2, 2), vec![0.0, 0.0]);
+        }
+
+        /// The least-squares solve through Qᵀ and R matches the normal equations.
+        fn least_squares_through_qr() {
+            let (m, n, k) = (90, 50, 3);
+            let a0 = random(m * n, 7);
+            let b0 = random(m * k, 8);
             let mut a = a0.clone();
             let tau = geqrf(&mut a, m, n);
-            let k = m.min(n);
-            let q = orgqr(&a, m, &tau, k);
-            for i in 0..m {
-                for j in 0..n {
-                    let s: f64 = (0..k.min(j + 1)).map(|p| q[p * m + i] * a[j * m + p]).sum();
-                    assert!((s - a0[j * m + i]).abs() < 1e-12, "{m}x{n} A[{i},{j}]");
-                }
-            }
+            assert!(well_conditioned(&a, m, n));
+            let mut b = b0.clone();
+            apply_qt(&a, m, &tau, &mut b);
+            solve_upper(&a, m, n, &mut b, m);
+            // Aᵀ (A x - b) = 0 at the solution.
             for c in 0..k {
-                for d in 0..k {
-                    let s: f64 = (0..m).map(|i| q[c * m + i] * q[d * m + i]).sum();
-                    let want = if c == d { 1.0 } else { 0.0 };
-                    assert!((s - want).abs() < 1e-12, "{m}x{n} QᵀQ[{c},{d}]");
+                let x = &b[c * m..c * m + n];
+                let resid: Vec<f64> = (0..m)
+                    .map(|i| (0..n).map(|j| a0[j * m + i] * x[j]).sum::<f64>() - b0[c * m + i])
+                    .collect();
+                for j in 0..n {
+                    let g: f64 = (0..m).map(|i| a0[j * m + i] * resid[i]).sum();
+                    assert!(g.abs() < 1e-11, "gradient {g} at {j}");
                 }
             }
+            let mut singular = vec![1.0f64, 2.0, 2.0, 4.0];
+            geqrf(&mut singular, 2, 2);
+            assert!(!well_conditioned(&singular, 2, 2));
         }
-    }
-
-    /// LAPACK's signs: β = -sign(α)‖·‖, and a zero column leaves τ = 0.
-    #[test]
-    fn reflector_signs() {
-        let mut a = vec![3.0f64, 4.0, 0.0, 0.0];
-        let tau = geqrf(&mut a, 2, 2);
-        assert_eq!(a[0], -5.0);
-        assert_eq!(tau[1], 0.0);
-        let mut z = vec![0.0f32; 4];
-        assert_eq!(geqrf(&mut z, 2, 2), vec![0.0, 0.0]);
-    }
-
-    /// The least-squares solve through Qᵀ and R matches the normal equations.
-    #[test]
-    fn least_squares_through_qr() {
-        let (m, n, k) = (90, 50, 3);
-        let a0 = random(m * n, 7);
-        let b0 = random(m * k, 8);
-        let mut a = a0.clone();
-        let tau = geqrf(&mut a, m, n);
-        assert!(well_conditioned(&a, m, n));
-        let mut b = b0.clone();
-        apply_qt(&a, m, &tau, &mut b);
-        solve_upper(&a, m, n, &mut b, m);
-        // Aᵀ (A x - b) = 0 at the solution.
-        for c in 0..k {
-            let x = &b[c * m..c * m + n];
-            let resid: Vec<f64> = (0..m)
-                .map(|i| (0..n).map(|j| a0[j * m + i] * x[j]).sum::<f64>() - b0[c * m + i])
-                .collect();
-            for j in 0..n {
-                let g: f64 = (0..m).map(|i| a0[j * m + i] * resid[i]).sum();
-                assert!(g.abs() < 1e-11, "gradient {g} at {j}");
-            }
-        }
-        let mut singular = vec![1.0f64, 2.0, 2.0, 4.0];
-        geqrf(&mut singular, 2, 2);
-        assert!(!well_conditioned(&singular, 2, 2));
     }
 }

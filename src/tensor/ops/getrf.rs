@@ -406,8 +406,8 @@ crate::multiversion! {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn lcg(seed: &mut u64) -> f64 {
@@ -442,76 +442,75 @@ mod tests {
         out
     }
 
-    #[test]
-    fn factors_rebuild_the_matrix_at_every_blocking() {
-        let mut seed = 7;
-        for (m, n) in [
-            (1, 1),
-            (3, 3),
-            (4, 4),
-            (16, 16),
-            (17, 17),
-            (70, 70),
-            (40, 90),
-            (90, 40),
-        ] {
-            let a: Vec<f64> = (0..m * n).map(|_| lcg(&mut seed)).collect();
-            let mut lu = a.clone();
-            let (piv, info) = getrf(&mut lu, m, n);
-            assert_eq!(info, 0);
-            for (i, j) in (0..m).flat_map(|i| (0..m.min(n)).map(move |j| (i, j))) {
-                if i > j {
-                    assert!(lu[i * n + j].abs() <= 1.0, "multiplier above 1 at {m}x{n}");
+    crate::unit_tests! {
+        fn factors_rebuild_the_matrix_at_every_blocking() {
+            let mut seed = 7;
+            for (m, n) in [
+                (1, 1),
+                (3, 3),
+                (4, 4),
+                (16, 16),
+                (17, 17),
+                (70, 70),
+                (40, 90),
+                (90, 40),
+            ] {
+                let a: Vec<f64> = (0..m * n).map(|_| lcg(&mut seed)).collect();
+                let mut lu = a.clone();
+                let (piv, info) = getrf(&mut lu, m, n);
+                assert_eq!(info, 0);
+                for (i, j) in (0..m).flat_map(|i| (0..m.min(n)).map(move |j| (i, j))) {
+                    if i > j {
+                        assert!(lu[i * n + j].abs() <= 1.0, "multiplier above 1 at {m}x{n}");
+                    }
                 }
+                let back = rebuild(&lu, &piv, m, n);
+                let err = a
+                    .iter()
+                    .zip(&back)
+                    .map(|(x, y)| (x - y).abs())
+                    .fold(0.0, f64::max);
+                assert!(err < 1e-12, "{m}x{n}: {err}");
             }
-            let back = rebuild(&lu, &piv, m, n);
-            let err = a
-                .iter()
-                .zip(&back)
-                .map(|(x, y)| (x - y).abs())
-                .fold(0.0, f64::max);
-            assert!(err < 1e-12, "{m}x{n}: {err}");
         }
-    }
 
-    #[test]
-    fn getrs_solves_against_an_f64_reference() {
-        let mut seed = 11;
-        for (n, k) in [(1, 1), (5, 2), (16, 16), (33, 3), (100, 37)] {
-            let a: Vec<f64> = (0..n * n)
-                .map(|i| lcg(&mut seed) + if i % (n + 1) == 0 { 4.0 } else { 0.0 })
-                .collect();
-            let x: Vec<f64> = (0..n * k).map(|_| lcg(&mut seed)).collect();
-            let mut b = vec![0.0; n * k];
-            for i in 0..n {
-                for c in 0..k {
-                    b[i * k + c] = (0..n).map(|q| a[i * n + q] * x[q * k + c]).sum();
+        fn getrs_solves_against_an_f64_reference() {
+            let mut seed = 11;
+            for (n, k) in [(1, 1), (5, 2), (16, 16), (33, 3), (100, 37)] {
+                let a: Vec<f64> = (0..n * n)
+                    .map(|i| lcg(&mut seed) + if i % (n + 1) == 0 { 4.0 } else { 0.0 })
+                    .collect();
+                let x: Vec<f64> = (0..n * k).map(|_| lcg(&mut seed)).collect();
+                let mut b = vec![0.0; n * k];
+                for i in 0..n {
+                    for c in 0..k {
+                        b[i * k + c] = (0..n).map(|q| a[i * n + q] * x[q * k + c]).sum();
+                    }
                 }
+                let mut lu32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
+                let mut b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
+                let (piv, _) = getrf(&mut lu32, n, n);
+                getrs(&lu32, &piv, &mut b32, n, k);
+                let err = x
+                    .iter()
+                    .zip(&b32)
+                    .map(|(u, &v)| (u - v as f64).abs())
+                    .fold(0.0, f64::max);
+                assert!(err < 1e-4, "{n}x{k}: {err}");
             }
-            let mut lu32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
-            let mut b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
-            let (piv, _) = getrf(&mut lu32, n, n);
-            getrs(&lu32, &piv, &mut b32, n, k);
-            let err = x
-                .iter()
-                .zip(&b32)
-                .map(|(u, &v)| (u - v as f64).abs())
-                .fold(0.0, f64::max);
-            assert!(err < 1e-4, "{n}x{k}: {err}");
         }
-    }
 
-    #[test]
-    fn small_matrices_factor_in_mkls_order() {
-        // torch.linalg.lu_factor of [[2,1,1],[1,3,2],[1,0,0]] (float32, MKL):
-        // the last pivot is -0.19999999, so det prints -1.0000.
-        let mut a: Vec<f32> = vec![2.0, 1.0, 1.0, 1.0, 3.0, 2.0, 1.0, 0.0, 0.0];
-        let (piv, info) = getrf(&mut a, 3, 3);
-        assert_eq!((piv, info), (vec![1, 2, 3], 0));
-        assert_eq!(a[8], -0.19999999_f32);
-        // A zero column: info names it, and the factorisation goes on.
-        let mut z: Vec<f32> = vec![0.0, 1.0, 0.0, 2.0];
-        let (piv, info) = getrf(&mut z, 2, 2);
-        assert_eq!((piv, info), (vec![1, 2], 1));
+        fn small_matrices_factor_in_mkls_order() {
+            // torch.linalg.lu_factor of [[2,1,1],[1,3,2],[1,0,0]] (float32, MKL):
+            // the last pivot is -0.19999999, so det prints -1.0000.
+            let mut a: Vec<f32> = vec![2.0, 1.0, 1.0, 1.0, 3.0, 2.0, 1.0, 0.0, 0.0];
+            let (piv, info) = getrf(&mut a, 3, 3);
+            assert_eq!((piv, info), (vec![1, 2, 3], 0));
+            assert_eq!(a[8], -0.19999999_f32);
+            // A zero column: info names it, and the factorisation goes on.
+            let mut z: Vec<f32> = vec![0.0, 1.0, 0.0, 2.0];
+            let (piv, info) = getrf(&mut z, 2, 2);
+            assert_eq!((piv, info), (vec![1, 2], 1));
+        }
     }
 }

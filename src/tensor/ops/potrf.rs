@@ -72,52 +72,52 @@ crate::multiversion! {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn factor_times_its_transpose_is_the_matrix() {
-        let mut seed = 5u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
-        for n in [1, 2, 5, 16, 33, 70] {
-            let x: Vec<f64> = (0..n * n).map(|_| next()).collect();
-            // A = X Xᵀ + n I, its upper triangle poisoned: potrf reads the lower.
-            let mut a = vec![0.0; n * n];
-            for i in 0..n {
-                for j in 0..n {
-                    let s: f64 = (0..n).map(|q| x[i * n + q] * x[j * n + q]).sum();
-                    a[i * n + j] = if j > i {
-                        f64::NAN
-                    } else {
-                        s + if i == j { n as f64 } else { 0.0 }
-                    };
+    crate::unit_tests! {
+        fn factor_times_its_transpose_is_the_matrix() {
+            let mut seed = 5u64;
+            let mut next = || {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+            };
+            for n in [1, 2, 5, 16, 33, 70] {
+                let x: Vec<f64> = (0..n * n).map(|_| next()).collect();
+                // A = X Xᵀ + n I, its upper triangle poisoned: potrf reads the lower.
+                let mut a = vec![0.0; n * n];
+                for i in 0..n {
+                    for j in 0..n {
+                        let s: f64 = (0..n).map(|q| x[i * n + q] * x[j * n + q]).sum();
+                        a[i * n + j] = if j > i {
+                            f64::NAN
+                        } else {
+                            s + if i == j { n as f64 } else { 0.0 }
+                        };
+                    }
                 }
-            }
-            let orig = a.clone();
-            assert_eq!(potrf(&mut a, n), 0);
-            for i in 0..n {
-                for j in 0..=i {
-                    let s: f64 = (0..=j).map(|q| a[i * n + q] * a[j * n + q]).sum();
-                    assert!(
-                        (s - orig[i * n + j]).abs() < 1e-9 * n as f64,
-                        "{n}: ({i},{j})"
-                    );
+                let orig = a.clone();
+                assert_eq!(potrf(&mut a, n), 0);
+                for i in 0..n {
+                    for j in 0..=i {
+                        let s: f64 = (0..=j).map(|q| a[i * n + q] * a[j * n + q]).sum();
+                        assert!(
+                            (s - orig[i * n + j]).abs() < 1e-9 * n as f64,
+                            "{n}: ({i},{j})"
+                        );
+                    }
                 }
             }
         }
-    }
 
-    #[test]
-    fn a_matrix_that_is_not_positive_definite_names_its_minor() {
-        // The leading 2×2 minor [[1, 2], [2, 1]] has a negative determinant.
-        let mut a: Vec<f32> = vec![1.0, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 1.0];
-        assert_eq!(potrf(&mut a, 3), 2);
-        assert_eq!(a[4], -3.0);
+        fn a_matrix_that_is_not_positive_definite_names_its_minor() {
+            // The leading 2×2 minor [[1, 2], [2, 1]] has a negative determinant.
+            let mut a: Vec<f32> = vec![1.0, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+            assert_eq!(potrf(&mut a, 3), 2);
+            assert_eq!(a[4], -3.0);
+        }
     }
 }

@@ -292,51 +292,52 @@ impl Update {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn t(v: &[f32], shape: &[usize]) -> Tensor {
         Tensor::from_vec(v.to_vec(), shape)
     }
 
-    /// The same update on contiguous operands (one pass) and with a
-    /// transposed one (op by op): operands read after `set` see their new
-    /// values, one value can go to two operands, and an operand can take
-    /// another's first value.
-    #[test]
-    fn both_ways_give_the_in_place_ops_results() -> Result<()> {
-        use super::super::view::transpose;
-        for strided in [false, true] {
-            let a = t(&[1.0, 2.0, 3.0, 4.0], &[2, 2]);
-            let b = t(&[10.0, 20.0, 30.0, 40.0], &[2, 2]);
-            let c = t(&[0.0; 4], &[2, 2]);
-            let g = t(&[0.5, 0.25, 0.125, 2.0], &[2, 2]);
-            let g = if strided {
-                transpose(&transpose(&g, 0, 1)?.contiguous()?, 0, 1)?
-            } else {
-                g
-            };
-            assert_eq!(g.is_contiguous(), !strided);
-            let mut u = Update::new(DType::F32);
-            let (va, vb, vc, vg) = (u.operand(&a), u.operand(&b), u.operand(&c), u.operand(&g));
-            // a = a * g; b = b + a (a's new value); c = a's new value too.
-            let next_a = u.mul(va, vg);
-            u.set(va, next_a);
-            let next_b = u.add(vb, va);
-            u.set(vb, next_b);
-            u.set(vc, va);
-            u.run()?;
-            assert_eq!(a.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
-            assert_eq!(b.to_host_f64()?, [10.5, 20.5, 30.375, 48.0]);
-            assert_eq!(c.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
-            // An operand set to another's value before the update.
-            let mut u = Update::new(DType::F32);
-            let (va, vg) = (u.operand(&a), u.operand(&g));
-            u.set(va, vg);
-            u.run()?;
-            assert_eq!(a.to_host_f64()?, g.to_host_f64()?);
+    crate::unit_tests! {
+        /// The same update on contiguous operands (one pass) and with a
+        /// transposed one (op by op): operands read after `set` see their new
+        /// values, one value can go to two operands, and an operand can take
+        /// another's first value.
+        fn both_ways_give_the_in_place_ops_results() -> Result<()> {
+            use super::super::view::transpose;
+            for strided in [false, true] {
+                let a = t(&[1.0, 2.0, 3.0, 4.0], &[2, 2]);
+                let b = t(&[10.0, 20.0, 30.0, 40.0], &[2, 2]);
+                let c = t(&[0.0; 4], &[2, 2]);
+                let g = t(&[0.5, 0.25, 0.125, 2.0], &[2, 2]);
+                let g = if strided {
+                    transpose(&transpose(&g, 0, 1)?.contiguous()?, 0, 1)?
+                } else {
+                    g
+                };
+                assert_eq!(g.is_contiguous(), !strided);
+                let mut u = Update::new(DType::F32);
+                let (va, vb, vc, vg) = (u.operand(&a), u.operand(&b), u.operand(&c), u.operand(&g));
+                // a = a * g; b = b + a (a's new value); c = a's new value too.
+                let next_a = u.mul(va, vg);
+                u.set(va, next_a);
+                let next_b = u.add(vb, va);
+                u.set(vb, next_b);
+                u.set(vc, va);
+                u.run()?;
+                assert_eq!(a.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
+                assert_eq!(b.to_host_f64()?, [10.5, 20.5, 30.375, 48.0]);
+                assert_eq!(c.to_host_f64()?, [0.5, 0.5, 0.375, 8.0]);
+                // An operand set to another's value before the update.
+                let mut u = Update::new(DType::F32);
+                let (va, vg) = (u.operand(&a), u.operand(&g));
+                u.set(va, vg);
+                u.run()?;
+                assert_eq!(a.to_host_f64()?, g.to_host_f64()?);
+            }
+            Ok(())
         }
-        Ok(())
     }
 }
