@@ -52,8 +52,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the tests side by side; the failures, each with its message.
+thread_local! {
+    /// The last panic on this thread, with its place (the hook's text).
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs the tests side by side; the failures, each with its message. A
+/// panic's text is kept for its test's failure, not printed as it happens
+/// (several tests panic on purpose inside worker threads, and libtest
+/// showed a passing test's output only on failure too).
 fn run(tests: &[(String, Body)]) -> Vec<String> {
+    std::panic::set_hook(Box::new(|info| {
+        LAST_PANIC.with(|l| *l.borrow_mut() = Some(info.to_string()));
+    }));
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -63,7 +74,9 @@ fn run(tests: &[(String, Body)]) -> Vec<String> {
                 while let Some((name, body)) = tests.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let outcome = match catch_unwind(AssertUnwindSafe(body)) {
                         Ok(result) => result,
-                        Err(payload) => Err(panic_message(payload.as_ref())),
+                        Err(payload) => Err(LAST_PANIC
+                            .with(|l| l.borrow_mut().take())
+                            .unwrap_or_else(|| panic_message(payload.as_ref()))),
                     };
                     let verdict = if outcome.is_ok() { "ok" } else { "FAILED" };
                     println!("test {name} ... {verdict}");

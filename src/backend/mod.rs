@@ -520,6 +520,24 @@ impl Storage {
         }
         cpu::program::run(program, host, n)
     }
+    /// Runs an element-wise program whose one output is a fresh storage of
+    /// `n` elements (operand `inputs.len()`), the inputs read only, in one
+    /// pass where the backend has it (the CPU, float32 or float64): None
+    /// elsewhere.
+    pub fn run_program_fresh(
+        program: &crate::tensor::op::program::Program,
+        inputs: Vec<(&Storage, usize)>,
+        n: usize,
+    ) -> Option<Storage> {
+        let mut host = Vec::with_capacity(inputs.len());
+        for (s, at) in inputs {
+            match s {
+                Storage::Cpu(s) => host.push((s, at)),
+                _ => return None,
+            }
+        }
+        cpu::program::run_fresh(program, host, n).map(Storage::Cpu)
+    }
     pub fn binary(&self, l: &Layout, rhs: &Storage, rl: &Layout, op: BinaryOp) -> Result<Storage> {
         match (self, rhs) {
             (Storage::Cpu(a), Storage::Cpu(b)) => a.binary(l, b, rl, op).map(Storage::Cpu),

@@ -38,13 +38,31 @@ pub(super) fn arg_best<T: Element>(g: &[T], max: bool) -> usize {
     0
 }
 
+/// ATen's vectorised maximum (minimum) of float32s: the larger of the two, or
+/// all ones, a NaN, where either is NaN. Three instructions (max, unordered
+/// compare, or), where nan_max's select takes four: two compares, an or and
+/// a blend. Only a NaN's bits differ from nan_max's, as they do in PyTorch.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn lane_max(a: f32, x: f32, max: bool) -> f32 {
+    let m = if max {
+        if a > x { a } else { x }
+    } else if a < x {
+        a
+    } else {
+        x
+    };
+    let nan = (a != a) | (x != x);
+    f32::from_bits(m.to_bits() | if nan { u32::MAX } else { 0 })
+}
+
 /// The maximum or minimum of float32s in their own type (no conversion: 16
 /// lanes per vector), 64 lanes whose chains overlap, joined pairwise.
 #[inline(always)]
 fn best_f32(g: &[f32], max: bool) -> f32 {
     const W: usize = 64;
     const SHORT: usize = 32;
-    let pick = |a: f32, x: f32| if max { nan_max(a, x) } else { nan_min(a, x) };
+    let pick = |a: f32, x: f32| lane_max(a, x, max);
     let init = if max {
         f32::NEG_INFINITY
     } else {
@@ -89,9 +107,9 @@ crate::multiversion! {
         let (best, row) = (&best[..out.len()], &row[..out.len()]);
         let rows = out.iter_mut().zip(best.iter().zip(row));
         if max {
-            rows.for_each(|(o, (&a, &x))| *o = nan_max(a, x));
+            rows.for_each(|(o, (&a, &x))| *o = lane_max(a, x, true));
         } else {
-            rows.for_each(|(o, (&a, &x))| *o = nan_min(a, x));
+            rows.for_each(|(o, (&a, &x))| *o = lane_max(a, x, false));
         }
     }
 }

@@ -455,6 +455,17 @@ fn addc_one_pass(
         return Ok(None);
     }
     let k = crate::tensor::ops::scalar::item_f64(value)?;
+    let mut u = super::update::Update::new(input.dtype());
+    let (x, a, b) = (u.operand(input), u.operand(t1), u.operand(t2));
+    let next = if divide {
+        u.addcdiv(x, a, b, k)
+    } else {
+        u.addcmul(x, a, b, k)
+    };
+    if let Some(out) = u.run_fresh(next)? {
+        return Ok(Some(out));
+    }
+    // Elsewhere (the GPU, strided operands) into zeros, op by op.
     let out = zeros_on(input.shape(), input.dtype(), input.device())?;
     addc_into(&out, input, t1, t2, k, divide)?;
     Ok(Some(out))

@@ -214,6 +214,34 @@ impl Update {
         self.op_by_op(&outputs)
     }
 
+    /// Runs the update into a fresh tensor that takes `value`, writing no
+    /// operand (`torch.addcmul(x, a, b)`): one pass on a backend that runs
+    /// programs, where every operand is one contiguous run of the same shape
+    /// and float dtype and nothing records. None elsewhere: nothing ran.
+    pub fn run_fresh(self, value: Var) -> Result<Option<Tensor>> {
+        let Some(first) = self.operands.first() else {
+            return Ok(None);
+        };
+        let all: Vec<&Tensor> = self.operands.iter().collect();
+        let fits = |t: &&Tensor| {
+            t.dtype() == first.dtype() && t.shape() == first.shape() && t.is_contiguous()
+        };
+        let float = matches!(first.dtype(), DType::F32 | DType::F64);
+        if !float || !all.iter().all(fits) || crate::autograd::needs_grad(&all) {
+            return Ok(None);
+        }
+        let program =
+            Program::allocate(self.steps.clone(), vec![(all.len(), self.step_of(value)?)]);
+        let guards: Vec<_> = all.iter().map(|t| t.read()).collect();
+        let inputs = guards
+            .iter()
+            .zip(&all)
+            .map(|(g, t)| (&**g, t.offset()))
+            .collect();
+        let out = Storage::run_program_fresh(&program, inputs, first.numel());
+        Ok(out.map(|s| Tensor::from_contiguous(s, first.shape())))
+    }
+
     fn step_of(&self, v: Var) -> Result<usize> {
         match self.vars[v.0] {
             Arg::Tmp(s) => Ok(s),
@@ -300,7 +328,52 @@ pub mod tests {
         Tensor::from_vec(v.to_vec(), shape)
     }
 
+    /// n values of `dtype` from a pattern that has negatives and fractions.
+    fn pattern(n: usize, step: usize, dtype: DType) -> Result<Tensor> {
+        let v: Vec<f32> = (0..n)
+            .map(|i| ((i * step) % 23) as f32 / 8.0 - 1.3)
+            .collect();
+        Tensor::from_vec(v, &[n]).to_dtype(dtype)
+    }
+
     crate::unit_tests! {
+        /// addcmul and addcdiv into a fresh tensor (one pass, no fill) give
+        /// the bits of their ops one by one, for empty, short, many-block and
+        /// parallel lengths; a strided operand leaves it to the caller.
+        fn a_fresh_result_has_the_ops_bits() -> Result<()> {
+            use super::super::arith::{add, div, mul};
+            use super::super::view::transpose;
+            for dtype in [DType::F32, DType::F64] {
+                for n in [0, 5, 1500, 300_000] {
+                    let (x, a, b) = (pattern(n, 7, dtype)?, pattern(n, 5, dtype)?, pattern(n, 3, dtype)?);
+                    let b = add(&b, &num(2.0))?;
+                    for divide in [false, true] {
+                        let mut u = Update::new(dtype);
+                        let (vx, va, vb) = (u.operand(&x), u.operand(&a), u.operand(&b));
+                        let next = if divide { u.addcdiv(vx, va, vb, 0.3) } else { u.addcmul(vx, va, vb, 0.3) };
+                        let Some(got) = u.run_fresh(next)? else {
+                            return Err(value_err("no fresh result on contiguous operands"));
+                        };
+                        let scaled = mul(&num(0.3), &a)?;
+                        let want = if divide {
+                            add(&x, &div(&scaled, &b)?)?
+                        } else {
+                            fused_multiply_add("add", &x, &scaled, &b)?
+                        };
+                        assert_eq!(got.shape(), want.shape());
+                        assert_eq!(got.to_host_f64()?, want.to_host_f64()?, "{dtype:?} n={n} divide={divide}");
+                    }
+                }
+            }
+            let m = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2]);
+            let mt = transpose(&m, 0, 1)?;
+            let mut u = Update::new(DType::F32);
+            let (vx, va) = (u.operand(&m), u.operand(&mt));
+            let next = u.addcmul(vx, va, va, 1.0);
+            assert!(u.run_fresh(next)?.is_none());
+            Ok(())
+        }
+
         /// The same update on contiguous operands (one pass) and with a
         /// transposed one (op by op): operands read after `set` see their new
         /// values, one value can go to two operands, and an operand can take
