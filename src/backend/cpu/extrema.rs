@@ -38,19 +38,21 @@ pub(super) fn arg_best<T: Element>(g: &[T], max: bool) -> usize {
     0
 }
 
-/// ATen's vectorised maximum (minimum) of float32s: the larger of the two, or
-/// all ones, a NaN, where either is NaN. Three instructions (max, unordered
-/// compare, or), where nan_max's select takes four: two compares, an or and
-/// a blend. Only a NaN's bits differ from nan_max's, as they do in PyTorch.
+/// The running maximum (minimum) `a` of float32s against `x` as ATen's
+/// vectorised maximum: the larger of the two (`a` where they tie, so -0 and
+/// 0 keep the first, as max(dim)'s values need), or all ones, a NaN, where
+/// either is NaN. Three instructions (max, unordered compare, or), where
+/// nan_max's select takes four: two compares, an or and a blend. Only a
+/// NaN's bits differ from nan_max's (its sign, as in some of PyTorch's).
 #[inline(always)]
 #[allow(clippy::eq_op)]
 fn lane_max(a: f32, x: f32, max: bool) -> f32 {
     let m = if max {
-        if a > x { a } else { x }
-    } else if a < x {
-        a
-    } else {
+        if x > a { x } else { a }
+    } else if x < a {
         x
+    } else {
+        a
     };
     let nan = (a != a) | (x != x);
     f32::from_bits(m.to_bits() | if nan { u32::MAX } else { 0 })
