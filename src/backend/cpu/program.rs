@@ -121,8 +121,9 @@ fn fresh_typed<T: Element>(
     let out = filled_vec(n, |out| {
         let mut runs: Vec<Run<'_, T>> = reads.into_iter().map(Run::Read).collect();
         runs.push(Run::Fresh(out));
-        // Every element of the fresh run is written: the output's block
-        // is copied into it after each block's steps.
+        // Every element of the fresh run is written: by the last step of
+        // each block where that step makes the output, else by the copy of
+        // the output's block after the block's steps (Task::run).
         execute(program, runs, n);
     });
     Some(T::wrap(out))

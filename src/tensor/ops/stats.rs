@@ -455,6 +455,28 @@ fn addc_one_pass(
         return Ok(None);
     }
     let k = crate::tensor::ops::scalar::item_f64(value)?;
+    let (u, next) = addc_update(input, t1, t2, k, divide);
+    if let Some(out) = u.run_fresh(next)? {
+        return Ok(Some(out));
+    }
+    // Elsewhere (the GPU, strided operands) into zeros, op by op.
+    let out = zeros_on(input.shape(), input.dtype(), input.device())?;
+    let (mut u, next) = addc_update(input, t1, t2, k, divide);
+    let o = u.operand(&out);
+    u.set(o, next);
+    u.run()?;
+    Ok(Some(out))
+}
+
+/// The update that computes `input + k * t1 * t2` (`/ t2` when `divide`),
+/// and the value it makes.
+fn addc_update(
+    input: &Tensor,
+    t1: &Tensor,
+    t2: &Tensor,
+    k: f64,
+    divide: bool,
+) -> (super::update::Update, super::update::Var) {
     let mut u = super::update::Update::new(input.dtype());
     let (x, a, b) = (u.operand(input), u.operand(t1), u.operand(t2));
     let next = if divide {
@@ -462,39 +484,7 @@ fn addc_one_pass(
     } else {
         u.addcmul(x, a, b, k)
     };
-    if let Some(out) = u.run_fresh(next)? {
-        return Ok(Some(out));
-    }
-    // Elsewhere (the GPU, strided operands) into zeros, op by op.
-    let out = zeros_on(input.shape(), input.dtype(), input.device())?;
-    addc_into(&out, input, t1, t2, k, divide)?;
-    Ok(Some(out))
-}
-
-/// `target` takes `input + k * t1 * t2` (`/ t2` when `divide`), run as one
-/// update program; target may be input itself.
-fn addc_into(
-    target: &Tensor,
-    input: &Tensor,
-    t1: &Tensor,
-    t2: &Tensor,
-    k: f64,
-    divide: bool,
-) -> Result<()> {
-    let mut u = super::update::Update::new(input.dtype());
-    let (o, x, a, b) = (
-        u.operand(target),
-        u.operand(input),
-        u.operand(t1),
-        u.operand(t2),
-    );
-    let next = if divide {
-        u.addcdiv(x, a, b, k)
-    } else {
-        u.addcmul(x, a, b, k)
-    };
-    u.set(o, next);
-    u.run()
+    (u, next)
 }
 
 /// `input.addcmul_(t1, t2, value=k)` (addcdiv_ when `divide`) in one pass
@@ -511,7 +501,10 @@ pub fn addc_in_place(
     if !super::update::fits_in_place(input, &[t1, t2]) {
         return Ok(false);
     }
-    addc_into(input, input, t1, t2, value, divide)?;
+    let (mut u, next) = addc_update(input, t1, t2, value, divide);
+    let x = u.operand(input);
+    u.set(x, next);
+    u.run()?;
     Ok(true)
 }
 

@@ -219,17 +219,9 @@ impl Update {
     /// programs, where every operand is one contiguous run of the same shape
     /// and float dtype and nothing records. None elsewhere: nothing ran.
     pub fn run_fresh(self, value: Var) -> Result<Option<Tensor>> {
-        let Some(first) = self.operands.first() else {
+        let Some(all) = self.as_one_run() else {
             return Ok(None);
         };
-        let all: Vec<&Tensor> = self.operands.iter().collect();
-        let fits = |t: &&Tensor| {
-            t.dtype() == first.dtype() && t.shape() == first.shape() && t.is_contiguous()
-        };
-        let float = matches!(first.dtype(), DType::F32 | DType::F64);
-        if !float || !all.iter().all(fits) || crate::autograd::needs_grad(&all) {
-            return Ok(None);
-        }
         let program =
             Program::allocate(self.steps.clone(), vec![(all.len(), self.step_of(value)?)]);
         let guards: Vec<_> = all.iter().map(|t| t.read()).collect();
@@ -238,8 +230,22 @@ impl Update {
             .zip(&all)
             .map(|(g, t)| (&**g, t.offset()))
             .collect();
-        let out = Storage::run_program_fresh(&program, inputs, first.numel());
-        Ok(out.map(|s| Tensor::from_contiguous(s, first.shape())))
+        let out = Storage::run_program_fresh(&program, inputs, all[0].numel());
+        Ok(out.map(|s| Tensor::from_contiguous(s, all[0].shape())))
+    }
+
+    /// The operands, where a program can run over them in one pass: at least
+    /// one, each one contiguous run of the same shape and float dtype, and
+    /// nothing recording.
+    fn as_one_run(&self) -> Option<Vec<&Tensor>> {
+        let first = self.operands.first()?;
+        let all: Vec<&Tensor> = self.operands.iter().collect();
+        let fits = |t: &&Tensor| {
+            t.dtype() == first.dtype() && t.shape() == first.shape() && t.is_contiguous()
+        };
+        let float = matches!(first.dtype(), DType::F32 | DType::F64);
+        let fit = float && all.iter().all(fits) && !crate::autograd::needs_grad(&all);
+        fit.then_some(all)
     }
 
     fn step_of(&self, v: Var) -> Result<usize> {
@@ -256,16 +262,14 @@ impl Update {
         let Some(first) = self.operands.first() else {
             return Ok(true);
         };
-        let all: Vec<&Tensor> = self.operands.iter().collect();
-        let fits = |t: &&Tensor| {
-            t.dtype() == first.dtype() && t.shape() == first.shape() && t.is_contiguous()
+        let Some(all) = self.as_one_run() else {
+            return Ok(false);
         };
         let apart = all
             .iter()
             .enumerate()
             .all(|(i, t)| all[..i].iter().all(|u| !t.shares_storage(u)));
-        let float = matches!(first.dtype(), DType::F32 | DType::F64);
-        if !float || !all.iter().all(fits) || !apart || crate::autograd::needs_grad(&all) {
+        if !apart {
             return Ok(false);
         }
         let program = Program::allocate(self.steps.clone(), outputs.to_vec());
