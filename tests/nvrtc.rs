@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tsh::backend::cuda::kernels::{SOURCES, compile};
 
@@ -61,23 +60,14 @@ fn compile_all() -> Vec<String> {
         .iter()
         .flat_map(|src| ["sm_80", "sm_90"].map(|arch| (src, arch)))
         .collect();
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let worker = || {
-        let mut failures = vec![];
-        while let Some(&(src, arch)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-            if let Err(log) = compile(&src.text(), src.file(), arch) {
-                failures.push(format!("kernels/{} for {arch}:\n{log}", src.file()));
-            }
-        }
-        failures
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
-        let joined = handles.into_iter().map(|h| {
-            h.join()
-                .unwrap_or_else(|_| vec!["a compile thread panicked".to_string()])
-        });
-        joined.flatten().collect()
-    })
+    let results = common::on_every_core(&jobs, |&(src, arch)| {
+        compile(&src.text(), src.file(), arch)
+            .err()
+            .map(|log| format!("kernels/{} for {arch}:\n{log}", src.file()))
+    });
+    let mut failures: Vec<String> = results.iter().flatten().cloned().collect();
+    if results.len() != jobs.len() {
+        failures.push("a compile thread panicked".to_string());
+    }
+    failures
 }

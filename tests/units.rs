@@ -10,8 +10,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
 
 type Body = fn() -> Result<(), String>;
 
@@ -66,32 +66,20 @@ fn run(tests: &[(String, Body)]) -> Vec<String> {
     std::panic::set_hook(Box::new(|info| {
         LAST_PANIC.with(|l| *l.borrow_mut() = Some(info.to_string()));
     }));
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                while let Some((name, body)) = tests.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    // A panic an earlier test caught on purpose is not this one's.
-                    LAST_PANIC.with(|l| l.borrow_mut().take());
-                    let outcome = match catch_unwind(AssertUnwindSafe(body)) {
-                        Ok(result) => result,
-                        Err(payload) => Err(LAST_PANIC
-                            .with(|l| l.borrow_mut().take())
-                            .unwrap_or_else(|| panic_message(payload.as_ref()))),
-                    };
-                    let verdict = if outcome.is_ok() { "ok" } else { "FAILED" };
-                    println!("test {name} ... {verdict}");
-                    if let Err(message) = outcome {
-                        let mut all = failures.lock().unwrap_or_else(|p| p.into_inner());
-                        all.push(format!("{name}: {message}"));
-                    }
-                }
-            });
-        }
+    let results = common::on_every_core(tests, |(name, body)| {
+        // A panic an earlier test caught on purpose is not this one's.
+        LAST_PANIC.with(|l| l.borrow_mut().take());
+        let outcome = match catch_unwind(AssertUnwindSafe(body)) {
+            Ok(result) => result,
+            Err(payload) => Err(LAST_PANIC
+                .with(|l| l.borrow_mut().take())
+                .unwrap_or_else(|| panic_message(payload.as_ref()))),
+        };
+        let verdict = if outcome.is_ok() { "ok" } else { "FAILED" };
+        println!("test {name} ... {verdict}");
+        outcome.err().map(|message| format!("{name}: {message}"))
     });
-    failures.into_inner().unwrap_or_else(|p| p.into_inner())
+    results.into_iter().flatten().collect()
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -239,3 +239,28 @@ pub fn json(path: &str) -> serde_json::Value {
     .expect("fixture file");
     serde_json::from_str(&text).expect("fixture json")
 }
+
+/// `f` of every item, on every core, each item taken by the next free thread
+/// (items that take seconds each: kernel compiles, unit tests); the results
+/// in no set order.
+pub fn on_every_core<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let worker = || {
+        let mut out = Vec::new();
+        while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+            out.push(f(item));
+        }
+        out
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        // A worker that panicked lost its results: its item's caller sees it
+        // missing (each caller counts what came back).
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
