@@ -87,7 +87,7 @@ pub fn fold_blocks(x: &Tensor, output_size: [usize; 2], blocks: &Blocks) -> Resu
     };
     let win = blocks.window(output_size)?;
     let kk = blocks.kernel[0] * blocks.kernel[1];
-    let (n, rows, l) = (x.shape()[0], x.shape()[1], x.shape()[2]);
+    let (rows, l) = (x.shape()[1], x.shape()[2]);
     if rows % kk != 0 {
         return Err(shape_err(format!(
             "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)={rows} and kernel_size={:?}",
@@ -102,16 +102,28 @@ pub fn fold_blocks(x: &Tensor, output_size: [usize; 2], blocks: &Blocks) -> Resu
         ))
         .hint(format!("the input {} must have one column per sliding block", fmt_shape(x.shape()))));
     }
-    let c = rows / kk;
-    let shape = [n, c, output_size[0], output_size[1]];
-    crate::tensor::core::check_alloc(&shape, x.dtype())?;
-    let image = Tensor::from_contiguous(x.read().fold(x.layout(), &win, c, output_size)?, &shape);
-    let image = record(image, "Col2ImBackward0", &[&x], false, move || {
-        rule(move |g| Ok(vec![Some(unfold(g, &win, 0.0)?)]))
-    });
+    let image = fold_image(&x, &win, rows / kk, output_size)?;
     if unbatched {
         squeeze(&image, Some(&[0]))
     } else {
         Ok(image)
     }
+}
+
+/// col2im: `[N, channels * kh * kw, L]` columns, block `l` at `win`'s
+/// output position `l`, summed into `[N, channels, H, W]` for H, W = `hw`.
+/// Its gradient is im2col.
+pub(super) fn fold_image(
+    x: &Tensor,
+    win: &Window,
+    channels: usize,
+    hw: [usize; 2],
+) -> Result<Tensor> {
+    let shape = [x.shape()[0], channels, hw[0], hw[1]];
+    crate::tensor::core::check_alloc(&shape, x.dtype())?;
+    let image = Tensor::from_contiguous(x.read().fold(x.layout(), win, channels, hw)?, &shape);
+    let win = *win;
+    Ok(record(image, "Col2ImBackward0", &[x], false, move || {
+        rule(move |g| Ok(vec![Some(unfold(g, &win, 0.0)?)]))
+    }))
 }

@@ -6,6 +6,7 @@ pub mod activation;
 mod avg_pool;
 mod batch_norm;
 pub mod conv;
+pub mod conv_transpose;
 pub mod fold;
 pub mod functional;
 pub mod init;

@@ -157,6 +157,14 @@ pub const ROWS: &[Builtin] = &[
     ),
     row!(
         Function,
+        "conv_transpose2d",
+        "conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)",
+        "2-d transposed convolution over (N, C, H, W) (the gradient of conv2d with respect to its input); the weight is (in_channels, out_channels / groups, kH, kW).",
+        "F.conv_transpose2d(ones(1, 1, 2, 2), ones(1, 1, 3, 3), stride=2).shape",
+        conv_transpose2d
+    ),
+    row!(
+        Function,
         "unfold",
         "unfold(input, kernel_size, dilation=1, padding=0, stride=1)",
         "Sliding blocks of (N, C, H, W) as columns: (N, C * kh * kw, L), zeros outside the image (im2col).",
@@ -447,6 +455,31 @@ fn conv2d(_: &mut Interp, mut a: Args) -> Result<Value> {
         padding,
         dilation,
         groups as usize,
+    ))
+}
+
+fn conv_transpose2d(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.tensor("input")?;
+    let w = a.tensor("weight")?;
+    let b = a.opt_tensor("bias")?;
+    let stride = pair(&mut a, "stride", Some([1, 1]))?.unwrap_or([1, 1]);
+    let padding = pair(&mut a, "padding", Some([0, 0]))?.unwrap_or([0, 0]);
+    let output_padding = pair(&mut a, "output_padding", Some([0, 0]))?.unwrap_or([0, 0]);
+    let groups = a.int_or("groups", 1)?;
+    let dilation = pair(&mut a, "dilation", Some([1, 1]))?.unwrap_or([1, 1]);
+    a.finish()?;
+    let t = crate::nn::conv_transpose::Transposed {
+        stride,
+        padding,
+        output_padding,
+        dilation,
+        groups: usize::try_from(groups).unwrap_or(0),
+    };
+    tensor_out(crate::nn::conv_transpose::conv_transpose2d(
+        &x,
+        &w,
+        b.as_ref(),
+        &t,
     ))
 }
 

@@ -1,6 +1,6 @@
 
 
-# 3-d and transposed (1-d, 2-d, 3-d) convolutions over F.conv2d, and the instance, RMS and
+# 3-d and transposed (1-d over the 2-d one in Rust, 3-d) convolutions over F.conv2d, and the instance, RMS and
 # local-response norms, as PyTorch defines them (torch/nn/modules/conv.py,
 # instancenorm.py, normalization.py).
 
@@ -56,24 +56,6 @@ def _dilate(x, dim, stride):
     shape = list(x.shape)
     shape[dim] = size * stride
     return torch.cat(parts, dim + 1).reshape(shape).narrow(dim, 0, (size - 1) * stride + 1)
-
-
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    # The transpose of a convolution is a convolution of the input spread out
-    # by the stride, padded by d·(k-1)-p, with the kernel flipped and its
-    # in/out channels swapped within each group.
-    x, unbatched = _batched(input, 2)
-    s, p, op, d = _pair(stride), _pair(padding), _pair(output_padding), _pair(dilation)
-    cin, cout_g, kh, kw = weight.shape
-    w = weight.reshape(groups, cin // groups, cout_g, kh, kw).transpose(1, 2)
-    w = w.reshape(groups * cout_g, cin // groups, kh, kw).flip((-2, -1))
-    x = _dilate(_dilate(x, 2, s[0]), 3, s[1])
-    ph = d[0] * (kh - 1) - p[0]
-    pw = d[1] * (kw - 1) - p[1]
-    x = F.pad(x, (pw, pw + op[1], ph, ph + op[0]))
-    out = F.conv2d(x, w, bias, 1, 0, d, groups)
-    out = out.squeeze(0) if unbatched else out
-    return torch._grad_fn_name(out, "ConvolutionBackward0")
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
