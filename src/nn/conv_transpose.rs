@@ -112,7 +112,7 @@ fn check(x: &Tensor, w: &Tensor, b: Option<&Tensor>, t: &Transposed) -> Result<(
         ));
     }
     let cin = x.shape()[1];
-    if w.shape()[0] != cin || cin % t.groups != 0 {
+    if w.shape()[0] != cin || !cin.is_multiple_of(t.groups) {
         return Err(shape_err(format!(
             "Given transposed=1, weight of size {}, expected input{} to have {} channels, but got {cin} channels instead",
             fmt_shape(w.shape()),

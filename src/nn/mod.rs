@@ -9,6 +9,7 @@ pub mod conv;
 pub mod conv_transpose;
 pub mod fold;
 pub mod functional;
+mod group_norm;
 pub mod init;
 mod layer_norm;
 pub mod loss;

@@ -15,6 +15,7 @@ use crate::tensor::shape::fmt_shape;
 use crate::tensor::{DType, Tensor};
 
 pub use super::batch_norm::batch_norm;
+pub use super::group_norm::group_norm;
 pub use super::layer_norm::layer_norm;
 
 pub(super) fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
@@ -24,7 +25,7 @@ pub(super) fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
 }
 
 /// (x - mean) / sqrt(var + eps).
-fn standardise(x: &Tensor, mean: &Tensor, var: &Tensor, eps: f64) -> Result<Tensor> {
+pub(super) fn standardise(x: &Tensor, mean: &Tensor, var: &Tensor, eps: f64) -> Result<Tensor> {
     div(&sub(x, mean)?, &un(UnaryOp::Sqrt, &add(var, &num(eps))?)?)
 }
 
@@ -91,40 +92,6 @@ pub(super) fn inputs<'a>(
     b: Option<&'a Tensor>,
 ) -> Vec<&'a Tensor> {
     std::iter::once(x).chain(w).chain(b).collect()
-}
-
-/// The shape that lines a per-channel vector up with dim 1.
-fn channel_shape(x: &Tensor) -> Vec<i64> {
-    let mut s = vec![1i64; x.ndim()];
-    s[1] = x.shape()[1] as i64;
-    s
-}
-
-/// F.group_norm: the channels split into groups, each sample's group normalised.
-pub fn group_norm(
-    x: &Tensor,
-    groups: i64,
-    w: Option<&Tensor>,
-    b: Option<&Tensor>,
-    eps: f64,
-) -> Result<Tensor> {
-    let c = x.shape().get(1).copied().unwrap_or(0) as i64;
-    if x.ndim() < 2 || groups <= 0 || c % groups != 0 {
-        return Err(value_err(format!(
-            "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={groups}",
-            fmt_shape(x.shape())
-        )));
-    }
-    let n = x.shape()[0] as i64;
-    let back: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
-    let cs = channel_shape(x);
-    let ins = inputs(x, w, b);
-    composite("NativeGroupNormBackward0", &ins, |t| {
-        let g = reshape(&t[0], &[n, groups, -1])?;
-        let (mean, var) = mean_var(&g, &[2])?;
-        let y = reshape(&standardise(&g, &mean, &var, eps)?, &back)?;
-        affine(&y, w.map(|_| &t[1]), b.map(|_| &t[ins.len() - 1]), &cs)
-    })
 }
 
 /// F.embedding: the rows of `weight` at `input`'s indices; the row at

@@ -53,21 +53,32 @@ fn per_channel<R: Send>(c: usize, big: bool, f: impl Fn(usize) -> R + Sync + Sen
     }
 }
 
-/// `[N, C, S]` output made sample by sample: `f(n, out)` fills sample n's C·S.
-fn per_sample<T: Send>(
-    (nb, cs): (usize, usize),
+/// `[N, C, S]` output made a line (one sample's channel) at a time:
+/// `f(n, ch, out)` fills line (n, ch)'s S. In parallel, runs of lines go to
+/// the threads: whole samples where there are many, else parts of one (group
+/// norm's `[1, N·C, S]`).
+fn per_line<T: Send>(
+    (nb, c, s): (usize, usize, usize),
     big: bool,
-    f: impl Fn(usize, &mut [Out<T>]) + Sync,
+    f: impl Fn(usize, usize, &mut [Out<T>]) + Sync,
 ) -> Vec<T> {
-    filled_vec(nb * cs, |out| {
-        if cs == 0 {
+    let lines = nb * c;
+    let run = |first: usize, out: &mut [Out<T>]| {
+        for (i, o) in out.chunks_mut(s).enumerate() {
+            let line = first + i;
+            f(line / c, line % c, o);
+        }
+    };
+    filled_vec(lines * s, |out| {
+        if lines * s == 0 {
             return;
         }
-        if big {
-            crate::threads::zip(crate::threads::ChunksMut::new(out, cs), f);
-        } else {
-            out.chunks_mut(cs).enumerate().for_each(|(n, o)| f(n, o));
+        if !big {
+            return run(0, out);
         }
+        let per_run = if nb >= 16 { c } else { lines.div_ceil(64) };
+        let chunks = crate::threads::ChunksMut::new(out, per_run * s);
+        crate::threads::zip(chunks, |i, o| run(i * per_run, o));
     })
 }
 
@@ -212,11 +223,9 @@ fn forward<T: Element>(
             (alpha, r(b.map_or(0.0, |b| b[ch]) - r(mean[ch] * alpha)))
         })
         .unzip();
-    let y = per_sample((nb, c * s), big, |n, out| {
+    let y = per_line((nb, c, s), big, |n, ch, out| {
         let mut buf = Vec::new();
-        for (ch, o) in out.chunks_mut(s.max(1)).enumerate().take(c) {
-            affine_line(p.line(x, n, ch, &mut buf), alpha[ch], beta[ch], o);
-        }
+        affine_line(p.line(x, n, ch, &mut buf), alpha[ch], beta[ch], out);
     });
     Ok((T::wrap(y), CpuStorage::F64(mean), CpuStorage::F64(var)))
 }
@@ -268,12 +277,10 @@ fn backward<T: Element>(
             }
         })
         .collect();
-    let dx = per_sample((nb, c * s), big, |n, out| {
+    let dx = per_line((nb, c, s), big, |n, ch, out| {
         let (mut gb, mut xb) = (Vec::new(), Vec::new());
-        for (ch, o) in out.chunks_mut(s.max(1)).enumerate().take(c) {
-            let (gl, xl) = (pg.line(g, n, ch, &mut gb), px.line(x, n, ch, &mut xb));
-            grad_line(gl, xl, terms[ch], training, o);
-        }
+        let (gl, xl) = (pg.line(g, n, ch, &mut gb), px.line(x, n, ch, &mut xb));
+        grad_line(gl, xl, terms[ch], training, out);
     });
     // ATen's dw = Σ(x - mean)·g · σ⁻¹ and db = Σ g, in f64.
     let (sum_g, dw): (Vec<f64>, Vec<f64>) = (0..c)
