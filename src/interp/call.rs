@@ -184,7 +184,7 @@ impl Interp {
         }
         let through = |e: Error| e.through_call(&def.name, &def.source, def.span, span);
         self.locals.push(scope);
-        self.global_names.push(Default::default());
+        self.declared.push(Default::default());
         self.depth += 1;
         // Spans in the body point into the function's own text (:trace and the
         // broadcast check quote it).
@@ -195,7 +195,7 @@ impl Interp {
         self.source = caller_source;
         self.depth -= 1;
         self.locals.pop();
-        self.global_names.pop();
+        self.declared.pop();
         let r = r.map_err(through)?;
         match r {
             Exec::Return(v) => Ok(v),

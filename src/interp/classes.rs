@@ -116,9 +116,9 @@ impl Interp {
             vars: RefCell::new(Default::default()),
             parent: self.capture(),
         }));
-        self.global_names.push(Default::default());
+        self.declared.push(Default::default());
         let r = self.exec_block(body);
-        self.global_names.pop();
+        self.declared.pop();
         // Unreachable: the scope was pushed a few lines up, and exec_block pops
         // what it pushes even when it fails.
         let scope = self.locals.pop().expect("pushed above");

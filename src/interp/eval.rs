@@ -70,11 +70,15 @@ impl Interp {
             // iterator of `Result<Value>`s (see fast.rs).
             for i in 0..super::value::range_len(start, stop, step) {
                 crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
-                self.set_slotted(
-                    n,
-                    slot,
-                    Value::Int(start.wrapping_add(i.wrapping_mul(step))),
-                );
+                let k = start.wrapping_add(i.wrapping_mul(step));
+                // After the first item the variable is there to overwrite.
+                let overwrite = |v: &mut Value| {
+                    *v = Value::Int(k);
+                    true
+                };
+                if !self.update_slotted(n, slot, overwrite) {
+                    self.set_slotted(n, slot, Value::Int(k));
+                }
                 if let ControlFlow::Break(done) = self.iteration(body, bar)? {
                     return Ok(done);
                 }
@@ -225,7 +229,7 @@ impl Interp {
             | StmtKind::FromImport(..)
             | StmtKind::Raise(_)
             | StmtKind::Del(_)
-            | StmtKind::Global(_) => return self.exec_python(stmt),
+            | StmtKind::Global { .. } => return self.exec_python(stmt),
             StmtKind::Assert(cond, msg) => {
                 if !self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))? {
                     let text = match msg {
@@ -383,20 +387,62 @@ impl Interp {
         self.set_slotted(&name, &Slot::default(), v);
     }
 
+    /// `f` on the innermost scope's variable `name` (a global at the top
+    /// level), in place: one look-up where reading and then binding took two.
+    /// False, with nothing done, where the scope has no such variable, where
+    /// the name is declared `global` or `nonlocal`, or where `f` declines.
+    #[inline]
+    pub(super) fn update_slotted(
+        &mut self,
+        name: &Rc<str>,
+        slot: &Slot,
+        f: impl FnOnce(&mut Value) -> bool,
+    ) -> bool {
+        if self.declared.last().is_some_and(|g| !g.is_empty()) {
+            return false;
+        }
+        let found = |vars: &mut super::value::Vars| {
+            super::value::slotted_mut(vars, name, slot).is_some_and(f)
+        };
+        match self.locals.last() {
+            Some(scope) => found(&mut scope.vars.borrow_mut()),
+            None => found(&mut self.globals),
+        }
+    }
+
     /// Bind a name the program wrote (`slot` is its node's guess of where it is).
     pub(super) fn set_slotted(&mut self, name: &Rc<str>, slot: &Slot, v: Value) {
-        if self
-            .global_names
-            .last()
-            .is_some_and(|g| !g.is_empty() && g.contains(name))
+        if let Some(d) = self.declared.last()
+            && !d.is_empty()
         {
-            self.globals.insert(name.clone(), v);
-            return;
+            if d.global.contains(name) {
+                self.globals.insert(name.clone(), v);
+                return;
+            }
+            if d.nonlocal.contains(name)
+                && let Some(scope) = self.enclosing(name)
+            {
+                scope.vars.borrow_mut().insert(name.clone(), v);
+                return;
+            }
         }
         match self.locals.last() {
             Some(scope) => super::value::bind_slotted(&mut scope.vars.borrow_mut(), name, slot, v),
             None => super::value::bind_slotted(&mut self.globals, name, slot, v),
         }
+    }
+
+    /// The nearest scope a running function closes over that binds `name`
+    /// (where its `nonlocal name` writes).
+    fn enclosing(&self, name: &str) -> Option<Rc<super::value::Scope>> {
+        let mut scope = self.locals.last()?.parent.clone();
+        while let Some(s) = scope {
+            if s.vars.borrow().contains_key(name) {
+                return Some(s);
+            }
+            scope = s.parent.clone();
+        }
+        None
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {

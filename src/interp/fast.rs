@@ -9,6 +9,7 @@
 
 use super::Interp;
 use super::number::{self, Num};
+use super::value::Value;
 use crate::syntax::ast::*;
 
 impl Interp {
@@ -47,6 +48,20 @@ impl Interp {
         let ExprKind::Name(n, slot) = &target.kind else {
             return false;
         };
+        // A local (or, at the top level, a global) number updated where it
+        // lies. The value is a number, so reading it first changes nothing.
+        if let Some(b) = self.number(value) {
+            let update = |v: &mut Value| {
+                let Some(result) = Num::of(v).and_then(|a| number::binary(op, a, b).ok()) else {
+                    return false;
+                };
+                *v = result.value();
+                true
+            };
+            if self.update_slotted(n, slot, update) {
+                return true;
+            }
+        }
         let Some(a) = self.number(target) else {
             return false;
         };

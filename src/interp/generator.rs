@@ -177,19 +177,19 @@ impl Interp {
         self.generators.push(Frame {
             yielder: y,
             locals: self.locals.len(),
-            names: self.global_names.len(),
+            names: self.declared.len(),
             depth: self.depth,
             source: std::mem::replace(&mut self.source, source),
         });
         self.locals.push(scope);
-        self.global_names.push(Default::default());
+        self.declared.push(Default::default());
         self.depth += 1;
     }
 
     fn leave_generator(&mut self) {
         if let Some(f) = self.generators.pop() {
             self.locals.truncate(f.locals);
-            self.global_names.truncate(f.names);
+            self.declared.truncate(f.names);
             self.depth = f.depth;
             self.source = f.source;
         }
@@ -202,7 +202,7 @@ impl Interp {
             return Err(Error::new(ErrorKind::Syntax, "'yield' outside function"));
         };
         let locals = self.locals.split_off(f.locals);
-        let names = self.global_names.split_off(f.names);
+        let names = self.declared.split_off(f.names);
         let depth = std::mem::replace(&mut self.depth, f.depth);
         let source = std::mem::replace(&mut self.source, f.source);
         // SAFETY: the yielder lives on this body's own stack, which is running.
@@ -212,12 +212,12 @@ impl Interp {
         this.generators.push(Frame {
             yielder,
             locals: this.locals.len(),
-            names: this.global_names.len(),
+            names: this.declared.len(),
             depth: std::mem::replace(&mut this.depth, depth),
             source: std::mem::replace(&mut this.source, source),
         });
         this.locals.extend(locals);
-        this.global_names.extend(names);
+        this.declared.extend(names);
         Ok(())
     }
 }

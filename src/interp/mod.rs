@@ -125,8 +125,8 @@ pub struct Interp {
     /// The source being run (trace lines quote it).
     pub source: Rc<str>,
     depth: usize,
-    /// Names each running function declared `global`.
-    global_names: Vec<std::collections::HashSet<Rc<str>>>,
+    /// Names each running function declared `global` or `nonlocal`.
+    declared: Vec<Declared>,
     /// The instance and class of each running method (for `super()`).
     method_ctx: Vec<(Value, Rc<classes::Class>)>,
     /// tsh's nn layers (nn.Linear...), made from nn_prelude.py on first use.
@@ -148,6 +148,20 @@ pub struct Interp {
     pub(crate) warnings: builtins::pywarnings::WarningState,
 }
 
+/// The names a running function declared `global` (bound in the module's
+/// scope) and `nonlocal` (bound in the enclosing function's).
+#[derive(Default)]
+struct Declared {
+    global: std::collections::HashSet<Rc<str>>,
+    nonlocal: std::collections::HashSet<Rc<str>>,
+}
+
+impl Declared {
+    fn is_empty(&self) -> bool {
+        self.global.is_empty() && self.nonlocal.is_empty()
+    }
+}
+
 impl Interp {
     pub fn new(out: Box<dyn Output>) -> Interp {
         Interp {
@@ -163,7 +177,7 @@ impl Interp {
             trace_log: None,
             source: Rc::from(""),
             depth: 0,
-            global_names: Vec::new(),
+            declared: Vec::new(),
             generators: Vec::new(),
             method_ctx: Vec::new(),
             nn_classes: None,

@@ -100,9 +100,13 @@ impl Interp {
                     self.delete(t)?;
                 }
             }
-            StmtKind::Global(names) => {
-                if let Some(frame) = self.global_names.last_mut() {
-                    frame.extend(names.iter().cloned());
+            StmtKind::Global { names, nonlocal } => {
+                if let Some(frame) = self.declared.last_mut() {
+                    let set = match nonlocal {
+                        true => &mut frame.nonlocal,
+                        false => &mut frame.global,
+                    };
+                    set.extend(names.iter().cloned());
                 }
             }
             // Unreachable: exec sends only the kinds matched above here.

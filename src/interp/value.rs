@@ -224,6 +224,20 @@ pub fn slotted<'a>(vars: &'a Vars, name: &Rc<str>, slot: &Slot) -> Option<&'a Va
     Some(v)
 }
 
+/// The variable at `slot` in `vars` when it is `name`'s, else `name`'s own by
+/// hash (`slot` updated), for writing in place.
+pub fn slotted_mut<'a>(vars: &'a mut Vars, name: &Rc<str>, slot: &Slot) -> Option<&'a mut Value> {
+    let i = match vars.get_index(slot.get()) {
+        Some((key, _)) if Rc::ptr_eq(key, name) || **key == **name => slot.get(),
+        _ => {
+            let i = vars.get_index_of(&**name)?;
+            slot.set(i);
+            i
+        }
+    };
+    vars.get_index_mut(i).map(|(_, v)| v)
+}
+
 /// Bind `name` in `vars`: in place at `slot` when that is `name`'s, else by hash
 /// (a new name goes at the end).
 pub fn bind_slotted(vars: &mut Vars, name: &Rc<str>, slot: &Slot, v: Value) {

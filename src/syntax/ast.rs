@@ -309,7 +309,11 @@ pub enum StmtKind {
     FromImport(Rc<str>, Vec<(Rc<str>, Option<Rc<str>>)>),
     Raise(Option<Expr>),
     Del(Vec<Expr>),
-    Global(Vec<Rc<str>>),
+    /// `global a, b`; `nonlocal a, b` with `nonlocal` true.
+    Global {
+        names: Vec<Rc<str>>,
+        nonlocal: bool,
+    },
 }
 
 /// `except ValueError as e: ...`

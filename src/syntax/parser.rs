@@ -458,12 +458,13 @@ fn build_stmt(pair: Pair<Rule>) -> Result<Stmt> {
             inner.next();
             StmtKind::Del(build_targets(inner.next().expect("targets"))?)
         }
-        Rule::global_stmt => StmtKind::Global(
-            inner
+        Rule::global_stmt => StmtKind::Global {
+            nonlocal: inner.peek().map(|p| p.as_rule()) == Some(Rule::kw_nonlocal),
+            names: inner
                 .filter(|p| p.as_rule() == Rule::ident)
                 .map(name)
                 .collect(),
-        ),
+        },
         r => unreachable!("grammar has no statement rule {r:?}"),
     };
     Ok(Stmt { kind, span })

@@ -154,3 +154,45 @@ except TypeError as e:
 # str.splitlines
 s = "a\nbb\n\nc"
 print(s.splitlines(), s.splitlines(keepends=True), "x".splitlines(), "".splitlines())
+
+# nonlocal writes to the enclosing function's variable (a counter closure),
+# global to the module's; a loop's numbers updated in place keep Python's values.
+def counter():
+    count = 0
+    def inc(by=1):
+        nonlocal count
+        count += by
+        return count
+    inc(); inc(5)
+    def outer_reader():
+        return count * 10
+    return count, outer_reader()
+print(counter())
+def make_acc():
+    total = 0.5
+    def outer():
+        def add(v):
+            nonlocal total
+            total = total + v
+            return total
+        return add
+    a = outer()
+    a(1); a(2)
+    return total
+print(make_acc())
+hits = 1
+def bump():
+    global hits
+    for i in range(4):
+        hits += i
+    return hits
+print(bump(), hits)
+def loop_sums():
+    s, f = 0, 1.0
+    for i in range(10):
+        s += i * 2
+        f *= 1.5
+    flag = True
+    flag += 1
+    return s, f, i, flag
+print(loop_sums())
