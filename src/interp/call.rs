@@ -61,6 +61,17 @@ impl Interp {
         span: Span,
     ) -> Result<Value> {
         let o = self.eval(obj)?;
+        // `xs.append(v)`, a loop's commonest call, pushed straight in: the
+        // general call made a bound method and argument lists for it (2,500
+        // instructions an append). A list's methods cannot be replaced.
+        if let (Value::List(l), "append", [arg]) = (&o, name, args)
+            && arg.name.is_none()
+            && matches!(arg.star, Star::None)
+        {
+            let v = self.eval(&arg.value)?;
+            l.borrow_mut().push(v);
+            return Ok(Value::None);
+        }
         if let Some(b) = super::builtins::tensor_method(&o, name) {
             let mut receiver = Vec::with_capacity(args.len() + 1);
             receiver.push((o, span));

@@ -177,10 +177,10 @@ impl Interp {
                         o.a_type_name()
                     )));
                 }
-                let items = o.iter_items()?;
-                let n = items.len() as i64;
                 match &subs[0] {
                     Subscript::Slice { .. } => {
+                        let items = o.iter_items()?;
+                        let n = items.len() as i64;
                         let Idx::Slice(a, b, s) = self.eval_indices(subs)?.remove(0) else {
                             return Err(type_err("bad slice"));
                         };
@@ -219,14 +219,17 @@ impl Interp {
                     Subscript::Expr(ix) => {
                         let i = convert::to_int(&self.eval(ix)?, "index", "index")
                             .map_err(|err| err.at(ix.span))?;
+                        // One item, read where it is: copying the sequence
+                        // made `xs[i]` in a loop quadratic.
+                        let n = o.sequence_len() as i64;
                         let j = if i < 0 { i + n } else { i };
-                        if j < 0 || j >= n {
-                            return Err(index_err(format!(
+                        match (0..n).contains(&j).then(|| o.sequence_item(j as usize)) {
+                            Some(Some(item)) => Ok(item),
+                            _ => Err(index_err(format!(
                                 "index {i} is out of range for {} of length {n}",
                                 o.a_type_name()
-                            )));
+                            ))),
                         }
-                        Ok(items[j as usize].clone())
                     }
                     Subscript::Ellipsis(_) => Err(type_err(format!(
                         "{} cannot be indexed with ...",

@@ -486,6 +486,35 @@ impl Value {
     }
 
     /// Items of an iterable value (list, tuple, range, shape, tensor's first axis, str).
+    /// The length of a list, tuple, named tuple, range, shape or string
+    /// (0 for anything else), as `len` gives it.
+    pub fn sequence_len(&self) -> usize {
+        match self {
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Named(n) => n.fields.len(),
+            Value::Range(a, b, s) => range_len(*a, *b, *s) as usize,
+            Value::Shape(s) => s.len(),
+            Value::Str(s) => s.chars().count(),
+            _ => 0,
+        }
+    }
+
+    /// Item `j` of what `sequence_len` measures, read in place (None past
+    /// the end).
+    pub fn sequence_item(&self, j: usize) -> Option<Value> {
+        match self {
+            Value::List(l) => l.borrow().get(j).cloned(),
+            Value::Tuple(t) => t.get(j).cloned(),
+            Value::Named(n) => n.fields.get(j).map(|(_, v)| v.clone()),
+            Value::Range(a, b, s) => (j < range_len(*a, *b, *s) as usize)
+                .then(|| Value::Int(a.wrapping_add((j as i64).wrapping_mul(*s)))),
+            Value::Shape(s) => s.get(j).map(|&d| Value::Int(d as i64)),
+            Value::Str(s) => s.chars().nth(j).map(|c| Value::Str(c.to_string().into())),
+            _ => None,
+        }
+    }
+
     pub fn iter_items(&self) -> Result<Vec<Value>> {
         Ok(match self {
             Value::List(l) => l.borrow().clone(),

@@ -196,3 +196,17 @@ def loop_sums():
     flag += 1
     return s, f, i, flag
 print(loop_sums())
+
+# Indexing a sequence reads one item (a loop over xs[i] stays linear): lists,
+# tuples, ranges (a huge one too), strings, negative indices and the IndexError.
+xs = list(range(1000))
+s = 0
+for r in range(3):
+    for i in range(len(xs)):
+        s += xs[i] - xs[-1 - i]
+print(s, xs[-1], (4, 5)[1], range(10, 20, 3)[2], range(10**12)[5], "héllo"[1], "abc"[-1])
+for seq in ([1, 2, 3], (1, 2), range(2), "ab"):
+    try:
+        seq[len(seq)]
+    except IndexError:
+        print("IndexError", type(seq).__name__)

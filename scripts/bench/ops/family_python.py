@@ -1,0 +1,76 @@
+"""Pure-Python loops beside the scalar_loop row, one line per pattern (`OP <name>
+<median ms>`): while, recursion (calls), list append / comprehension / indexing,
+dict counting, float arithmetic, branches, nested loops, string building. Runs
+unchanged under tsh and python3; compare.py --script <this file> runs both (the
+reference side is CPython itself)."""
+import time
+
+
+def bench(name, f):
+    f()
+    ts = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        f()
+        ts.append(time.perf_counter() - t0)
+    ts.sort()
+    print(f"OP {name} {ts[2] * 1e3:.4f}")
+
+def while_loop():
+    i, s = 0, 0
+    while i < 300000:
+        s += i
+        i += 1
+    return s
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+def calls():
+    return fib(20)
+def list_append():
+    xs = []
+    for i in range(200000):
+        xs.append(i * i)
+    return len(xs)
+def list_comp():
+    return sum([i * 2 for i in range(200000)])
+def dict_count():
+    d = {}
+    for i in range(100000):
+        k = i % 100
+        d[k] = d.get(k, 0) + 1
+    return len(d)
+def float_math():
+    x = 0.0
+    for i in range(200000):
+        x = x * 0.5 + i / 3.0
+    return x
+def branchy():
+    c = 0
+    for i in range(200000):
+        if i % 3 == 0 and i % 5 != 0:
+            c += 1
+        elif i % 7 == 0:
+            c -= 1
+    return c
+def nested():
+    s = 0
+    for i in range(300):
+        for j in range(300):
+            s += i * j
+    return s
+def str_build():
+    parts = []
+    for i in range(50000):
+        parts.append(str(i))
+    return len("".join(parts))
+def list_index():
+    xs = list(range(1000))
+    s = 0
+    for r in range(100):
+        for i in range(1000):
+            s += xs[i]
+    return s
+for n, f in [("while_loop", while_loop), ("fib20", calls), ("list_append", list_append), ("list_comp", list_comp),
+             ("dict_count", dict_count), ("float_math", float_math), ("branchy", branchy), ("nested", nested),
+             ("str_build", str_build), ("list_index", list_index)]:
+    bench(n, f)
