@@ -210,3 +210,17 @@ for seq in ([1, 2, 3], (1, 2), range(2), "ab"):
         seq[len(seq)]
     except IndexError:
         print("IndexError", type(seq).__name__)
+
+# Dict keys compare as == does: int and str keys in line, True and 1.0 find 1.
+d = {1: 'a', 'k': 2, (1, 2): 3, 2.5: 'f'}
+print(d[True], d[1.0], d['k'], d[(1, 2)], d[2.5], d.get(3, 'none'))
+d[True] = 'b'
+d['k'] += 1
+del d[2.5]
+print(d, len(d))
+counts = {}
+for i in range(1000):
+    counts[i % 7] = counts.get(i % 7, 0) + 1
+for w in "the cat the hat the end".split():
+    counts[w] = counts.get(w, 0) + 1
+print(counts)
