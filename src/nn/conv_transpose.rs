@@ -149,11 +149,13 @@ fn check(x: &Tensor, w: &Tensor, b: Option<&Tensor>, t: &Transposed) -> Result<(
 
 /// (H - 1)·s - 2p + d·(k - 1) + output_padding + 1 along each axis.
 fn output_size(input: [usize; 2], kernel: [usize; 2], t: &Transposed) -> Result<[usize; 2]> {
-    let mut out = [0i64; 2];
+    // In i128: sizes and strides the user typed cannot overflow it.
+    let wide = |v: usize| v as i128;
+    let mut out = [0i128; 2];
     for d in 0..2 {
-        out[d] = (input[d] as i64 - 1) * t.stride[d] as i64 - 2 * t.padding[d] as i64
-            + (t.dilation[d] * (kernel[d] - 1)) as i64
-            + t.output_padding[d] as i64
+        out[d] = (wide(input[d]) - 1) * wide(t.stride[d]) - 2 * wide(t.padding[d])
+            + wide(t.dilation[d]) * (wide(kernel[d]) - 1)
+            + wide(t.output_padding[d])
             + 1;
     }
     if out.iter().any(|&o| o <= 0) || input.contains(&0) {
@@ -162,5 +164,6 @@ fn output_size(input: [usize; 2], kernel: [usize; 2], t: &Transposed) -> Result<
             input[0], input[1], out[0], out[1]
         )));
     }
-    Ok(out.map(|o| o as usize))
+    // A size past usize is one no allocation passes (check_alloc refuses it).
+    Ok(out.map(|o| usize::try_from(o).unwrap_or(usize::MAX)))
 }
