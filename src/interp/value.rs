@@ -493,7 +493,6 @@ impl Value {
         })
     }
 
-    /// Items of an iterable value (list, tuple, range, shape, tensor's first axis, str).
     /// The length of a list, tuple, named tuple, range, shape or string
     /// (0 for anything else), as `len` gives it.
     pub fn sequence_len(&self) -> usize {
@@ -523,6 +522,7 @@ impl Value {
         }
     }
 
+    /// Items of an iterable value (list, tuple, range, shape, tensor's first axis, str).
     pub fn iter_items(&self) -> Result<Vec<Value>> {
         Ok(match self {
             Value::List(l) => l.borrow().clone(),
