@@ -50,7 +50,7 @@ impl Interp {
         }
     }
 
-    /// `obj.name(args)`. A tensor's method takes the tensor as its first
+    /// `obj.name(args)`. A tensor's, list's, dict's or str's method takes the receiver as its first
     /// argument directly: the bound method that `obj.name` alone gives (an Rc,
     /// and a Vec insert for the receiver) was two allocations of a small op.
     /// Anything else is looked up and called as `f = obj.name; f(args)`.
@@ -61,18 +61,7 @@ impl Interp {
         span: Span,
     ) -> Result<Value> {
         let o = self.eval(obj)?;
-        // `xs.append(v)`, a loop's commonest call, pushed straight in: the
-        // general call made a bound method and argument lists for it (2,500
-        // instructions an append). A list's methods cannot be replaced.
-        if let (Value::List(l), "append", [arg]) = (&o, name, args)
-            && arg.name.is_none()
-            && matches!(arg.star, Star::None)
-        {
-            let v = self.eval(&arg.value)?;
-            l.borrow_mut().push(v);
-            return Ok(Value::None);
-        }
-        if let Some(b) = super::builtins::tensor_method(&o, name) {
+        if let Some(b) = super::builtins::receiver_method(&o, name) {
             let mut receiver = Vec::with_capacity(args.len() + 1);
             receiver.push((o, span));
             let (positional, keywords) = self.eval_args_after(args, receiver)?;

@@ -70,15 +70,11 @@ impl Interp {
             // iterator of `Result<Value>`s (see fast.rs).
             for i in 0..super::value::range_len(start, stop, step) {
                 crate::interrupt::check().map_err(|e| e.at(stmt.span))?;
-                let k = start.wrapping_add(i.wrapping_mul(step));
-                // After the first item the variable is there to overwrite.
-                let overwrite = |v: &mut Value| {
-                    *v = Value::Int(k);
-                    true
-                };
-                if !self.update_slotted(n, slot, overwrite) {
-                    self.set_slotted(n, slot, Value::Int(k));
-                }
+                self.set_slotted(
+                    n,
+                    slot,
+                    Value::Int(start.wrapping_add(i.wrapping_mul(step))),
+                );
                 if let ControlFlow::Break(done) = self.iteration(body, bar)? {
                     return Ok(done);
                 }
@@ -411,10 +407,29 @@ impl Interp {
     }
 
     /// Bind a name the program wrote (`slot` is its node's guess of where it is).
+    /// Compiled in line (a loop binds its variable every iteration); the
+    /// `global`/`nonlocal` routing is out of line.
+    #[inline]
     pub(super) fn set_slotted(&mut self, name: &Rc<str>, slot: &Slot, v: Value) {
-        if let Some(d) = self.declared.last()
-            && !d.is_empty()
-        {
+        if self.declared.last().is_some_and(|d| !d.is_empty()) {
+            return self.set_declared(name, slot, v);
+        }
+        self.bind_innermost(name, slot, v)
+    }
+
+    /// Bind in the innermost scope (the globals at the top level).
+    #[inline]
+    fn bind_innermost(&mut self, name: &Rc<str>, slot: &Slot, v: Value) {
+        match self.locals.last() {
+            Some(scope) => super::value::bind_slotted(&mut scope.vars.borrow_mut(), name, slot, v),
+            None => super::value::bind_slotted(&mut self.globals, name, slot, v),
+        }
+    }
+
+    /// A bind in a function that declared names `global` or `nonlocal`.
+    #[cold]
+    fn set_declared(&mut self, name: &Rc<str>, slot: &Slot, v: Value) {
+        if let Some(d) = self.declared.last() {
             if d.global.contains(name) {
                 self.globals.insert(name.clone(), v);
                 return;
@@ -426,10 +441,7 @@ impl Interp {
                 return;
             }
         }
-        match self.locals.last() {
-            Some(scope) => super::value::bind_slotted(&mut scope.vars.borrow_mut(), name, slot, v),
-            None => super::value::bind_slotted(&mut self.globals, name, slot, v),
-        }
+        self.bind_innermost(name, slot, v)
     }
 
     /// The nearest scope a running function closes over that binds `name`

@@ -48,26 +48,26 @@ impl Interp {
         let ExprKind::Name(n, slot) = &target.kind else {
             return false;
         };
-        // A local (or, at the top level, a global) number updated where it
-        // lies. The value is a number, so reading it first changes nothing.
-        if let Some(b) = self.number(value) {
-            let update = |v: &mut Value| {
-                let Some(result) = Num::of(v).and_then(|a| number::binary(op, a, b).ok()) else {
-                    return false;
-                };
-                *v = result.value();
-                true
-            };
-            if self.update_slotted(n, slot, update) {
-                return true;
-            }
-        }
-        let Some(a) = self.number(target) else {
+        // The value is a number, so reading it before the variable changes
+        // nothing.
+        let Some(b) = self.number(value) else {
             return false;
         };
+        // A local (or, at the top level, a global) number updated where it
+        // lies: one look-up where reading and then binding took two.
+        let update = |v: &mut Value| {
+            let Some(result) = Num::of(v).and_then(|a| number::binary(op, a, b).ok()) else {
+                return false;
+            };
+            *v = result.value();
+            true
+        };
+        if self.update_slotted(n, slot, update) {
+            return true;
+        }
         let Some(result) = self
-            .number(value)
-            .and_then(|b| number::binary(op, a, b).ok())
+            .number(target)
+            .and_then(|a| number::binary(op, a, b).ok())
         else {
             return false;
         };

@@ -210,7 +210,18 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
 }
 
 /// Structural equality of plain values (used by `==` on non-tensors and `in`).
+#[inline]
 pub fn values_equal(a: &Value, b: &Value) -> bool {
+    // Ints and strings (most dict keys: a lookup compares against every key
+    // before it) in line; the rest by Python's rules.
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        _ => python_equal(a, b),
+    }
+}
+
+fn python_equal(a: &Value, b: &Value) -> bool {
     // Identity first, as Python's list comparison does: a list that holds itself
     // equals itself without an endless walk.
     if let (Value::List(x), Value::List(y)) = (a, b)

@@ -240,19 +240,12 @@ pub fn slotted_mut<'a>(vars: &'a mut Vars, name: &Rc<str>, slot: &Slot) -> Optio
 
 /// Bind `name` in `vars`: in place at `slot` when that is `name`'s, else by hash
 /// (a new name goes at the end).
+#[inline]
 pub fn bind_slotted(vars: &mut Vars, name: &Rc<str>, slot: &Slot, v: Value) {
-    let i = slot.get();
-    if let Some((key, old)) = vars.get_index_mut(i)
-        && (Rc::ptr_eq(key, name) || **key == **name)
-    {
-        *old = v;
-        return;
-    }
     // A name already bound (a loop's variables) is overwritten where it is:
     // no key to hash in and drop again.
-    if let Some((i, _, old)) = vars.get_full_mut(&**name) {
+    if let Some(old) = slotted_mut(vars, name, slot) {
         *old = v;
-        slot.set(i);
         return;
     }
     let (i, _) = vars.insert_full(name.clone(), v);
@@ -322,14 +315,18 @@ impl Dict {
     pub fn get_key(&self, key: &Value) -> Option<&Value> {
         self.items
             .iter()
-            .find(|(k, _)| same_key(k, key))
+            .find(|(k, _)| crate::interp::ops::values_equal(k, key))
             .map(|(_, v)| v)
     }
     pub fn insert(&mut self, key: Rc<str>, v: Value) {
         self.insert_key(Value::Str(key), v)
     }
     pub fn insert_key(&mut self, key: Value, v: Value) {
-        match self.items.iter_mut().find(|(k, _)| same_key(k, &key)) {
+        match self
+            .items
+            .iter_mut()
+            .find(|(k, _)| crate::interp::ops::values_equal(k, &key))
+        {
             Some(slot) => slot.1 = v,
             None => self.items.push((key, v)),
         }
@@ -337,7 +334,8 @@ impl Dict {
     /// Remove a key; false when it was not there.
     pub fn remove_key(&mut self, key: &Value) -> bool {
         let before = self.items.len();
-        self.items.retain(|(k, _)| !same_key(k, key));
+        self.items
+            .retain(|(k, _)| !crate::interp::ops::values_equal(k, key));
         self.items.len() != before
     }
     /// The keys as printed (for suggestions in messages).
@@ -346,19 +344,6 @@ impl Dict {
             .iter()
             .map(|(k, _)| crate::print::value::repr_with(k, &Default::default()))
             .collect()
-    }
-}
-
-/// Two dict keys equal as `==` has them: ints and strings (the usual keys)
-/// compared in line, since a lookup compares against every key before it
-/// (values_equal's general path, a call and its type tests, was most of a
-/// counting loop's time).
-#[inline]
-fn same_key(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Str(x), Value::Str(y)) => x == y,
-        _ => crate::interp::ops::values_equal(a, b),
     }
 }
 

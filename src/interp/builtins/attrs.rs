@@ -225,14 +225,27 @@ fn no_attr(obj: &Value, name: &str, candidates: Vec<&str>) -> crate::error::Erro
     e
 }
 
-/// The builtin that `obj.name` binds when obj is a tensor and `name` one of
-/// its methods (not one of its attributes): what `get_attr` would wrap in a
-/// bound method, for a call to take without making one.
-pub fn tensor_method(obj: &Value, name: &str) -> Option<&'static Builtin> {
+/// The builtin that `obj.name` binds when obj is a tensor, list, dict or str
+/// and `name` one of its methods (not one of its attributes): what
+/// `get_attr` would wrap in a bound method, for a call to take without
+/// making one.
+pub fn receiver_method(obj: &Value, name: &str) -> Option<&'static Builtin> {
     match obj {
         Value::Tensor(t) if name != "__class__" && tensor_attr(t, name).is_none() => method(name),
+        Value::List(_) => row_named(LIST_ROWS, super::pymethods::LIST_ROWS, name),
+        Value::Dict(_) => row_named(DICT_ROWS, super::pymethods::DICT_ROWS, name),
+        Value::Str(_) => row_named(super::pytypes::STR_ROWS, super::pymethods::STR_ROWS, name),
         _ => None,
     }
+}
+
+/// The method `name` of a Python type's two tables.
+fn row_named(
+    own: &'static [Builtin],
+    more: &'static [Builtin],
+    name: &str,
+) -> Option<&'static Builtin> {
+    own.iter().chain(more).find(|b| b.name == name)
 }
 
 pub fn get_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
@@ -564,22 +577,13 @@ fn find_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
             "numel" => Ok(Value::Method(Rc::new((obj.clone(), &SHAPE_NUMEL)))),
             _ => Err(no_attr(obj, name, vec!["numel"])),
         },
-        Value::Dict(_) => DICT_ROWS
-            .iter()
-            .chain(super::pymethods::DICT_ROWS)
-            .find(|b| b.name == name)
+        Value::Dict(_) => receiver_method(obj, name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, DICT_ROWS.iter().map(|b| b.name).collect())),
-        Value::List(_) => LIST_ROWS
-            .iter()
-            .chain(super::pymethods::LIST_ROWS)
-            .find(|b| b.name == name)
+        Value::List(_) => receiver_method(obj, name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| no_attr(obj, name, LIST_ROWS.iter().map(|b| b.name).collect())),
-        Value::Str(_) => super::pytypes::STR_ROWS
-            .iter()
-            .chain(super::pymethods::STR_ROWS)
-            .find(|b| b.name == name)
+        Value::Str(_) => receiver_method(obj, name)
             .map(|b| Value::Method(Rc::new((obj.clone(), b))))
             .ok_or_else(|| {
                 no_attr(

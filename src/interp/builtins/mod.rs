@@ -81,7 +81,7 @@ use super::value::{FxHasher, Value};
 use crate::error::Result;
 use crate::tensor::DType;
 
-pub use attrs::{attr_names, get_attr, set_attr, tensor_attr_names, tensor_method};
+pub use attrs::{attr_names, get_attr, receiver_method, set_attr, tensor_attr_names};
 pub use dtype_info::g6;
 pub use nnmodule::{LAYERS, module_method};
 pub use pytypes::{class_of, same_class};
