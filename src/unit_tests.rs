@@ -80,6 +80,7 @@ pub fn all() -> Vec<Tests> {
         crate::interp::builtins::pyspecial::tests::TESTS,
         crate::interp::format::tests::TESTS,
         crate::interp::number::tests::TESTS,
+        crate::interp::pyhash::tests::TESTS,
         crate::interp::schema::tests::TESTS,
         crate::io::bytes::tests::TESTS,
         crate::io::csv::tests::TESTS,

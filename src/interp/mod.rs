@@ -18,6 +18,7 @@ mod observe;
 mod ops;
 pub mod pycomplex;
 mod pyexpr;
+pub mod pyhash;
 pub mod pyset;
 mod pystmt;
 pub mod schema;

@@ -289,9 +289,8 @@ fn python_equal(a: &Value, b: &Value) -> bool {
                 return false;
             };
             let (x, y) = (x.borrow(), y.borrow());
-            x.items.len() == y.items.len()
-                && x.items
-                    .iter()
+            x.len() == y.len()
+                && x.iter()
                     .all(|(k, v)| y.get_key(k).is_some_and(|w| values_equal(v, w)))
         }
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),
@@ -434,6 +433,10 @@ fn identical(a: &Value, b: &Value) -> bool {
 fn contains(container: &Value, item: &Value) -> Result<bool> {
     match container {
         Value::Set(s) => Ok(super::pyset::contains(&s.borrow(), item)),
+        Value::Dict(d) => Ok(d.borrow().get_key(item).is_some()),
+        // Scanned where they are, not copied out first.
+        Value::List(l) => Ok(l.borrow().iter().any(|v| values_equal(v, item))),
+        Value::Tuple(t) => Ok(t.iter().any(|v| values_equal(v, item))),
         Value::Str(s) => match item {
             Value::Str(sub) => Ok(s.contains(sub.as_ref())),
             _ => Err(type_err("`in <str>` needs a str on the left")),

@@ -193,7 +193,7 @@ impl Interp {
                         ))
                         .at(span));
                     };
-                    for (k, item) in d.borrow().items.iter() {
+                    for (k, item) in d.borrow().iter() {
                         let Value::Str(k) = k else {
                             return Err(type_err("keywords must be strings").at(span));
                         };

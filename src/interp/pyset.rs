@@ -5,43 +5,48 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, Result, type_err};
-use crate::interp::ops::values_equal;
+use crate::interp::pyhash::{Fx, Key, Probe};
 use crate::interp::value::{Value, check_hashable};
 use crate::syntax::ast::BinOp;
 
+/// A set's members in a hash table (`pyhash`), in the order they were added.
+pub type Members = indexmap::IndexSet<Key, Fx>;
+
 /// A set of these values (duplicates dropped, unhashable values refused).
 pub fn from_items(items: Vec<Value>) -> Result<Value> {
-    let mut members: Vec<Value> = Vec::with_capacity(items.len());
+    Ok(Value::Set(Rc::new(RefCell::new(members(items)?))))
+}
+
+fn members(items: Vec<Value>) -> Result<Members> {
+    let mut members = Members::with_capacity_and_hasher(items.len(), Fx::default());
     for v in items {
         check_hashable(&v)?;
-        if !members.iter().any(|m| values_equal(m, &v)) {
-            members.push(v);
-        }
+        members.insert(Key(v));
     }
-    Ok(Value::Set(Rc::new(RefCell::new(members))))
+    Ok(members)
 }
 
 /// The members in the order CPython's hash table holds them, where that order
 /// is fixed: for ints (which hash to themselves) the table is replayed with
 /// CPython's probing and resizing; other members (strings hash differently in
 /// every Python process) keep the order they were added.
-pub fn ordered(members: &[Value]) -> Vec<Value> {
+pub fn ordered(members: &Members) -> Vec<Value> {
     let ints: Option<Vec<i64>> = members
         .iter()
-        .map(|v| match v {
+        .map(|v| match &v.0 {
             Value::Int(i) => Some(*i),
             Value::Bool(b) => Some(*b as i64),
             _ => None,
         })
         .collect();
     let Some(ints) = ints else {
-        return members.to_vec();
+        return members.iter().map(|m| m.0.clone()).collect();
     };
     let slots = cpython_table(&ints);
     slots
         .into_iter()
         .flatten()
-        .map(|i| members[i].clone())
+        .filter_map(|i| members.get_index(i).map(|m| m.0.clone()))
         .collect()
 }
 
@@ -96,22 +101,17 @@ fn cpython_table(hashes: &[i64]) -> Vec<Option<usize>> {
     table
 }
 
-pub fn contains(members: &[Value], v: &Value) -> bool {
-    members.iter().any(|m| values_equal(m, v))
+pub fn contains(members: &Members, v: &Value) -> bool {
+    members.contains(&Probe(v))
 }
 
 /// `a op b` for two sets.
-pub fn binary(op: BinOp, a: &[Value], b: &[Value]) -> Result<Value> {
-    let items: Vec<Value> = match op {
-        BinOp::BitOr => a.iter().chain(b).cloned().collect(),
-        BinOp::BitAnd => a.iter().filter(|v| contains(b, v)).cloned().collect(),
-        BinOp::Sub => a.iter().filter(|v| !contains(b, v)).cloned().collect(),
-        BinOp::BitXor => a
-            .iter()
-            .filter(|v| !contains(b, v))
-            .chain(b.iter().filter(|v| !contains(a, v)))
-            .cloned()
-            .collect(),
+pub fn binary(op: BinOp, a: &Members, b: &Members) -> Result<Value> {
+    let out: Members = match op {
+        BinOp::BitOr => a.union(b).cloned().collect(),
+        BinOp::BitAnd => a.intersection(b).cloned().collect(),
+        BinOp::Sub => a.difference(b).cloned().collect(),
+        BinOp::BitXor => a.symmetric_difference(b).cloned().collect(),
         _ => {
             return Err(type_err(format!(
                 "unsupported operand type(s) for {}: 'set' and 'set'",
@@ -119,98 +119,95 @@ pub fn binary(op: BinOp, a: &[Value], b: &[Value]) -> Result<Value> {
             )));
         }
     };
-    from_items(items)
+    Ok(Value::Set(Rc::new(RefCell::new(out))))
 }
 
-pub fn is_subset(a: &[Value], b: &[Value]) -> bool {
-    a.iter().all(|v| contains(b, v))
+pub fn is_subset(a: &Members, b: &Members) -> bool {
+    a.is_subset(b)
 }
 
-pub fn equal(a: &[Value], b: &[Value]) -> bool {
+pub fn equal(a: &Members, b: &Members) -> bool {
     a.len() == b.len() && is_subset(a, b)
 }
 
 /// A set method called on `s` with `args`.
-pub fn method(s: &Rc<RefCell<Vec<Value>>>, name: &str, args: &[Value]) -> Result<Value> {
-    let others = || -> Result<Vec<Vec<Value>>> { args.iter().map(|a| a.iter_items()).collect() };
+pub fn method(s: &Rc<RefCell<Members>>, name: &str, args: &[Value]) -> Result<Value> {
+    let others = || -> Result<Vec<Members>> {
+        args.iter()
+            .map(|a| match a {
+                Value::Set(o) => Ok(o.borrow().clone()),
+                other => members(other.iter_items()?),
+            })
+            .collect()
+    };
     let one = || -> Result<&Value> {
         args.first()
             .ok_or_else(|| type_err(format!("set.{name}() takes exactly one argument")))
     };
     let fold = |op: BinOp| -> Result<Value> {
-        let mut acc = Value::Set(Rc::new(RefCell::new(s.borrow().clone())));
+        let mut acc = s.borrow().clone();
         for o in others()? {
-            let cur = match &acc {
-                Value::Set(c) => c.borrow().clone(),
-                _ => vec![],
-            };
-            acc = binary(op, &cur, &o)?;
+            if let Value::Set(next) = binary(op, &acc, &o)? {
+                acc = next.borrow().clone();
+            }
         }
-        Ok(acc)
+        Ok(Value::Set(Rc::new(RefCell::new(acc))))
     };
     match name {
         "add" => {
             let v = one()?.clone();
             check_hashable(&v)?;
-            if !contains(&s.borrow(), &v) {
-                s.borrow_mut().push(v);
-            }
+            s.borrow_mut().insert(Key(v));
             Ok(Value::None)
         }
         "update" => {
             for o in others()? {
-                for v in o {
-                    check_hashable(&v)?;
-                    if !contains(&s.borrow(), &v) {
-                        s.borrow_mut().push(v);
-                    }
-                }
+                s.borrow_mut().extend(o);
             }
             Ok(Value::None)
         }
         "remove" | "discard" => {
             let v = one()?;
-            let at = s.borrow().iter().position(|m| values_equal(m, v));
-            match at {
-                Some(i) => {
-                    s.borrow_mut().remove(i);
-                }
-                None if name == "remove" => {
-                    return Err(Error::new(
-                        ErrorKind::Index,
-                        format!("KeyError: {}", crate::print::value::plain(v)),
-                    ));
-                }
-                None => {}
+            let removed = s.borrow_mut().shift_remove(&Probe(v));
+            if !removed && name == "remove" {
+                return Err(Error::new(
+                    ErrorKind::Index,
+                    format!("KeyError: {}", crate::print::value::plain(v)),
+                ));
             }
             Ok(Value::None)
         }
         "pop" => {
-            if s.borrow().is_empty() {
+            // The first member in table order, as CPython's pop finds it.
+            let Some(first) = ordered(&s.borrow()).into_iter().next() else {
                 return Err(Error::new(
                     ErrorKind::Index,
                     "KeyError: 'pop from an empty set'",
                 ));
-            }
-            // The first member in table order, as CPython's pop finds it.
-            let first = ordered(&s.borrow()).remove(0);
-            let at = s.borrow().iter().position(|m| values_equal(m, &first));
-            Ok(s.borrow_mut().remove(at.unwrap_or(0)))
+            };
+            s.borrow_mut().shift_remove(&Probe(&first));
+            Ok(first)
         }
         "clear" => {
             s.borrow_mut().clear();
             Ok(Value::None)
         }
-        "copy" => from_items(s.borrow().clone()),
+        "copy" => Ok(Value::Set(Rc::new(RefCell::new(s.borrow().clone())))),
         "union" => fold(BinOp::BitOr),
         "intersection" => fold(BinOp::BitAnd),
         "difference" => fold(BinOp::Sub),
         "symmetric_difference" => fold(BinOp::BitXor),
-        "issubset" => Ok(Value::Bool(is_subset(&s.borrow(), &one()?.iter_items()?))),
-        "issuperset" => Ok(Value::Bool(is_subset(&one()?.iter_items()?, &s.borrow()))),
+        "issubset" => Ok(Value::Bool(is_subset(
+            &s.borrow(),
+            &members(one()?.iter_items()?)?,
+        ))),
+        "issuperset" => Ok(Value::Bool(is_subset(
+            &members(one()?.iter_items()?)?,
+            &s.borrow(),
+        ))),
         "isdisjoint" => {
-            let o = one()?.iter_items()?;
-            Ok(Value::Bool(!s.borrow().iter().any(|v| contains(&o, v))))
+            let o = members(one()?.iter_items()?)?;
+            Ok(Value::Bool(s.borrow().is_disjoint(&o)))
         }
         _ => Err(type_err(format!("'set' object has no attribute '{name}'"))),
     }

@@ -231,7 +231,7 @@ impl Interp {
         let k = self.eval(key)?;
         match (container, &k) {
             (Value::Dict(d), key) => {
-                if !d.borrow_mut().remove_key(key) {
+                if d.borrow_mut().remove_key(key).is_none() {
                     return Err(Error::new(
                         ErrorKind::Index,
                         format!("KeyError: {}", self.repr_text(key)),

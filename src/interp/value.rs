@@ -9,6 +9,7 @@ use crate::syntax::ast::{FnDef, Slot};
 use crate::tensor::{DType, Device, Tensor};
 
 use super::builtins::Builtin;
+use super::pyhash::{Fx, Key, Probe, StrProbe};
 
 #[derive(Clone)]
 pub enum Value {
@@ -19,7 +20,7 @@ pub enum Value {
     /// A Python complex number (re, im).
     Complex(f64, f64),
     /// A Python set (insertion-ordered; members compare as `==` does).
-    Set(Rc<RefCell<Vec<Value>>>),
+    Set(Rc<RefCell<crate::interp::pyset::Members>>),
     /// A caught exception (`except E as e`): the error, which `raise e` raises again.
     Exception(Rc<crate::error::Error>),
     Str(Rc<str>),
@@ -297,52 +298,72 @@ impl Scope {
 }
 
 /// Keys (strings, numbers, None, tuples of them) in insertion order, as Python's
-/// dict keeps them. Few keys are expected, so lookups are a scan.
+/// dict keeps them, in a hash table (`pyhash`): a lookup is one probe however
+/// many keys there are.
 #[derive(Clone, Default)]
 pub struct Dict {
-    pub items: Vec<(Value, Value)>,
+    map: indexmap::IndexMap<Key, Value, Fx>,
     /// A `collections.OrderedDict` (what state_dict() returns): printed as one.
     pub ordered: bool,
 }
 
 impl Dict {
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (Value, Value)>) -> Dict {
+        let mut d = Dict::default();
+        for (k, v) in pairs {
+            d.insert_key(k, v);
+        }
+        d
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+    /// Keys and values in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
+        self.map.iter().map(|(k, v)| (&k.0, v))
+    }
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.items
-            .iter()
-            .find(|(k, _)| matches!(k, Value::Str(s) if s.as_ref() == key))
-            .map(|(_, v)| v)
+        self.map.get(&StrProbe(key))
     }
     pub fn get_key(&self, key: &Value) -> Option<&Value> {
-        self.items
-            .iter()
-            .find(|(k, _)| crate::interp::ops::values_equal(k, key))
-            .map(|(_, v)| v)
+        self.map.get(&Probe(key))
+    }
+    pub fn get_key_mut(&mut self, key: &Value) -> Option<&mut Value> {
+        self.map.get_mut(&Probe(key))
     }
     pub fn insert(&mut self, key: Rc<str>, v: Value) {
         self.insert_key(Value::Str(key), v)
     }
+    /// Bind `key`; a key already there keeps its place (and its first spelling:
+    /// `d[1.0] = x` after `d[1]` leaves the key `1`, as in Python).
     pub fn insert_key(&mut self, key: Value, v: Value) {
-        match self
-            .items
-            .iter_mut()
-            .find(|(k, _)| crate::interp::ops::values_equal(k, &key))
-        {
-            Some(slot) => slot.1 = v,
-            None => self.items.push((key, v)),
+        match self.map.entry(Key(key)) {
+            indexmap::map::Entry::Occupied(mut e) => *e.get_mut() = v,
+            indexmap::map::Entry::Vacant(e) => {
+                e.insert(v);
+            }
         }
     }
-    /// Remove a key; false when it was not there.
-    pub fn remove_key(&mut self, key: &Value) -> bool {
-        let before = self.items.len();
-        self.items
-            .retain(|(k, _)| !crate::interp::ops::values_equal(k, key));
-        self.items.len() != before
+    /// Remove a key (the others keep their order); its value, or None when it
+    /// was not there.
+    pub fn remove_key(&mut self, key: &Value) -> Option<Value> {
+        self.map.shift_remove(&Probe(key))
+    }
+    /// The last pair, taken out (`popitem`).
+    pub fn pop_last(&mut self) -> Option<(Value, Value)> {
+        self.map.pop().map(|(k, v)| (k.0, v))
+    }
+    pub fn clear(&mut self) {
+        self.map.clear()
     }
     /// The keys as printed (for suggestions in messages).
     pub fn keys(&self) -> Vec<String> {
-        self.items
-            .iter()
-            .map(|(k, _)| crate::print::value::repr_with(k, &Default::default()))
+        self.map
+            .keys()
+            .map(|k| crate::print::value::repr_with(&k.0, &Default::default()))
             .collect()
     }
 }
@@ -350,7 +371,12 @@ impl Dict {
 /// Python's hashable values: what a dict key may be.
 pub fn check_hashable(k: &Value) -> Result<()> {
     match k {
-        Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None => Ok(()),
+        Value::Str(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::Bool(_)
+        | Value::Complex(..)
+        | Value::None => Ok(()),
         Value::Tuple(items) => items.iter().try_for_each(check_hashable),
         other => Err(type_err(format!(
             "unhashable type: '{}'",
@@ -372,17 +398,13 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
     pub fn dict(items: Vec<(Rc<str>, Value)>) -> Value {
-        let items = items.into_iter().map(|(k, v)| (Value::Str(k), v)).collect();
-        Value::Dict(Rc::new(RefCell::new(Dict {
-            items,
-            ordered: false,
-        })))
+        let pairs = items.into_iter().map(|(k, v)| (Value::Str(k), v));
+        Value::Dict(Rc::new(RefCell::new(Dict::from_pairs(pairs))))
     }
     pub fn ordered_dict(items: Vec<(Value, Value)>) -> Value {
-        Value::Dict(Rc::new(RefCell::new(Dict {
-            items,
-            ordered: true,
-        })))
+        let mut d = Dict::from_pairs(items);
+        d.ordered = true;
+        Value::Dict(Rc::new(RefCell::new(d)))
     }
     pub fn str(s: &str) -> Value {
         Value::Str(s.into())
@@ -454,7 +476,7 @@ impl Value {
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
-            Value::Dict(d) => !d.borrow().items.is_empty(),
+            Value::Dict(d) => !d.borrow().is_empty(),
             Value::Set(s) => !s.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Named(_) => true,
@@ -521,7 +543,7 @@ impl Value {
             Value::Shape(s) => s.iter().map(|&d| Value::Int(d as i64)).collect(),
             Value::Progress(inner) => inner.iter_items()?,
             Value::Iter(it) => super::generator::drain(it)?,
-            Value::Dict(d) => d.borrow().items.iter().map(|(k, _)| k.clone()).collect(),
+            Value::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
             Value::Set(s) => crate::interp::pyset::ordered(&s.borrow()),
             Value::Str(s) => s
                 .chars()

@@ -204,7 +204,6 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Dict(d) if d.borrow().ordered => {
             let items: Vec<String> = d
                 .borrow()
-                .items
                 .iter()
                 .map(|(k, v)| format!("({}, {})", repr_with(k, opts), repr_with(v, opts)))
                 .collect();
@@ -217,7 +216,6 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Dict(d) => {
             let items: Vec<String> = d
                 .borrow()
-                .items
                 .iter()
                 .map(|(k, v)| format!("{}: {}", repr_with(k, opts), repr_with(v, opts)))
                 .collect();

@@ -224,3 +224,36 @@ for i in range(1000):
 for w in "the cat the hat the end".split():
     counts[w] = counts.get(w, 0) + 1
 print(counts)
+
+# Dicts and sets are hash tables: thousands of keys stay fast, and equal values
+# (1, 1.0, True, a complex with no imaginary part) are one key. Insertion
+# order survives deletes and re-inserts; tuple keys hash by their items.
+vocab = {}
+for w in [str(i % 3000) for i in range(20000)]:
+    if w not in vocab:
+        vocab[w] = len(vocab)
+print(len(vocab), vocab['2999'], '3000' in vocab, sum(vocab[str(i)] for i in range(0, 3000, 7)))
+grid = {(i, j): i * j for i in range(60) for j in range(60)}
+print(len(grid), grid[(7, 9)], grid[59, 59], (60, 0) in grid)
+del grid[(0, 0)]
+grid[(0, 0)] = -1
+print(list(grid.items())[-1], list(grid)[0], grid.pop((1, 1)), len(grid))
+keys = {1: 'int', 2.5: 'float', (1, 2): 'tuple', None: 'none', 'x': 'str'}
+keys[1.0] = 'float one'
+keys[complex(2.5, 0)] = 'complex'
+print(keys, keys[True], keys.setdefault(3, 'new'), keys.popitem(), len(keys))
+seen = set()
+dups = 0
+for i in range(20000):
+    k = i * 7 % 5003
+    if k in seen:
+        dups += 1
+    seen.add(k)
+print(len(seen), dups, 5002 in seen, 5003 in seen)
+a, b = set(range(0, 3000, 2)), set(range(0, 3000, 3))
+print(len(a | b), len(a & b), len(a - b), len(a ^ b), sorted(a & b)[:5], a >= (a & b))
+small = {3, 1.0, True, 2, (1, 2)}
+small.discard(2)
+small.add(2.0)
+print(len(small), sorted(x for x in small if x != (1, 2)), 1 in small, (1, 2) in small, 2 in small)
+print(2 in [1, 2], (1, 2) in [(1, 2)], 'b' in ('a', 'b'), 3 in (1, 2))

@@ -1,7 +1,7 @@
 """Pure-Python loops beside the scalar_loop row, one line per pattern (`OP <name>
 <median ms>`): while, recursion (calls), list append / comprehension / indexing,
-dict counting, float arithmetic, branches, nested loops, string building. Runs
-unchanged under tsh and python3; compare.py --script <this file> runs both (the
+dict counting, a 5000-word vocabulary, set membership, float arithmetic,
+branches, nested loops, string building. Runs unchanged under tsh and python3; compare.py --script <this file> runs both (the
 reference side is CPython itself)."""
 import time
 
@@ -70,7 +70,24 @@ def list_index():
         for i in range(1000):
             s += xs[i]
     return s
+def dict_vocab():
+    words = [str(i % 5000) for i in range(50000)]
+    idx = {}
+    for w in words:
+        if w not in idx:
+            idx[w] = len(idx)
+    return sum(idx[w] for w in words)
+def set_seen():
+    s = set()
+    c = 0
+    for i in range(50000):
+        k = i * 7 % 10007
+        if k not in s:
+            s.add(k)
+            c += 1
+    return c
 for n, f in [("while_loop", while_loop), ("fib20", calls), ("list_append", list_append), ("list_comp", list_comp),
              ("dict_count", dict_count), ("float_math", float_math), ("branchy", branchy), ("nested", nested),
-             ("str_build", str_build), ("list_index", list_index)]:
+             ("str_build", str_build), ("list_index", list_index), ("dict_vocab", dict_vocab),
+             ("set_seen", set_seen)]:
     bench(n, f)

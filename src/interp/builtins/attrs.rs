@@ -149,14 +149,14 @@ pub(super) fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::inter
 fn dict_keys(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
     a.finish()?;
-    let keys = d.borrow().items.iter().map(|(k, _)| k.clone()).collect();
+    let keys = d.borrow().iter().map(|(k, _)| k.clone()).collect();
     Ok(Value::list(keys))
 }
 
 fn dict_values(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
     a.finish()?;
-    let values = d.borrow().items.iter().map(|(_, v)| v.clone()).collect();
+    let values = d.borrow().iter().map(|(_, v)| v.clone()).collect();
     Ok(Value::list(values))
 }
 
@@ -165,7 +165,6 @@ fn dict_items(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let items = d
         .borrow()
-        .items
         .iter()
         .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
         .collect();

@@ -67,7 +67,6 @@ fn named_tensors(v: &Value, what: &str) -> Result<Vec<(String, Tensor)>> {
     match v {
         Value::Dict(d) => d
             .borrow()
-            .items
             .iter()
             .map(|(k, v)| match (k, v) {
                 (Value::Str(k), Value::Tensor(t)) => Ok((k.to_string(), t.clone())),

@@ -315,7 +315,6 @@ fn load_state_dict(o: &Rc<Object>, sd: &Value, strict: bool) -> Result<Value> {
     };
     let given: Vec<(String, Value)> = d
         .borrow()
-        .items
         .iter()
         .filter_map(|(k, v)| match k {
             Value::Str(s) => Some((s.to_string(), v.clone())),

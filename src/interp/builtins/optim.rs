@@ -335,7 +335,6 @@ impl OptimizerValue {
             .map(|(i, d)| {
                 let d = d.borrow();
                 let mut items: Vec<(String, String)> = d
-                    .items
                     .iter()
                     .filter_map(|(k, v)| match k {
                         Value::Str(k) if k.as_ref() != "params" => {

@@ -32,7 +32,7 @@ impl OptimizerValue {
                 next += 1;
             }
             let mut g = Dict::default();
-            for (k, v) in &d.borrow().items {
+            for (k, v) in d.borrow().iter() {
                 if !matches!(k, Value::Str(s) if s.as_ref() == "params") {
                     g.insert_key(k.clone(), v.clone());
                 }
@@ -86,7 +86,7 @@ impl OptimizerValue {
                     "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
                 ));
             }
-            for (k, v) in &saved.items {
+            for (k, v) in saved.iter() {
                 if !matches!(k, Value::Str(s) if s.as_ref() == "params") {
                     d.borrow_mut().insert_key(k.clone(), v.clone());
                 }
@@ -94,7 +94,7 @@ impl OptimizerValue {
             opt.kind = kind_of(self.name, &d.borrow())?;
             for i in 0..opt.params.len() {
                 if let Some(Value::Dict(one)) = state.get_key(&Value::Int(next)) {
-                    for (k, v) in &one.borrow().items {
+                    for (k, v) in one.borrow().iter() {
                         if let (Value::Str(name), Value::Tensor(t)) = (k, v) {
                             opt.set_state(i, name, t)?;
                         }

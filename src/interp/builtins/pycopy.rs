@@ -88,14 +88,13 @@ impl Copier {
             }
             Value::Dict(d) => {
                 let src = d.borrow().clone();
-                let out = Rc::new(RefCell::new(Dict {
-                    items: vec![],
-                    ordered: src.ordered,
-                }));
+                let mut empty = Dict::default();
+                empty.ordered = src.ordered;
+                let out = Rc::new(RefCell::new(empty));
                 self.memo.insert(key, Value::Dict(out.clone()));
-                for (k, item) in &src.items {
+                for (k, item) in src.iter() {
                     let (k, c) = (self.value(k)?, self.value(item)?);
-                    out.borrow_mut().items.push((k, c));
+                    out.borrow_mut().insert_key(k, c);
                 }
                 Value::Dict(out)
             }

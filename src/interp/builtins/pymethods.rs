@@ -98,6 +98,14 @@ pub const DICT_ROWS: &[Builtin] = &[
     ),
     row!(
         Method,
+        "popitem",
+        "dict.popitem()",
+        "Remove the last item added and return it as a (key, value) pair.",
+        "d = {'a': 1, 'b': 2}; d.popitem(), d",
+        dict_popitem
+    ),
+    row!(
+        Method,
         "setdefault",
         "dict.setdefault(key, default=None)",
         "The value of key, set to default first when missing.",
@@ -313,7 +321,11 @@ fn dict_update(it: &mut Interp, mut a: Args) -> Result<Value> {
     match other {
         None | Some(Value::None) => {}
         Some(Value::Dict(o)) => {
-            let items = o.borrow().items.clone();
+            let items: Vec<(Value, Value)> = o
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             for (k, v) in items {
                 d.borrow_mut().insert_key(k, v);
             }
@@ -353,6 +365,14 @@ fn dict_pop(it: &mut Interp, mut a: Args) -> Result<Value> {
     }
 }
 
+fn dict_popitem(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let d = dict_of(&mut a)?;
+    a.finish()?;
+    let last = d.borrow_mut().pop_last();
+    let (k, v) = last.ok_or_else(|| index_err("KeyError: 'popitem(): dictionary is empty'"))?;
+    Ok(Value::tuple(vec![k, v]))
+}
+
 fn dict_setdefault(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
     let key = a.value("key")?;
@@ -376,7 +396,7 @@ fn dict_copy(_: &mut Interp, mut a: Args) -> Result<Value> {
 fn dict_clear(_: &mut Interp, mut a: Args) -> Result<Value> {
     let d = dict_of(&mut a)?;
     a.finish()?;
-    d.borrow_mut().items.clear();
+    d.borrow_mut().clear();
     Ok(Value::None)
 }
 

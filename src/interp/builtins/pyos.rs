@@ -179,7 +179,6 @@ fn getenv(_: &mut Interp, mut a: Args) -> Result<Value> {
     };
     let found = d
         .borrow()
-        .items
         .iter()
         .find(|(k, _)| matches!(k, Value::Str(s) if s.as_ref() == key))
         .map(|(_, v)| v.clone());

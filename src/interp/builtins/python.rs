@@ -216,7 +216,7 @@ pub fn len_of(v: &Value) -> Result<i64> {
     Ok(match v {
         Value::Str(s) => s.chars().count() as i64,
         Value::List(l) => l.borrow().len() as i64,
-        Value::Dict(d) => d.borrow().items.len() as i64,
+        Value::Dict(d) => d.borrow().len() as i64,
         Value::Set(s) => s.borrow().len() as i64,
         Value::Tuple(t) => t.len() as i64,
         Value::Named(n) => n.fields.len() as i64,
@@ -547,7 +547,8 @@ fn dict(_: &mut Interp, mut a: Args) -> Result<Value> {
         && let Some((pairs, _)) = a.take("pairs")
     {
         if let Value::Dict(other) = &pairs {
-            d.items = other.borrow().items.clone();
+            d = other.borrow().clone();
+            d.ordered = false;
         }
         let pairs = if matches!(pairs, Value::Dict(_)) {
             Value::list(vec![])

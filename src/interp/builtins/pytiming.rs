@@ -234,7 +234,7 @@ fn in_globals<T>(
         )));
     };
     let scope = Rc::new(crate::interp::value::Scope::default());
-    for (k, v) in d.borrow().items.iter() {
+    for (k, v) in d.borrow().iter() {
         if let Value::Str(name) = k {
             scope.vars.borrow_mut().insert(name.clone(), v.clone());
         }
@@ -245,15 +245,7 @@ fn in_globals<T>(
     // What the code assigned goes back into the dict, as Python's does.
     let mut dict = d.borrow_mut();
     for (name, v) in scope.vars.borrow().iter() {
-        let key = Value::Str(name.clone());
-        match dict
-            .items
-            .iter_mut()
-            .find(|(k, _)| matches!(k, Value::Str(s) if s == name))
-        {
-            Some(slot) => slot.1 = v.clone(),
-            None => dict.items.push((key, v.clone())),
-        }
+        dict.insert(name.clone(), v.clone());
     }
     result
 }

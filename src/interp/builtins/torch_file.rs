@@ -46,7 +46,6 @@ fn to_obj(v: &Value, depth: usize) -> Result<PyObj> {
         Value::Dict(d) => {
             let d = d.borrow();
             let items = d
-                .items
                 .iter()
                 .map(|(k, x)| Ok((to_obj(k, depth + 1)?, to_obj(x, depth + 1)?)))
                 .collect::<Result<Vec<_>>>()?;
