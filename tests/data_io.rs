@@ -44,7 +44,7 @@ fn every_dtype_round_trips_through_npy_npz_and_safetensors() {
         let got = run(&mut it, &out, &code);
         assert_eq!(
             got,
-            format!("True torch.{dtype} True True True True ['arr_0', 'named']\n"),
+            format!("True torch.{dtype} True True True True dict_keys(['arr_0', 'named'])\n"),
             "{dtype}"
         );
     }
@@ -132,7 +132,10 @@ fn files_written_by_numpy_load() {
         &out,
         &format!("d = load('{FIXTURES}/pair.npz'); print(d.keys(), d['x'].dtype, d['y'].tolist())"),
     );
-    assert_eq!(got, "['x', 'y'] torch.int32 [[1.0, 0.0], [0.0, 1.0]]\n");
+    assert_eq!(
+        got,
+        "dict_keys(['x', 'y']) torch.int32 [[1.0, 0.0], [0.0, 1.0]]\n"
+    );
     let got = run(
         &mut it,
         &out,
@@ -140,7 +143,10 @@ fn files_written_by_numpy_load() {
             "d = load('{FIXTURES}/compressed.npz'); print(d.keys(), d['big'].sum().item(), d['arr_0'].tolist())"
         ),
     );
-    assert_eq!(got, "['big', 'arr_0'] 499500 [0.0, 0.25, 0.5, 0.75, 1.0]\n");
+    assert_eq!(
+        got,
+        "dict_keys(['big', 'arr_0']) 499500 [0.0, 0.25, 0.5, 0.75, 1.0]\n"
+    );
 }
 
 #[test]

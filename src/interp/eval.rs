@@ -579,6 +579,38 @@ impl Interp {
         self.eval(cond)?.truthy().map_err(|e| e.at(cond.span))
     }
 
+    /// `xs += items`, `xs *= n` and a set's `|= &= -= ^=` change the object
+    /// itself, as Python's in-place operators do: every name for it sees the
+    /// change, and a loop of `xs += [x]` stays linear. False for the rest.
+    fn inplace_container(&mut self, current: &Value, op: BinOp, rhs: &Value) -> Result<bool> {
+        match (current, op, rhs) {
+            (Value::List(l), BinOp::Add, _) => {
+                let items = self.iterate_items(rhs)?;
+                l.borrow_mut().extend(items);
+            }
+            (Value::List(l), BinOp::Mul, _) => {
+                let Value::List(repeated) = super::ops::binary(op, current, rhs)? else {
+                    return Ok(false);
+                };
+                let items = std::mem::take(&mut *repeated.borrow_mut());
+                *l.borrow_mut() = items;
+            }
+            (
+                Value::Set(s),
+                BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor,
+                Value::Set(o),
+            ) => {
+                let Value::Set(result) = super::pyset::binary(op, &s.borrow(), &o.borrow())? else {
+                    return Ok(false);
+                };
+                let members = std::mem::take(&mut *result.borrow_mut());
+                *s.borrow_mut() = members;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     pub(super) fn aug_assign(&mut self, target: &Expr, op: BinOp, value: &Expr) -> Result<()> {
         if self.number_aug_assign(target, op, value) {
             return Ok(());
@@ -594,6 +626,10 @@ impl Interp {
                     super::session::op_context(&format!("{}=", op.symbol()), &operands)
                 })
             });
+        }
+        if self.inplace_container(&current, op, &rhs)? {
+            // The same object, bound again (as Python's `+=` does after `__iadd__`).
+            return self.assign(target, current);
         }
         let result = match super::ops::number_binary(op, &current, &rhs) {
             Some(Ok(v)) => v,

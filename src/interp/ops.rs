@@ -248,6 +248,18 @@ fn python_equal(a: &Value, b: &Value) -> bool {
         (Value::None, Value::None) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Set(x), Value::Set(y)) => super::pyset::equal(&x.borrow(), &y.borrow()),
+        // A keys view is set-like: it equals a set (or keys view) of the same keys.
+        (Value::DictView(v), other) | (other, Value::DictView(v))
+            if v.kind == super::value::ViewKind::Keys =>
+        {
+            let keys = v.items();
+            let others = match other {
+                Value::Set(_) => other.iter_items().unwrap_or_default(),
+                Value::DictView(o) if o.kind == super::value::ViewKind::Keys => o.items(),
+                _ => return false,
+            };
+            keys.len() == others.len() && keys.iter().all(|k| contains(other, k).unwrap_or(false))
+        }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::QDType(x), Value::QDType(y)) => x == y,
         (Value::QScheme(x), Value::QScheme(y)) => x == y,
@@ -434,9 +446,11 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
     match container {
         Value::Set(s) => Ok(super::pyset::contains(&s.borrow(), item)),
         Value::Dict(d) => Ok(d.borrow().get_key(item).is_some()),
+        Value::DictView(v) => Ok(v.contains(item)),
         // Scanned where they are, not copied out first.
         Value::List(l) => Ok(l.borrow().iter().any(|v| values_equal(v, item))),
         Value::Tuple(t) => Ok(t.iter().any(|v| values_equal(v, item))),
+        Value::Range(start, stop, step) => Ok(range_contains((*start, *stop, *step), item)),
         Value::Str(s) => match item {
             Value::Str(sub) => Ok(s.contains(sub.as_ref())),
             _ => Err(type_err("`in <str>` needs a str on the left")),
@@ -454,6 +468,24 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
         }
         other => Ok(other.iter_items()?.iter().any(|v| values_equal(v, item))),
     }
+}
+
+/// `x in range(...)` by arithmetic, as Python answers it (not by listing the
+/// range, which may be huge).
+fn range_contains((start, stop, step): (i64, i64, i64), item: &Value) -> bool {
+    let i = match item {
+        Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => *f as i64,
+        _ => return false,
+    };
+    let (i, start, stop, step) = (i as i128, start as i128, stop as i128, step as i128);
+    let inside = if step > 0 {
+        start <= i && i < stop
+    } else {
+        stop < i && i <= start
+    };
+    inside && step != 0 && (i - start) % step == 0
 }
 
 /// `t op= x`: computed out of place, then written into `t`'s storage, as long as

@@ -179,8 +179,6 @@ impl Interp {
                 }
                 match &subs[0] {
                     Subscript::Slice { .. } => {
-                        let items = o.iter_items()?;
-                        let n = items.len() as i64;
                         let Idx::Slice(a, b, s) = self.eval_indices(subs)?.remove(0) else {
                             return Err(type_err("bad slice"));
                         };
@@ -188,10 +186,25 @@ impl Interp {
                         if step == 0 {
                             return Err(crate::error::value_err("slice step cannot be zero"));
                         }
-                        let picked = python_slice(n, a, b, step)
-                            .into_iter()
-                            .map(|i| items[i].clone())
-                            .collect();
+                        // The picked items, read where they are: copying the
+                        // whole sequence first made `xs[i:i + k]` in a loop
+                        // quadratic. (A string's characters are found by a
+                        // walk, so it is split once.)
+                        if let Value::Range(r0, _, rs) = &o {
+                            return range_slice((*r0, *rs), o.sequence_len() as i64, (a, b, step));
+                        }
+                        let picked: Vec<Value> = if let Value::Str(_) = &o {
+                            let items = o.iter_items()?;
+                            python_slice(items.len() as i64, a, b, step)?
+                                .into_iter()
+                                .filter_map(|i| items.get(i).cloned())
+                                .collect()
+                        } else {
+                            python_slice(o.sequence_len() as i64, a, b, step)?
+                                .into_iter()
+                                .filter_map(|i| o.sequence_item(i))
+                                .collect()
+                        };
                         Ok(match o {
                             Value::Tuple(_) => Value::tuple(picked),
                             Value::Shape(_) => Value::Shape(Rc::new(
@@ -246,7 +259,6 @@ impl Interp {
 }
 
 /// A dict has no such key: say which keys it has.
-/// A dict has no such key: say which keys it has.
 pub fn missing_key(key: &str, keys: &[String]) -> Error {
     let mut e = index_err(format!("no key {key:?} in the dict"));
     e = match crate::print::suggest::closest(key, keys.iter().map(String::as_str)) {
@@ -259,29 +271,59 @@ pub fn missing_key(key: &str, keys: &[String]) -> Error {
     e
 }
 
-/// The indices a Python slice `a:b:s` selects from a sequence of length `n`.
-pub fn python_slice(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> Vec<usize> {
+/// `range(...)[a:b:s]`: a range again, as in Python (never listed).
+fn range_slice(
+    (r0, rs): (i64, i64),
+    n: i64,
+    (a, b, step): (Option<i64>, Option<i64>, i64),
+) -> Result<Value> {
+    let (start, stop) = slice_bounds(n, a, b, step);
+    let at = |i: i64| i64::try_from(r0 as i128 + i as i128 * rs as i128);
+    let step = i64::try_from(rs as i128 * step as i128);
+    match (at(start), at(stop), step) {
+        (Ok(start), Ok(stop), Ok(step)) => Ok(Value::Range(start, stop, step)),
+        _ => Err(crate::error::value_err(
+            "this slice of the range is out of the int64 range",
+        )),
+    }
+}
+
+/// Python's `slice.indices`: a slice's start and stop, made non-negative and
+/// clamped to a sequence of length `n` (-1 stands for "before the first" when
+/// stepping back).
+fn slice_bounds(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> (i64, i64) {
     let norm = |v: i64, lo: i64, hi: i64| {
-        let v = if v < 0 { v + n } else { v };
+        let v = if v < 0 { v.saturating_add(n) } else { v };
         v.clamp(lo, hi)
     };
-    let mut out = Vec::new();
     if step > 0 {
-        let start = a.map_or(0, |v| norm(v, 0, n));
-        let stop = b.map_or(n, |v| norm(v, 0, n));
-        let mut i = start;
-        while i < stop {
-            out.push(i as usize);
-            i += step;
-        }
+        (
+            a.map_or(0, |v| norm(v, 0, n)),
+            b.map_or(n, |v| norm(v, 0, n)),
+        )
     } else {
-        let start = a.map_or(n - 1, |v| norm(v, -1, n - 1));
-        let stop = b.map_or(-1, |v| norm(v, -1, n - 1));
-        let mut i = start;
-        while i > stop {
-            out.push(i as usize);
-            i += step;
-        }
+        (
+            a.map_or(n - 1, |v| norm(v, -1, n - 1)),
+            b.map_or(-1, |v| norm(v, -1, n - 1)),
+        )
     }
-    out
+}
+
+/// The indices a Python slice `a:b:s` selects from a sequence of length `n`
+/// (a memory error when they are more than a list may hold: `n` may be a
+/// huge range's).
+pub fn python_slice(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> Result<Vec<usize>> {
+    let (start, stop) = slice_bounds(n, a, b, step);
+    // How many: the distance over the step, rounded up (none when it is the
+    // wrong way).
+    let distance = stop as i128 - start as i128;
+    let count = if distance == 0 || (distance > 0) != (step > 0) {
+        0
+    } else {
+        (distance.unsigned_abs() - 1) / step.unsigned_abs() as u128 + 1
+    };
+    super::value::check_items(count)?;
+    Ok((0..count as i128)
+        .map(|k| (start as i128 + k * step as i128) as usize)
+        .collect())
 }

@@ -64,6 +64,8 @@ pub enum Value {
     Progress(Rc<Value>),
     /// A dict with string keys in insertion order (`load("d.npz")`, `dict(a=1)`).
     Dict(Rc<RefCell<Dict>>),
+    /// `d.keys()`, `d.values()`, `d.items()`: live views of a dict.
+    DictView(Rc<DictView>),
     /// `torch.no_grad()` and the other grad-mode contexts, for `with`.
     GradMode(GradMode),
     /// `type(x)`: a class, by Python's name for it (`torch.Tensor`, `float`).
@@ -368,6 +370,64 @@ impl Dict {
     }
 }
 
+/// What a dict view shows of its dict.
+#[derive(Clone, Copy, PartialEq)]
+pub enum ViewKind {
+    Keys,
+    Values,
+    Items,
+}
+
+/// `d.keys()` and its kin: they see the dict as it is when used (Python's
+/// views), and `k in d.keys()` is a hash lookup.
+pub struct DictView {
+    pub dict: Rc<RefCell<Dict>>,
+    pub kind: ViewKind,
+}
+
+impl DictView {
+    /// `dict_keys`, `odict_values`...: Python's class name for the view.
+    pub fn class_name(&self) -> &'static str {
+        match (self.dict.borrow().ordered, self.kind) {
+            (false, ViewKind::Keys) => "dict_keys",
+            (false, ViewKind::Values) => "dict_values",
+            (false, ViewKind::Items) => "dict_items",
+            (true, ViewKind::Keys) => "odict_keys",
+            (true, ViewKind::Values) => "odict_values",
+            (true, ViewKind::Items) => "odict_items",
+        }
+    }
+
+    /// The keys, values or (key, value) pairs, in the dict's order.
+    pub fn items(&self) -> Vec<Value> {
+        let d = self.dict.borrow();
+        match self.kind {
+            ViewKind::Keys => d.iter().map(|(k, _)| k.clone()).collect(),
+            ViewKind::Values => d.iter().map(|(_, v)| v.clone()).collect(),
+            ViewKind::Items => d
+                .iter()
+                .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                .collect(),
+        }
+    }
+
+    /// `x in view`: keys by hash, pairs by their key's value, values by a scan.
+    pub fn contains(&self, x: &Value) -> bool {
+        let d = self.dict.borrow();
+        let equal = crate::interp::ops::values_equal;
+        match self.kind {
+            ViewKind::Keys => d.get_key(x).is_some(),
+            ViewKind::Values => d.iter().any(|(_, v)| equal(v, x)),
+            ViewKind::Items => match x {
+                Value::Tuple(kv) if kv.len() == 2 => {
+                    d.get_key(&kv[0]).is_some_and(|v| equal(v, &kv[1]))
+                }
+                _ => false,
+            },
+        }
+    }
+}
+
 /// Python's hashable values: what a dict key may be.
 pub fn check_hashable(k: &Value) -> Result<()> {
     match k {
@@ -431,6 +491,7 @@ impl Value {
             Value::Complex(..) => "complex",
             Value::Exception(_) => "exception",
             Value::Set(_) => "set",
+            Value::DictView(v) => v.class_name(),
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
@@ -478,6 +539,7 @@ impl Value {
             Value::List(l) => !l.borrow().is_empty(),
             Value::Dict(d) => !d.borrow().is_empty(),
             Value::Set(s) => !s.borrow().is_empty(),
+            Value::DictView(v) => !v.dict.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::Named(_) => true,
             Value::Range(a, b, s) => range_len(*a, *b, *s) > 0,
@@ -524,6 +586,11 @@ impl Value {
             Value::Range(a, b, s) => (j < range_len(*a, *b, *s) as usize)
                 .then(|| Value::Int(a.wrapping_add((j as i64).wrapping_mul(*s)))),
             Value::Shape(s) => s.get(j).map(|&d| Value::Int(d as i64)),
+            // An ASCII string's characters are its bytes (no walk to the j-th).
+            Value::Str(s) if s.is_ascii() => s
+                .as_bytes()
+                .get(j)
+                .map(|&b| Value::Str((b as char).to_string().into())),
             Value::Str(s) => s.chars().nth(j).map(|c| Value::Str(c.to_string().into())),
             _ => None,
         }
@@ -545,6 +612,7 @@ impl Value {
             Value::Iter(it) => super::generator::drain(it)?,
             Value::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
             Value::Set(s) => crate::interp::pyset::ordered(&s.borrow()),
+            Value::DictView(v) => v.items(),
             Value::Str(s) => s
                 .chars()
                 .map(|c| Value::Str(c.to_string().into()))

@@ -86,6 +86,7 @@ fn repr_inner(v: &Value, opts: &PrintOptions) -> String {
         Value::Complex(re, im) => crate::print::number::py_complex_repr(*re, *im),
         Value::Exception(e) => format!("{}({})", e.py_class(), quote(&e.message)),
         Value::Set(s) if s.borrow().is_empty() => "set()".into(),
+        Value::DictView(v) => format!("{}([{}])", v.class_name(), join(&v.items(), opts)),
         Value::Set(s) => format!(
             "{{{}}}",
             join(&crate::interp::pyset::ordered(&s.borrow()), opts)

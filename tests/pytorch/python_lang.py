@@ -257,3 +257,57 @@ small.discard(2)
 small.add(2.0)
 print(len(small), sorted(x for x in small if x != (1, 2)), 1 in small, (1, 2) in small, 2 in small)
 print(2 in [1, 2], (1, 2) in [(1, 2)], 'b' in ('a', 'b'), 3 in (1, 2))
+
+# In-place operators change the object itself (every name for it sees it), and
+# a loop of them stays linear; slices read only the items they pick; `in` a
+# range is arithmetic (a huge range is never listed); ASCII and other strings
+# index by character.
+xs = [1]
+alias = xs
+xs += (2, 3)
+xs += [4]
+xs *= 2
+for i in range(20000):
+    xs += [i]
+print(alias[:10], len(alias), alias is xs)
+s = {1, 2}
+alias_s = s
+s |= {3}
+s -= {1}
+s ^= {2, 9}
+s &= {3, 9, 10}
+print(sorted(alias_s))
+try:
+    xs += 5
+except TypeError:
+    print("TypeError")
+big = list(range(10000))
+print(sum(len(big[i:i + 10]) for i in range(0, 10000, 7)), big[-3:], big[::2500], big[9998:2:-4000], big[5:1])
+print(range(10**12)[10**12 - 3:], range(10)[::3], range(20, 1, -2)[1:-2:2], range(5)[9:], 10**11 in range(0, 10**12, 2), 7 in range(0, 100, 2), 3.0 in range(5), -1 in range(5))
+print(5 in range(10, 0, -1), 10 in range(10, 0, -1), 0 in range(10, 0, -1), True in range(2), 'a' in range(3))
+word = "ab" * 500 + "é"
+print(word[3], word[-1], word[999], sum(1 for i in range(len(word)) if word[i] == "a"), word[995:1001])
+
+# Dict views: live (they see later inserts), printed as Python prints them,
+# `in` a keys view is a hash lookup; a keys view equals a set of its keys.
+d = {'a': 1, 'b': 2}
+k, v, it = d.keys(), d.values(), d.items()
+print(k, v, it, len(k), bool(d.keys()), bool({}.values()))
+d['c'] = 3
+print(k, list(v), sorted(it), type(k).__name__, type(it).__name__)
+print('a' in k, 'z' in k, 2 in v, 9 in v, ('b', 2) in it, ('b', 3) in it, 'b' in it)
+print(set(k) == {'a', 'b', 'c'}, tuple(v), sum(v), max(k), min(v), any(v), all(k))
+for i, key in enumerate(d.keys()):
+    print(i, key, d[key])
+for key, val in d.items():
+    print(key, val)
+print([x * 2 for x in d.values()], dict(zip(d.keys(), d.values())), list(zip(k, v)))
+od = torch.nn.Linear(2, 1).state_dict()
+print(od.keys(), len(od.values()), [k for k, _ in od.items()])
+e = {}
+print(e.keys(), e.values(), e.items())
+big = {i: i for i in range(5000)}
+print(sum(1 for i in range(20000) if i in big.keys()))
+ks = sorted(d.keys(), reverse=True)
+print(ks, list(reversed(list(d.keys()))), sorted(d.items(), key=lambda kv: -kv[1]))
+print(d.keys() == {'a', 'b', 'c'}, d.keys() == d.keys(), str(d.keys()), repr(d.values()))

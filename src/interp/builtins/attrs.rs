@@ -7,7 +7,7 @@ use super::{Builtin, method, module_attr};
 use crate::error::{Result, dtype_err, type_err, value_err};
 use crate::interp::Interp;
 use crate::interp::args::Args;
-use crate::interp::value::Value;
+use crate::interp::value::{DictView, Value, ViewKind};
 use crate::row;
 use crate::syntax::ast::Span;
 use crate::tensor::Tensor;
@@ -109,7 +109,7 @@ const DICT_ROWS: &[Builtin] = &[
         Method,
         "keys",
         "dict.keys()",
-        "The keys, in insertion order.",
+        "A live view of the keys, in insertion order (`k in d.keys()` is a hash lookup).",
         "dict(a=1, b=2).keys()",
         dict_keys
     ),
@@ -117,7 +117,7 @@ const DICT_ROWS: &[Builtin] = &[
         Method,
         "values",
         "dict.values()",
-        "The values, in insertion order.",
+        "A live view of the values, in insertion order.",
         "dict(a=1, b=2).values()",
         dict_values
     ),
@@ -125,7 +125,7 @@ const DICT_ROWS: &[Builtin] = &[
         Method,
         "items",
         "dict.items()",
-        "(key, value) pairs, in insertion order.",
+        "A live view of the (key, value) pairs, in insertion order.",
         "dict(a=1, b=2).items()",
         dict_items
     ),
@@ -146,29 +146,22 @@ pub(super) fn dict_of(a: &mut Args) -> Result<Rc<std::cell::RefCell<crate::inter
     }
 }
 
-fn dict_keys(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let d = dict_of(&mut a)?;
+fn dict_view(mut a: Args, kind: ViewKind) -> Result<Value> {
+    let dict = dict_of(&mut a)?;
     a.finish()?;
-    let keys = d.borrow().iter().map(|(k, _)| k.clone()).collect();
-    Ok(Value::list(keys))
+    Ok(Value::DictView(Rc::new(DictView { dict, kind })))
 }
 
-fn dict_values(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let d = dict_of(&mut a)?;
-    a.finish()?;
-    let values = d.borrow().iter().map(|(_, v)| v.clone()).collect();
-    Ok(Value::list(values))
+fn dict_keys(_: &mut Interp, a: Args) -> Result<Value> {
+    dict_view(a, ViewKind::Keys)
 }
 
-fn dict_items(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let d = dict_of(&mut a)?;
-    a.finish()?;
-    let items = d
-        .borrow()
-        .iter()
-        .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
-        .collect();
-    Ok(Value::list(items))
+fn dict_values(_: &mut Interp, a: Args) -> Result<Value> {
+    dict_view(a, ViewKind::Values)
+}
+
+fn dict_items(_: &mut Interp, a: Args) -> Result<Value> {
+    dict_view(a, ViewKind::Items)
 }
 
 fn dict_get(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -218,6 +218,7 @@ pub fn len_of(v: &Value) -> Result<i64> {
         Value::List(l) => l.borrow().len() as i64,
         Value::Dict(d) => d.borrow().len() as i64,
         Value::Set(s) => s.borrow().len() as i64,
+        Value::DictView(v) => v.dict.borrow().len() as i64,
         Value::Tuple(t) => t.len() as i64,
         Value::Named(n) => n.fields.len() as i64,
         Value::Shape(s) => s.len() as i64,

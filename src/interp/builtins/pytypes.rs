@@ -208,6 +208,7 @@ pub fn class_of(v: &Value) -> &'static str {
         Value::Complex(..) => "complex",
         Value::Exception(e) => exception_class(&e.py_class()),
         Value::Set(_) => "set",
+        Value::DictView(v) => v.class_name(),
         Value::Str(_) => "str",
         Value::List(_) => "list",
         Value::Tuple(_) => "tuple",
