@@ -52,11 +52,11 @@ impl Args {
             let (_, v, s) = self.keywords.remove(i);
             return Some((v, s));
         }
-        if self.next < self.positional.len() {
-            self.next += 1;
-            return Some(self.positional[self.next - 1].clone());
-        }
-        None
+        // Moved out, not cloned: a builtin takes each positional once (what
+        // is left after `next` stays for `rest` and `finish`).
+        let (v, s) = self.positional.get_mut(self.next)?;
+        self.next += 1;
+        Some((std::mem::replace(v, Value::None), *s))
     }
 
     /// Only a keyword (for keyword-only parameters like `dtype=`).

@@ -6,10 +6,11 @@ use std::rc::Rc;
 use super::args::Args;
 use super::builtins::Builtin;
 use super::eval::Exec;
-use super::value::{NamedTuple, Value};
+use super::value::{NamedTuple, Scope, Value, Vars};
 use super::{Interp, MAX_CALL_DEPTH};
 use crate::error::{Error, ErrorKind, Result, type_err};
 use crate::syntax::ast::*;
+use std::cell::RefCell;
 
 impl Interp {
     /// Call any callable value.
@@ -122,16 +123,23 @@ impl Interp {
                 .at(g_span)),
             };
         }
-        // What the call was given (reference counts only): its tensors are
-        // unpacked for :trace, or for :why when the call fails, not on every call.
-        // Inline for a few arguments: a heap block per call was a small op's cost.
-        // (Two plain loops: the chained iterator's collect was twice the code.)
+        // What the call was given that may hold tensors (reference counts
+        // only): its tensors are unpacked for :trace, or for :why when the call
+        // fails, not on every call. Numbers and strings are left out (no clone
+        // to make and drop). Inline for a few arguments: a heap block per call
+        // was a small op's cost. (Two plain loops: the chained iterator's
+        // collect was twice the code.)
         let mut given: smallvec::SmallVec<[(Value, Span); 4]> = smallvec::SmallVec::new();
+        let operand = |v: &Value| matches!(v, Value::Tensor(_) | Value::List(_) | Value::Tuple(_));
         for (v, s) in &positional {
-            given.push((v.clone(), *s));
+            if operand(v) {
+                given.push((v.clone(), *s));
+            }
         }
         for (_, v, s) in &keywords {
-            given.push((v.clone(), *s));
+            if operand(v) {
+                given.push((v.clone(), *s));
+            }
         }
         let mut args = Args::new(b.name, positional, keywords, span);
         args.method = method;
@@ -174,11 +182,14 @@ impl Interp {
             )
             .hint("check that the recursion has a base case that is reached"));
         }
-        let scope = self.bind_params(def, &func.defaults, positional, keywords, span)?;
-        let scope = Rc::new(super::value::Scope {
-            vars: std::cell::RefCell::new(scope),
-            parent: func.env.clone(),
-        });
+        let scope = self.new_scope(func.env.clone(), def.params.len());
+        self.bind_params(
+            def,
+            &func.defaults,
+            (positional, keywords),
+            span,
+            &mut scope.vars.borrow_mut(),
+        )?;
         if def.is_generator {
             return self.make_generator(func.clone(), scope, span);
         }
@@ -194,7 +205,9 @@ impl Interp {
         drop(mode);
         self.source = caller_source;
         self.depth -= 1;
-        self.locals.pop();
+        if let Some(scope) = self.locals.pop() {
+            self.recycle_scope(scope);
+        }
         self.declared.pop();
         let r = r.map_err(through)?;
         match r {
@@ -205,16 +218,46 @@ impl Interp {
 }
 
 impl Interp {
+    /// A call's scope, under `parent`: a spare one when there is one, else a
+    /// new one with room for the parameters and a few locals (none for a
+    /// function of no parameters: a lambda's body binds nothing).
+    fn new_scope(&mut self, parent: Option<Rc<Scope>>, params: usize) -> Rc<Scope> {
+        if let Some(mut scope) = self.spare_scopes.pop()
+            && let Some(s) = Rc::get_mut(&mut scope)
+        {
+            s.parent = parent;
+            return scope;
+        }
+        let room = if params == 0 { 0 } else { params + 4 };
+        Rc::new(Scope {
+            vars: RefCell::new(Vars::with_capacity_and_hasher(room, Default::default())),
+            parent,
+        })
+    }
+
+    /// A returned call's scope, kept for the next call when nothing else
+    /// holds it (a closure made in the call keeps it alive instead).
+    fn recycle_scope(&mut self, mut scope: Rc<Scope>) {
+        const SPARE: usize = 16;
+        if self.spare_scopes.len() < SPARE
+            && let Some(s) = Rc::get_mut(&mut scope)
+        {
+            s.vars.get_mut().clear();
+            s.parent = None;
+            self.spare_scopes.push(scope);
+        }
+    }
+
     /// A user function's scope: positionals in order, `*args` takes the rest,
     /// keywords by name, `**kwargs` the unknown ones, then the defaults.
     fn bind_params(
         &mut self,
         def: &FnDef,
         defaults: &[Option<Value>],
-        positional: Vec<(Value, Span)>,
-        keywords: Vec<(String, Value, Span)>,
+        (positional, keywords): super::pyexpr::CallArgs,
         span: Span,
-    ) -> Result<crate::interp::value::Vars> {
+        scope: &mut Vars,
+    ) -> Result<()> {
         // The common call, f(a, b) to def f(x, y, z=1): one binding per
         // parameter, without the bookkeeping that keywords and stars need.
         let n = positional.len();
@@ -224,15 +267,6 @@ impl Interp {
             && def.params.iter().all(|p| p.star == Star::None)
             && (n..def.params.len()).all(defaulted)
         {
-            // Room for a few locals; none for a function of no parameters
-            // (a lambda's body binds nothing: its table stays unallocated).
-            let room = if def.params.is_empty() {
-                0
-            } else {
-                def.params.len() + 4
-            };
-            let mut scope =
-                crate::interp::value::Vars::with_capacity_and_hasher(room, Default::default());
             for (p, (v, _)) in def.params.iter().zip(positional) {
                 scope.insert(p.name.clone(), v);
             }
@@ -242,7 +276,7 @@ impl Interp {
                     scope.insert(p.name.clone(), v.clone());
                 }
             }
-            return Ok(scope);
+            return Ok(());
         }
         let plain: Vec<&Param> = def.params.iter().filter(|p| p.star == Star::None).collect();
         // Parameters after `*args` (or a bare `*`) are keyword-only.
@@ -268,7 +302,6 @@ impl Interp {
                 positional.len()
             )));
         }
-        let mut scope: crate::interp::value::Vars = Default::default();
         let mut extra = vec![];
         for (i, (v, _)) in positional.into_iter().enumerate() {
             match by_position.get(i) {
@@ -330,7 +363,7 @@ impl Interp {
                 }
             }
         }
-        Ok(scope)
+        Ok(())
     }
 }
 

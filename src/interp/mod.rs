@@ -140,6 +140,10 @@ pub struct Interp {
     /// a loop calling `F.relu(x)` or `torch.exp(x)` asks on every pass.
     module_members:
         std::collections::HashMap<Box<str>, Value, std::hash::BuildHasherDefault<value::FxHasher>>,
+    /// Scopes of calls that returned and that nothing kept (no closure made
+    /// in them): emptied, they are the next calls' scopes, so a call does not
+    /// allocate its table of variables afresh.
+    spare_scopes: Vec<Rc<value::Scope>>,
     /// The generator bodies running now, innermost last.
     generators: Vec<generator::Frame>,
     /// The errors being handled by `except` blocks (a bare `raise` re-raises the last).
@@ -180,6 +184,7 @@ impl Interp {
             depth: 0,
             declared: Vec::new(),
             generators: Vec::new(),
+            spare_scopes: Vec::new(),
             method_ctx: Vec::new(),
             nn_classes: None,
             nn_loading: false,

@@ -164,7 +164,7 @@ impl Interp {
 
     /// Call arguments, with `*list` and `**dict` spread.
     pub(super) fn eval_args(&mut self, args: &[Arg]) -> Result<CallArgs> {
-        self.eval_args_after(args, Vec::new())
+        self.eval_args_after(args, Vec::with_capacity(args.len()))
     }
 
     /// `eval_args`, its positionals after those given (a method's receiver).

@@ -311,3 +311,31 @@ print(sum(1 for i in range(20000) if i in big.keys()))
 ks = sorted(d.keys(), reverse=True)
 print(ks, list(reversed(list(d.keys()))), sorted(d.items(), key=lambda kv: -kv[1]))
 print(d.keys() == {'a', 'b', 'c'}, d.keys() == d.keys(), str(d.keys()), repr(d.values()))
+
+# A call's scope is reused by later calls only when nothing kept it: closures
+# made in a call keep their variables through any number of calls after, and a
+# call that raised leaves nothing behind.
+def make_adder(k):
+    return lambda x: x + k
+adders = [make_adder(i) for i in range(5)]
+def product(a, b):
+    return a * b
+def fails(n):
+    scratch = n * 2
+    raise ValueError(scratch)
+noise = 0
+for i in range(200):
+    noise += product(i, 3)
+    try:
+        fails(i)
+    except ValueError:
+        pass
+def counter():
+    count = 0
+    def bump():
+        nonlocal count
+        count += 1
+        return count
+    return bump
+c1, c2 = counter(), counter()
+print([f(10) for f in adders], noise, c1(), c1(), c2(), c1(), sum(product(i, i) for i in range(10)))

@@ -1,8 +1,10 @@
 """Pure-Python loops beside the scalar_loop row, one line per pattern (`OP <name>
 <median ms>`): while, recursion (calls), list append / comprehension / indexing,
 dict counting, a 5000-word vocabulary, set membership, float arithmetic,
-branches, nested loops, string building. Runs unchanged under tsh and python3; compare.py --script <this file> runs both (the
+branches, nested loops, string building, `xs += [x]`, slices, `in d.keys()`, `in
+range(...)`, string indexing, `math.sqrt` and user-method calls. Runs unchanged under tsh and python3; compare.py --script <this file> runs both (the
 reference side is CPython itself)."""
+import math
 import time
 
 
@@ -86,8 +88,45 @@ def set_seen():
             s.add(k)
             c += 1
     return c
+def list_iadd():
+    xs = []
+    for i in range(20000):
+        xs += [i]
+    return len(xs)
+def slice_loop():
+    xs = list(range(10000))
+    s = 0
+    for i in range(2000):
+        s += len(xs[i:i + 10])
+    return s
+def keys_in():
+    d = {i: i for i in range(2000)}
+    return sum(1 for i in range(10000) if i in d.keys())
+def in_range():
+    return sum(1 for i in range(50000) if i in range(0, 10**9, 3))
+def str_index():
+    s = "abcdefgh" * 1000
+    return sum(1 for i in range(len(s)) if s[i] == "a")
+def math_calls():
+    s = 0.0
+    for i in range(100000):
+        s += math.sqrt(i)
+    return s
+class P:
+    def __init__(self, x):
+        self.x = x
+    def get(self):
+        return self.x
+def method_calls():
+    p = P(1)
+    s = 0
+    for i in range(50000):
+        s += p.get()
+    return s
 for n, f in [("while_loop", while_loop), ("fib20", calls), ("list_append", list_append), ("list_comp", list_comp),
              ("dict_count", dict_count), ("float_math", float_math), ("branchy", branchy), ("nested", nested),
              ("str_build", str_build), ("list_index", list_index), ("dict_vocab", dict_vocab),
-             ("set_seen", set_seen)]:
+             ("set_seen", set_seen), ("list_iadd", list_iadd), ("slice_loop", slice_loop), ("keys_in", keys_in),
+             ("in_range", in_range), ("str_index", str_index), ("math_calls", math_calls),
+             ("method_calls", method_calls)]:
     bench(n, f)

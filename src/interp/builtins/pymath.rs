@@ -9,6 +9,7 @@ use crate::interp::args::Args;
 use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::row;
+use crate::syntax::ast::Span;
 
 use super::pyspecial::{gamma, lgamma};
 use crate::tensor::op::math::libm;
@@ -154,19 +155,32 @@ fn checked(name: &str, x: f64, y: f64) -> Result<f64> {
 }
 
 fn arg(a: &mut Args, param: &str) -> Result<f64> {
-    let name = format!("math.{}", a.name);
-    let (v, s) = a.take(param).ok_or_else(|| {
-        type_err(format!("{name}() missing required argument '{param}'")).at(a.span)
-    })?;
-    convert::to_float(&v, &name, param).map_err(|e| e.at(s))
+    let (v, s) = math_arg(a, param)?;
+    match v {
+        // A number needs no conversion, nor the function's name spelled out
+        // for a message (that was most of a `math.sqrt(x)` call's cost).
+        Value::Float(f) => Ok(f),
+        Value::Int(i) => Ok(i as f64),
+        v => convert::to_float(&v, &format!("math.{}", a.name), param).map_err(|e| e.at(s)),
+    }
 }
 
 pub(super) fn int_arg(a: &mut Args, param: &str) -> Result<i64> {
-    let name = format!("math.{}", a.name);
-    let (v, s) = a.take(param).ok_or_else(|| {
-        type_err(format!("{name}() missing required argument '{param}'")).at(a.span)
-    })?;
-    convert::to_int(&v, &name, param).map_err(|e| e.at(s))
+    let (v, s) = math_arg(a, param)?;
+    match v {
+        Value::Int(i) => Ok(i),
+        v => convert::to_int(&v, &format!("math.{}", a.name), param).map_err(|e| e.at(s)),
+    }
+}
+
+fn math_arg(a: &mut Args, param: &str) -> Result<(Value, Span)> {
+    a.take(param).ok_or_else(|| {
+        type_err(format!(
+            "math.{}() missing required argument '{param}'",
+            a.name
+        ))
+        .at(a.span)
+    })
 }
 
 fn unary(_: &mut Interp, mut a: Args) -> Result<Value> {
