@@ -234,15 +234,22 @@ impl Interp {
                             .map_err(|err| err.at(ix.span))?;
                         // One item, read where it is: copying the sequence
                         // made `xs[i]` in a loop quadratic.
-                        let n = o.sequence_len() as i64;
-                        let j = if i < 0 { i + n } else { i };
-                        match (0..n).contains(&j).then(|| o.sequence_item(j as usize)) {
-                            Some(Some(item)) => Ok(item),
-                            _ => Err(index_err(format!(
-                                "index {i} is out of range for {} of length {n}",
-                                o.a_type_name()
-                            ))),
-                        }
+                        // The length only where it is needed (a string's is a
+                        // count of its characters): for a negative index, and
+                        // for the message.
+                        let item = match usize::try_from(i) {
+                            Ok(j) => o.sequence_item(j),
+                            Err(_) => usize::try_from(i.saturating_add(o.sequence_len() as i64))
+                                .ok()
+                                .and_then(|j| o.sequence_item(j)),
+                        };
+                        item.ok_or_else(|| {
+                            index_err(format!(
+                                "index {i} is out of range for {} of length {}",
+                                o.a_type_name(),
+                                o.sequence_len()
+                            ))
+                        })
                     }
                     Subscript::Ellipsis(_) => Err(type_err(format!(
                         "{} cannot be indexed with ...",

@@ -586,8 +586,10 @@ impl Value {
             Value::Range(a, b, s) => (j < range_len(*a, *b, *s) as usize)
                 .then(|| Value::Int(a.wrapping_add((j as i64).wrapping_mul(*s)))),
             Value::Shape(s) => s.get(j).map(|&d| Value::Int(d as i64)),
-            // An ASCII string's characters are its bytes (no walk to the j-th).
-            Value::Str(s) if s.is_ascii() => s
+            // Up to an ASCII character j, characters are bytes: byte j is the
+            // character, found by a vector scan of the bytes before it instead
+            // of a walk of the characters (a string keeps no count of them).
+            Value::Str(s) if s.as_bytes().get(..=j).is_some_and(<[u8]>::is_ascii) => s
                 .as_bytes()
                 .get(j)
                 .map(|&b| Value::Str((b as char).to_string().into())),
