@@ -68,6 +68,16 @@ impl Interp {
             let (positional, keywords) = self.eval_args_after(args, receiver)?;
             return self.call_builtin_as(b, positional, keywords, span, true);
         }
+        // A user class's method, likewise: no bound method made, and the
+        // receiver placed first, not inserted before the arguments.
+        if let Value::Object(ob) = &o
+            && let Some((class, f)) = super::classes::plain_method(ob, name)
+        {
+            let mut receiver = Vec::with_capacity(args.len() + 1);
+            receiver.push((o.clone(), span));
+            let args = self.eval_args_after(args, receiver)?;
+            return self.call_method(&o, &f, &class, args, span);
+        }
         let mut f = super::builtins::get_attr(self, &o, name);
         if let Err(err) = &mut f
             && err.span.is_none()

@@ -175,6 +175,18 @@ impl Interp {
         span: Span,
     ) -> Result<Value> {
         positional.insert(0, (obj.clone(), span));
+        self.call_method(obj, func, class, (positional, keywords), span)
+    }
+
+    /// A method of `class` called on `obj`, its arguments already led by `obj`.
+    pub(super) fn call_method(
+        &mut self,
+        obj: &Value,
+        func: &Rc<Func>,
+        class: &Rc<Class>,
+        (positional, keywords): super::pyexpr::CallArgs,
+        span: Span,
+    ) -> Result<Value> {
         self.method_ctx.push((obj.clone(), class.clone()));
         let r = self.call_user(func, positional, keywords, span);
         self.method_ctx.pop();
@@ -282,6 +294,19 @@ pub fn object_attr(obj: &Rc<Object>, name: &str) -> Option<Value> {
             super::builtins::module_method(name).map(|b| Value::Method(Rc::new((me, b))))
         }
         None => None,
+    }
+}
+
+/// `obj.name` when it is a plain method (a function of its class, not
+/// shadowed by the instance, not a property, static or class method): what
+/// `obj.name(...)` calls directly, with `obj` first, without a bound method.
+pub fn plain_method(obj: &Rc<Object>, name: &str) -> Option<(Rc<Class>, Rc<Func>)> {
+    if obj.get(name).is_some() {
+        return None;
+    }
+    match obj.class.lookup(name)? {
+        (owner, Value::Function(f)) if f.binding == Binding::Instance => Some((owner, f)),
+        _ => None,
     }
 }
 

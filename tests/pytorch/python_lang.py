@@ -339,3 +339,31 @@ def counter():
     return bump
 c1, c2 = counter(), counter()
 print([f(10) for f in adders], noise, c1(), c1(), c2(), c1(), sum(product(i, i) for i in range(10)))
+
+# Methods called straight from the class (no bound method made) keep Python's
+# rules: an instance attribute shadows a method, static and class methods and
+# properties bind as before, super() finds the base, and a method replaced on
+# the class is the one called.
+class Base:
+    def hello(self, n=1):
+        return "base" * n
+    @staticmethod
+    def twice(x):
+        return 2 * x
+    @classmethod
+    def make(cls):
+        return cls.__name__
+    @property
+    def size(self):
+        return 7
+class Child(Base):
+    def hello(self, n=1):
+        return "child+" + super().hello(n)
+    def shout(self, *args, **kw):
+        return (args, sorted(kw.items()))
+c = Child()
+print(c.hello(), c.hello(n=2), c.twice(4), c.make(), c.size, c.shout(1, 2, k=3))
+c.hello = lambda: "shadowed"
+print(c.hello(), Child().hello())
+Base.hello = lambda self, n=1: "patched" * n
+print(Base().hello(2), Child().hello())
