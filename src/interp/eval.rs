@@ -627,7 +627,10 @@ impl Interp {
                 })
             });
         }
-        if self.inplace_container(&current, op, &rhs)? {
+        if self
+            .inplace_container(&current, op, &rhs)
+            .map_err(|e| e.at(span))?
+        {
             // The same object, bound again (as Python's `+=` does after `__iadd__`).
             return self.assign(target, current);
         }

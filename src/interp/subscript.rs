@@ -190,6 +190,9 @@ impl Interp {
                         // whole sequence first made `xs[i:i + k]` in a loop
                         // quadratic. (A string's characters are found by a
                         // walk, so it is split once.)
+                        if too_long(o) {
+                            return Err(too_long_err());
+                        }
                         if let Value::Range(r0, _, rs) = &o {
                             return range_slice((*r0, *rs), o.sequence_len() as i64, (a, b, step));
                         }
@@ -239,6 +242,7 @@ impl Interp {
                         // for the message.
                         let item = match usize::try_from(i) {
                             Ok(j) => o.sequence_item(j),
+                            Err(_) if too_long(o) => return Err(too_long_err()),
                             Err(_) => usize::try_from(i.saturating_add(o.sequence_len() as i64))
                                 .ok()
                                 .and_then(|j| o.sequence_item(j)),
@@ -278,6 +282,18 @@ pub fn missing_key(key: &str, keys: &[String]) -> Error {
     e
 }
 
+/// A range with more items than an i64 counts: its length (which a slice or a
+/// negative index needs) is out of reach, as Python's `len()` of it is.
+fn too_long(o: &Value) -> bool {
+    matches!(o, Value::Range(a, b, s) if super::value::range_len_exact(*a, *b, *s) > i64::MAX as i128)
+}
+
+fn too_long_err() -> Error {
+    crate::error::value_err(
+        "this range has more than 2**63 - 1 items: slices and negative indices need its length",
+    )
+}
+
 /// `range(...)[a:b:s]`: a range again, as in Python (never listed).
 fn range_slice(
     (r0, rs): (i64, i64),
@@ -299,6 +315,7 @@ fn range_slice(
 /// clamped to a sequence of length `n` (-1 stands for "before the first" when
 /// stepping back).
 fn slice_bounds(n: i64, a: Option<i64>, b: Option<i64>, step: i64) -> (i64, i64) {
+    let n = n.max(0);
     let norm = |v: i64, lo: i64, hi: i64| {
         let v = if v < 0 { v.saturating_add(n) } else { v };
         v.clamp(lo, hi)

@@ -641,6 +641,13 @@ impl Value {
 }
 
 pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    i64::try_from(range_len_exact(start, stop, step)).unwrap_or(i64::MAX)
+}
+
+/// A range's length in i128: `range(-9 * 10**18, 9 * 10**18)` has more items
+/// than an i64 counts (`range_len` saturates).
+pub fn range_len_exact(start: i64, stop: i64, step: i64) -> i128 {
+    let (start, stop, step) = (start as i128, stop as i128, step as i128);
     if step > 0 && stop > start {
         (stop - start + step - 1) / step
     } else if step < 0 && stop < start {

@@ -284,6 +284,10 @@ except TypeError:
 big = list(range(10000))
 print(sum(len(big[i:i + 10]) for i in range(0, 10000, 7)), big[-3:], big[::2500], big[9998:2:-4000], big[5:1])
 print(range(10**12)[10**12 - 3:], range(10)[::3], range(20, 1, -2)[1:-2:2], range(5)[9:], 10**11 in range(0, 10**12, 2), 7 in range(0, 100, 2), 3.0 in range(5), -1 in range(5))
+huge = range(-4 * 10**18, 4 * 10**18)
+print(huge[1:5], huge[-2:], huge[::3 * 10**18], 0 in huge, huge[10**18], huge[-1])
+huger = range(-9 * 10**18, 9 * 10**18)
+print(0 in huger, huger[10**18])
 print(5 in range(10, 0, -1), 10 in range(10, 0, -1), 0 in range(10, 0, -1), True in range(2), 'a' in range(3))
 word = "ab" * 500 + "é"
 print(word[3], word[-1], word[999], sum(1 for i in range(len(word)) if word[i] == "a"), word[995:1001])
