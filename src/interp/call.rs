@@ -63,9 +63,7 @@ impl Interp {
     ) -> Result<Value> {
         let o = self.eval(obj)?;
         if let Some(b) = super::builtins::receiver_method(&o, name) {
-            let mut receiver = Vec::with_capacity(args.len() + 1);
-            receiver.push((o, span));
-            let (positional, keywords) = self.eval_args_after(args, receiver)?;
+            let (positional, keywords) = self.eval_args_after(args, (o, span))?;
             return self.call_builtin_as(b, positional, keywords, span, true);
         }
         // A user class's method, likewise: no bound method made, and the
@@ -73,9 +71,7 @@ impl Interp {
         if let Value::Object(ob) = &o
             && let Some((class, f)) = super::classes::plain_method(ob, name)
         {
-            let mut receiver = Vec::with_capacity(args.len() + 1);
-            receiver.push((o.clone(), span));
-            let args = self.eval_args_after(args, receiver)?;
+            let args = self.eval_args_after(args, (o.clone(), span))?;
             return self.call_method(&o, &f, &class, args, span);
         }
         let mut f = super::builtins::get_attr(self, &o, name);

@@ -600,10 +600,7 @@ impl Interp {
                 BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor,
                 Value::Set(o),
             ) => {
-                let Value::Set(result) = super::pyset::binary(op, &s.borrow(), &o.borrow())? else {
-                    return Ok(false);
-                };
-                let members = std::mem::take(&mut *result.borrow_mut());
+                let members = super::pyset::combine(op, &s.borrow(), &o.borrow())?;
                 *s.borrow_mut() = members;
             }
             _ => return Ok(false),

@@ -252,13 +252,15 @@ fn python_equal(a: &Value, b: &Value) -> bool {
         (Value::DictView(v), other) | (other, Value::DictView(v))
             if v.kind == super::value::ViewKind::Keys =>
         {
-            let keys = v.items();
-            let others = match other {
-                Value::Set(_) => other.iter_items().unwrap_or_default(),
-                Value::DictView(o) if o.kind == super::value::ViewKind::Keys => o.items(),
+            let other_len = match other {
+                Value::Set(s) => s.borrow().len(),
+                Value::DictView(o) if o.kind == super::value::ViewKind::Keys => {
+                    o.dict.borrow().len()
+                }
                 _ => return false,
             };
-            keys.len() == others.len() && keys.iter().all(|k| contains(other, k).unwrap_or(false))
+            let keys = v.items();
+            keys.len() == other_len && keys.iter().all(|k| contains(other, k).unwrap_or(false))
         }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::QDType(x), Value::QDType(y)) => x == y,
@@ -476,7 +478,10 @@ fn range_contains((start, stop, step): (i64, i64, i64), item: &Value) -> bool {
     let i = match item {
         Value::Int(i) => *i,
         Value::Bool(b) => *b as i64,
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => *f as i64,
+        Value::Float(f) => match super::pyhash::exact_int(*f) {
+            Some(i) => i,
+            None => return false,
+        },
         _ => return false,
     };
     let (i, start, stop, step) = (i as i128, start as i128, stop as i128, step as i128);

@@ -164,11 +164,22 @@ impl Interp {
 
     /// Call arguments, with `*list` and `**dict` spread.
     pub(super) fn eval_args(&mut self, args: &[Arg]) -> Result<CallArgs> {
-        self.eval_args_after(args, Vec::with_capacity(args.len()))
+        self.eval_args_into(args, Vec::with_capacity(args.len()))
     }
 
-    /// `eval_args`, its positionals after those given (a method's receiver).
+    /// A method call's arguments, led by its receiver.
     pub(super) fn eval_args_after(
+        &mut self,
+        args: &[Arg],
+        receiver: (Value, Span),
+    ) -> Result<CallArgs> {
+        let mut positional = Vec::with_capacity(args.len() + 1);
+        positional.push(receiver);
+        self.eval_args_into(args, positional)
+    }
+
+    /// `eval_args`, its positionals after those given.
+    fn eval_args_into(
         &mut self,
         args: &[Arg],
         mut positional: Vec<(Value, Span)>,

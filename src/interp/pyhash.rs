@@ -102,10 +102,16 @@ fn hash_int<H: Hasher>(i: i64, h: &mut H) {
     h.write_u64(i as u64);
 }
 
+/// A float with an integral value (in i64's range) as that int: what `==`
+/// makes it equal to (`1.0 == 1`).
+pub fn exact_int(f: f64) -> Option<i64> {
+    (f.fract() == 0.0 && f.abs() < 9.2e18).then_some(f as i64)
+}
+
 /// A float with an integral value hashes as that int (`d[1.0]` finds `d[1]`).
 fn hash_float<H: Hasher>(f: f64, h: &mut H) {
-    if f.fract() == 0.0 && f.abs() < 9.2e18 {
-        return hash_int(f as i64, h);
+    if let Some(i) = exact_int(f) {
+        return hash_int(i, h);
     }
     h.write_u8(2);
     h.write_u64(f.to_bits());

@@ -107,7 +107,12 @@ pub fn contains(members: &Members, v: &Value) -> bool {
 
 /// `a op b` for two sets.
 pub fn binary(op: BinOp, a: &Members, b: &Members) -> Result<Value> {
-    let out: Members = match op {
+    Ok(Value::Set(Rc::new(RefCell::new(combine(op, a, b)?))))
+}
+
+/// The members of `a op b` (`|`, `&`, `-`, `^`).
+pub fn combine(op: BinOp, a: &Members, b: &Members) -> Result<Members> {
+    Ok(match op {
         BinOp::BitOr => a.union(b).cloned().collect(),
         BinOp::BitAnd => a.intersection(b).cloned().collect(),
         BinOp::Sub => a.difference(b).cloned().collect(),
@@ -118,8 +123,15 @@ pub fn binary(op: BinOp, a: &Members, b: &Members) -> Result<Value> {
                 op.symbol()
             )));
         }
-    };
-    Ok(Value::Set(Rc::new(RefCell::new(out))))
+    })
+}
+
+/// A set's members, or those of any iterable as a set (unhashable items refused).
+fn members_of(v: &Value) -> Result<Members> {
+    match v {
+        Value::Set(o) => Ok(o.borrow().clone()),
+        other => members(other.iter_items()?),
+    }
 }
 
 pub fn is_subset(a: &Members, b: &Members) -> bool {
@@ -132,14 +144,7 @@ pub fn equal(a: &Members, b: &Members) -> bool {
 
 /// A set method called on `s` with `args`.
 pub fn method(s: &Rc<RefCell<Members>>, name: &str, args: &[Value]) -> Result<Value> {
-    let others = || -> Result<Vec<Members>> {
-        args.iter()
-            .map(|a| match a {
-                Value::Set(o) => Ok(o.borrow().clone()),
-                other => members(other.iter_items()?),
-            })
-            .collect()
-    };
+    let others = || -> Result<Vec<Members>> { args.iter().map(members_of).collect() };
     let one = || -> Result<&Value> {
         args.first()
             .ok_or_else(|| type_err(format!("set.{name}() takes exactly one argument")))
@@ -147,9 +152,7 @@ pub fn method(s: &Rc<RefCell<Members>>, name: &str, args: &[Value]) -> Result<Va
     let fold = |op: BinOp| -> Result<Value> {
         let mut acc = s.borrow().clone();
         for o in others()? {
-            if let Value::Set(next) = binary(op, &acc, &o)? {
-                acc = next.borrow().clone();
-            }
+            acc = combine(op, &acc, &o)?;
         }
         Ok(Value::Set(Rc::new(RefCell::new(acc))))
     };
@@ -197,16 +200,10 @@ pub fn method(s: &Rc<RefCell<Members>>, name: &str, args: &[Value]) -> Result<Va
         "intersection" => fold(BinOp::BitAnd),
         "difference" => fold(BinOp::Sub),
         "symmetric_difference" => fold(BinOp::BitXor),
-        "issubset" => Ok(Value::Bool(is_subset(
-            &s.borrow(),
-            &members(one()?.iter_items()?)?,
-        ))),
-        "issuperset" => Ok(Value::Bool(is_subset(
-            &members(one()?.iter_items()?)?,
-            &s.borrow(),
-        ))),
+        "issubset" => Ok(Value::Bool(is_subset(&s.borrow(), &members_of(one()?)?))),
+        "issuperset" => Ok(Value::Bool(is_subset(&members_of(one()?)?, &s.borrow()))),
         "isdisjoint" => {
-            let o = members(one()?.iter_items()?)?;
+            let o = members_of(one()?)?;
             Ok(Value::Bool(s.borrow().is_disjoint(&o)))
         }
         _ => Err(type_err(format!("'set' object has no attribute '{name}'"))),

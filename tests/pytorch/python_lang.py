@@ -371,3 +371,10 @@ c.hello = lambda: "shadowed"
 print(c.hello(), Child().hello())
 Base.hello = lambda self, n=1: "patched" * n
 print(Base().hello(2), Child().hello())
+
+# Set methods over sets and other iterables.
+s = {1, 2, 3}
+print(s.issubset([1, 2, 3, 4]), s.issuperset({1}), s.isdisjoint((7, 8)), s.issubset(s))
+print(sorted(s.union([4], {5})), sorted(s.intersection({2, 3}, [3])), sorted(s.difference({1})), sorted(s.symmetric_difference({3, 9})))
+s.update([20, 21], {22})
+print(len(s), 4.0 in range(5), 4.5 in range(5), d.keys() == set(d))
