@@ -324,7 +324,7 @@ impl Interp {
         for (k, v, s) in keywords {
             let Some(p) = plain.iter().find(|p| *p.name == *k) else {
                 if star_star.is_some() {
-                    unknown.insert(Rc::from(k.as_str()), v);
+                    unknown.insert(k.as_str().into(), v);
                     continue;
                 }
                 return Err(type_err(format!(

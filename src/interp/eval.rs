@@ -615,6 +615,24 @@ impl Interp {
         let current = self.eval(target)?;
         let rhs = self.eval(value)?;
         let span = target.span.to(value.span);
+        let current = match (op, &target.kind, current, &rhs) {
+            (BinOp::Add, ExprKind::Name(n, slot), Value::Str(read), Value::Str(tail)) => {
+                // `s += t`: with this read's reference let go, text that only
+                // the variable holds grows where it lies (a loop that builds
+                // a string would otherwise copy it whole every time).
+                drop(read);
+                let grown = |v: &mut Value| match v {
+                    Value::Str(s) => s.append_if_unique(tail),
+                    _ => false,
+                };
+                if self.update_slotted(n, slot, grown) {
+                    return Ok(());
+                }
+                // Else as any other `+=`; reading a name again changes nothing.
+                self.eval(target)?
+            }
+            (_, _, current, _) => current,
+        };
         if let Value::Tensor(t) | Value::Array(t) = &current {
             // `t += x` updates the tensor in place (every name for it sees the change).
             return super::ops::inplace(t, op, &rhs).map_err(|e| {

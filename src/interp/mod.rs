@@ -21,6 +21,7 @@ mod pyexpr;
 pub mod pyhash;
 pub mod pyset;
 mod pystmt;
+pub mod pystr;
 pub mod schema;
 pub mod session;
 mod subscript;

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use super::pystr::PyStr;
 use crate::error::{Result, dtype_err, shape_err, type_err, value_err};
 use crate::syntax::ast::{BinOp, CmpOp, UnaryOp};
 use crate::tensor::Tensor;
@@ -352,6 +353,13 @@ fn order(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
 
 pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
     use std::cmp::Ordering::*;
+    // Python's numbers first: a loop's condition is one of these, and the
+    // checks below are for tensors, arrays and containers.
+    if let (Some(x), Some(y)) = (Num::of(a), Num::of(b))
+        && let Some(answer) = super::number::compare(op, x, y)
+    {
+        return Ok(Value::Bool(answer));
+    }
     if let Some(r) = super::numpy::compare(op, a, b) {
         return r;
     }
@@ -389,11 +397,6 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value) -> Result<Value> {
             a.a_type_name(),
             b.a_type_name()
         )));
-    }
-    if let (Some(x), Some(y)) = (Num::of(a), Num::of(b))
-        && let Some(answer) = super::number::compare(op, x, y)
-    {
-        return Ok(Value::Bool(answer));
     }
     if let (Value::Set(x), Value::Set(y)) = (a, b) {
         let (x, y) = (x.borrow(), y.borrow());
@@ -433,7 +436,7 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::QScheme(x), Value::QScheme(y)) => x == y,
         (Value::QTensor(x), Value::QTensor(y)) => x.int_repr().same_tensor(y.int_repr()),
         (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Str(x), Value::Str(y)) => std::rc::Rc::ptr_eq(x, y) || x == y,
+        (Value::Str(x), Value::Str(y)) => PyStr::ptr_eq(x, y) || x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::Function(x), Value::Function(y)) => std::rc::Rc::ptr_eq(x, y),

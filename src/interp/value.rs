@@ -23,7 +23,7 @@ pub enum Value {
     Set(Rc<RefCell<crate::interp::pyset::Members>>),
     /// A caught exception (`except E as e`): the error, which `raise e` raises again.
     Exception(Rc<crate::error::Error>),
-    Str(Rc<str>),
+    Str(crate::interp::pystr::PyStr),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
     /// `torch.return_types.max(values=..., indices=...)` and friends.
@@ -336,7 +336,7 @@ impl Dict {
     pub fn get_key_mut(&mut self, key: &Value) -> Option<&mut Value> {
         self.map.get_mut(&Probe(key))
     }
-    pub fn insert(&mut self, key: Rc<str>, v: Value) {
+    pub fn insert(&mut self, key: crate::interp::pystr::PyStr, v: Value) {
         self.insert_key(Value::Str(key), v)
     }
     /// Bind `key`; a key already there keeps its place (and its first spelling:
@@ -458,7 +458,7 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
     pub fn dict(items: Vec<(Rc<str>, Value)>) -> Value {
-        let pairs = items.into_iter().map(|(k, v)| (Value::Str(k), v));
+        let pairs = items.into_iter().map(|(k, v)| (Value::Str(k.into()), v));
         Value::Dict(Rc::new(RefCell::new(Dict::from_pairs(pairs))))
     }
     pub fn ordered_dict(items: Vec<(Value, Value)>) -> Value {

@@ -153,7 +153,7 @@ pub enum ExprKind {
     Float(f64),
     /// An imaginary literal: `2j` is Imag(2.0).
     Imag(f64),
-    Str(Rc<str>),
+    Str(crate::interp::pystr::PyStr),
     Bool(bool),
     None,
     Ellipsis,

@@ -378,3 +378,47 @@ print(s.issubset([1, 2, 3, 4]), s.issuperset({1}), s.isdisjoint((7, 8)), s.issub
 print(sorted(s.union([4], {5})), sorted(s.intersection({2, 3}, [3])), sorted(s.difference({1})), sorted(s.symmetric_difference({3, 9})))
 s.update([20, 21], {22})
 print(len(s), 4.0 in range(5), 4.5 in range(5), d.keys() == set(d))
+
+# Building a string with `+=` grows it in place only where nothing else sees it.
+s = ""
+for i in range(3000):
+    s += "ab" if i % 2 else str(i % 10)
+print(len(s), s[:12], s[-6:])
+alias = s
+s += "!"
+print(len(alias), len(s), alias[-1], s[-1], alias == s[:-1])
+words = {"k": "x"}
+kept = words["k"]
+words["k"] += "y"
+print(kept, words["k"])
+def build(n):
+    out, seen = "", []
+    for j in range(n):
+        out += chr(97 + j % 26)
+        if j % 10 == 0:
+            seen.append(out)
+    return out, seen
+text, seen = build(40)
+print(text, [len(x) for x in seen], seen[1])
+def counter():
+    log = "<"
+    def add(x):
+        nonlocal log
+        log += x
+        return log
+    return add
+add = counter()
+add("a")
+print(add("b"), add("c"))
+g = "G"
+def extend():
+    global g
+    g += "h"
+extend()
+extend()
+print(g)
+t = "t"
+t += "u" + t
+u = t
+u += "v"
+print(t, u)

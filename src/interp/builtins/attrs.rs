@@ -369,7 +369,7 @@ fn find_attr(it: &mut Interp, obj: &Value, name: &str) -> Result<Value> {
         }
         Value::Class(c) => {
             if name == "__name__" {
-                return Ok(Value::Str(c.name.clone()));
+                return Ok(Value::Str(c.name.as_ref().into()));
             }
             return c
                 .lookup(name)

@@ -681,7 +681,7 @@ fn named_children(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let kids = child_modules(&o)
         .into_iter()
-        .map(|(n, c)| Value::tuple(vec![Value::Str(n), Value::Object(c)]))
+        .map(|(n, c)| Value::tuple(vec![Value::Str(n.into()), Value::Object(c)]))
         .collect();
     Ok(generator("named_children", kids))
 }

@@ -400,7 +400,7 @@ fn dict_clear(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn text(s: impl Into<Rc<str>>) -> Result<Value> {
+fn text(s: impl Into<crate::interp::pystr::PyStr>) -> Result<Value> {
     Ok(Value::Str(s.into()))
 }
 

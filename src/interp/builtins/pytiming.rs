@@ -158,7 +158,7 @@ impl Timed {
         Ok(match stmt {
             Value::Str(code) => {
                 let program = crate::syntax::parse_program(&code)?;
-                Timed::Code(code, program)
+                Timed::Code(code.as_str().into(), program)
             }
             f => Timed::Call(f),
         })
@@ -236,7 +236,10 @@ fn in_globals<T>(
     let scope = Rc::new(crate::interp::value::Scope::default());
     for (k, v) in d.borrow().iter() {
         if let Value::Str(name) = k {
-            scope.vars.borrow_mut().insert(name.clone(), v.clone());
+            scope
+                .vars
+                .borrow_mut()
+                .insert(name.as_str().into(), v.clone());
         }
     }
     let locals = std::mem::replace(&mut it.locals, vec![scope.clone()]);
@@ -245,7 +248,7 @@ fn in_globals<T>(
     // What the code assigned goes back into the dict, as Python's does.
     let mut dict = d.borrow_mut();
     for (name, v) in scope.vars.borrow().iter() {
-        dict.insert(name.clone(), v.clone());
+        dict.insert(name.into(), v.clone());
     }
     result
 }

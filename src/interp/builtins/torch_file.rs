@@ -2,8 +2,6 @@
 //! checkpoint data model (tensors, Parameters, dicts, OrderedDicts, lists,
 //! tuples, numbers, strings), so files move between tsh and PyTorch.
 
-use std::rc::Rc;
-
 use crate::error::{Result, type_err};
 use crate::interp::value::Value;
 use crate::io::pt::{self, PyObj};
@@ -80,7 +78,7 @@ fn of_obj(o: &PyObj, device: Option<Device>) -> Result<Value> {
         PyObj::Bool(b) => Value::Bool(*b),
         PyObj::Int(i) => Value::Int(*i),
         PyObj::Float(f) => Value::Float(*f),
-        PyObj::Str(s) => Value::Str(Rc::from(s.as_str())),
+        PyObj::Str(s) => Value::Str(s.as_str().into()),
         PyObj::List(items) => Value::list(all(items)?),
         PyObj::Tuple(items) => Value::tuple(all(items)?),
         PyObj::Dict(items) | PyObj::OrderedDict(items) => {
