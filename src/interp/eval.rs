@@ -123,7 +123,7 @@ impl Interp {
                 self.eval(e)?;
             }
             StmtKind::Assign(targets, value) => {
-                if self.number_assign(targets, value) {
+                if self.number_assign(targets, value) || self.concat_assign(targets, value)? {
                     return Ok(Exec::Normal);
                 }
                 let v = self.eval(value)?;
@@ -615,23 +615,14 @@ impl Interp {
         let current = self.eval(target)?;
         let rhs = self.eval(value)?;
         let span = target.span.to(value.span);
-        let current = match (op, &target.kind, current, &rhs) {
-            (BinOp::Add, ExprKind::Name(n, slot), Value::Str(read), Value::Str(tail)) => {
-                // `s += t`: with this read's reference let go, text that only
-                // the variable holds grows where it lies (a loop that builds
-                // a string would otherwise copy it whole every time).
-                drop(read);
-                let grown = |v: &mut Value| match v {
-                    Value::Str(s) => s.append_if_unique(tail),
-                    _ => false,
-                };
-                if self.update_slotted(n, slot, grown) {
-                    return Ok(());
-                }
-                // Else as any other `+=`; reading a name again changes nothing.
-                self.eval(target)?
+        let current = if op == BinOp::Add && appends(target, &current, &rhs) {
+            if self.append_in_place(target, current, &rhs) {
+                return Ok(());
             }
-            (_, _, current, _) => current,
+            // Else as any other `+=`; reading a name again changes nothing.
+            self.eval(target)?
+        } else {
+            current
         };
         if let Value::Tensor(t) | Value::Array(t) = &current {
             // `t += x` updates the tensor in place (every name for it sees the change).
@@ -655,4 +646,57 @@ impl Interp {
         };
         self.assign(target, result)
     }
+
+    /// `s = s + t`: when both are strings, as `s += t` (CPython takes the
+    /// same shortcut); false, with nothing done, for any other statement.
+    fn concat_assign(&mut self, targets: &[Expr], value: &Expr) -> Result<bool> {
+        let ([target], ExprKind::Binary(BinOp::Add, l, r)) = (targets, &value.kind) else {
+            return Ok(false);
+        };
+        let (ExprKind::Name(n, _), ExprKind::Name(m, _)) = (&target.kind, &l.kind) else {
+            return Ok(false);
+        };
+        if n != m {
+            return Ok(false);
+        }
+        let mut lv = self.eval(l)?;
+        let rv = self.eval(r)?;
+        if appends(target, &lv, &rv) {
+            if self.append_in_place(target, lv, &rv) {
+                return Ok(true);
+            }
+            lv = self.eval(l)?;
+        }
+        let v = self
+            .binary_of(value.span, BinOp::Add, (&lv, l.span), (&rv, r.span))
+            .map_err(|e| e.at(value.span))?;
+        self.assign(target, v)?;
+        Ok(true)
+    }
+
+    /// `name += tail` on strings, `read` being what the statement read from
+    /// the name: with that reference let go, text that only the variable
+    /// holds grows where it lies (a loop that builds a string would
+    /// otherwise copy it whole every time). False, with nothing done, where
+    /// something else holds the text too.
+    fn append_in_place(&mut self, target: &Expr, read: Value, tail: &Value) -> bool {
+        let (ExprKind::Name(n, slot), Value::Str(was), Value::Str(tail)) =
+            (&target.kind, &read, tail)
+        else {
+            return false;
+        };
+        let was = was.address();
+        drop(read);
+        let grown = |v: &mut Value| match v {
+            Value::Str(s) if s.address() == was => s.append_if_unique(tail),
+            _ => false,
+        };
+        self.update_slotted(n, slot, grown)
+    }
+}
+
+/// Whether `target += b` (or `target = target + b`) with `target` holding
+/// `a` may append in place: a name, and two strings.
+fn appends(target: &Expr, a: &Value, b: &Value) -> bool {
+    matches!(target.kind, ExprKind::Name(..)) && matches!((a, b), (Value::Str(_), Value::Str(_)))
 }

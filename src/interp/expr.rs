@@ -56,25 +56,7 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let lv = self.eval(l)?;
                 let rv = self.eval(r)?;
-                // Plain numbers skip the checks tensors need; an error
-                // (division by zero) takes the full path, which words it.
-                if let Some(Ok(v)) = super::ops::number_binary(*op, &lv, &rv) {
-                    return Ok(v);
-                }
-                if let (BinOp::Mod, Value::Str(template)) = (op, &lv) {
-                    return super::format::percent(self, template, &rv)
-                        .map(|s| Value::Str(s.into()));
-                }
-                if let Some(v) = self.dunder_binary(*op, &lv, &rv)? {
-                    return Ok(v);
-                }
-                let operands = [(&lv, Some(l.span)), (&rv, Some(r.span))];
-                if *op != BinOp::MatMul {
-                    self.check_broadcast(op.symbol(), &operands)?;
-                }
-                self.traced(e.span, op.symbol(), &operands, |_| {
-                    super::ops::binary(*op, &lv, &rv)
-                })
+                self.binary_of(e.span, *op, (&lv, l.span), (&rv, r.span))
             }
             ExprKind::Compare { first, rest, .. } => {
                 let mut left = self.eval(first)?;
@@ -154,6 +136,34 @@ impl Interp {
 }
 
 impl Interp {
+    /// The binary expression at `span` once its operands are evaluated.
+    pub(super) fn binary_of(
+        &mut self,
+        span: Span,
+        op: BinOp,
+        (lv, l): (&Value, Span),
+        (rv, r): (&Value, Span),
+    ) -> Result<Value> {
+        // Plain numbers skip the checks tensors need; an error (division by
+        // zero) takes the full path, which words it.
+        if let Some(Ok(v)) = super::ops::number_binary(op, lv, rv) {
+            return Ok(v);
+        }
+        if let (BinOp::Mod, Value::Str(template)) = (op, lv) {
+            return super::format::percent(self, template, rv).map(|s| Value::Str(s.into()));
+        }
+        if let Some(v) = self.dunder_binary(op, lv, rv)? {
+            return Ok(v);
+        }
+        let operands = [(lv, Some(l)), (rv, Some(r))];
+        if op != BinOp::MatMul {
+            self.check_broadcast(op.symbol(), &operands)?;
+        }
+        self.traced(span, op.symbol(), &operands, |_| {
+            super::ops::binary(op, lv, rv)
+        })
+    }
+
     /// `a op b` where a user class defines it: `a.__add__(b)`, else `b.__radd__(a)`.
     fn dunder_binary(&mut self, op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>> {
         if !matches!(a, Value::Object(_)) && !matches!(b, Value::Object(_)) {

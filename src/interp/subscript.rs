@@ -188,26 +188,21 @@ impl Interp {
                         }
                         // The picked items, read where they are: copying the
                         // whole sequence first made `xs[i:i + k]` in a loop
-                        // quadratic. (A string's characters are found by a
-                        // walk, so it is split once.)
+                        // quadratic.
                         if too_long(o) {
                             return Err(too_long_err());
                         }
                         if let Value::Range(r0, _, rs) = &o {
                             return range_slice((*r0, *rs), o.sequence_len() as i64, (a, b, step));
                         }
-                        let picked: Vec<Value> = if let Value::Str(_) = &o {
-                            let items = o.iter_items()?;
-                            python_slice(items.len() as i64, a, b, step)?
-                                .into_iter()
-                                .filter_map(|i| items.get(i).cloned())
-                                .collect()
-                        } else {
-                            python_slice(o.sequence_len() as i64, a, b, step)?
-                                .into_iter()
-                                .filter_map(|i| o.sequence_item(i))
-                                .collect()
-                        };
+                        let picks = python_slice(o.sequence_len() as i64, a, b, step)?;
+                        if let Value::Str(s) = &o {
+                            return Ok(Value::Str(s.pick(&picks)));
+                        }
+                        let picked: Vec<Value> = picks
+                            .into_iter()
+                            .filter_map(|i| o.sequence_item(i))
+                            .collect();
                         Ok(match o {
                             Value::Tuple(_) => Value::tuple(picked),
                             Value::Shape(_) => Value::Shape(Rc::new(
@@ -222,13 +217,6 @@ impl Interp {
                                     })
                                     .collect(),
                             )),
-                            Value::Str(_) => Value::Str(
-                                picked
-                                    .iter()
-                                    .map(super::super::print::value::plain)
-                                    .collect::<String>()
-                                    .into(),
-                            ),
                             _ => Value::list(picked),
                         })
                     }

@@ -571,7 +571,7 @@ impl Value {
             Value::Named(n) => n.fields.len(),
             Value::Range(a, b, s) => range_len(*a, *b, *s) as usize,
             Value::Shape(s) => s.len(),
-            Value::Str(s) => s.chars().count(),
+            Value::Str(s) => s.char_len(),
             _ => 0,
         }
     }
@@ -586,14 +586,7 @@ impl Value {
             Value::Range(a, b, s) => (j < range_len(*a, *b, *s) as usize)
                 .then(|| Value::Int(a.wrapping_add((j as i64).wrapping_mul(*s)))),
             Value::Shape(s) => s.get(j).map(|&d| Value::Int(d as i64)),
-            // Up to an ASCII character j, characters are bytes: byte j is the
-            // character, found by a vector scan of the bytes before it instead
-            // of a walk of the characters (a string keeps no count of them).
-            Value::Str(s) if s.as_bytes().get(..=j).is_some_and(<[u8]>::is_ascii) => s
-                .as_bytes()
-                .get(j)
-                .map(|&b| Value::Str((b as char).to_string().into())),
-            Value::Str(s) => s.chars().nth(j).map(|c| Value::Str(c.to_string().into())),
+            Value::Str(s) => s.char_at(j).map(Value::Str),
             _ => None,
         }
     }
@@ -615,10 +608,7 @@ impl Value {
             Value::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
             Value::Set(s) => crate::interp::pyset::ordered(&s.borrow()),
             Value::DictView(v) => v.items(),
-            Value::Str(s) => s
-                .chars()
-                .map(|c| Value::Str(c.to_string().into()))
-                .collect(),
+            Value::Str(s) => s.chars().map(|c| Value::Str(c.into())).collect(),
             Value::Tensor(t) => {
                 if t.ndim() == 0 {
                     return Err(type_err("iteration over a 0-d tensor")

@@ -422,3 +422,60 @@ t += "u" + t
 u = t
 u += "v"
 print(t, u)
+
+# `s = s + t` is `s += t` for strings, and plain `+` for everything else.
+s = "x"
+before = s
+for i in range(2000):
+    s = s + "yz"
+print(len(s), len(before), s[:5], s[-3:])
+class Tail:
+    def __radd__(self, other):
+        return other + "<tail>"
+s = s[:3]
+s = s + Tail()
+print(s)
+xs = [1]
+ys = xs
+xs = xs + [2]
+print(xs, ys)
+n = 5
+n = n + 1.5
+print(n)
+try:
+    s = s + 5
+except TypeError as e:
+    print("TypeError", s)
+
+# Scanning a string by index, its length asked each time, and slicing it.
+text = "hello world, " * 300 + "é!"
+i, count, pieces = 0, 0, []
+while i < len(text):
+    if text[i] == "o":
+        count += 1
+    if i % 997 == 0:
+        pieces.append(text[i:i + 6])
+    i += 1
+print(count, len(text), pieces, text[-3:], text[::-700], text[-1], len("日本語"), "日本語"[1], "日本語"[::-1])
+print(sum(1 for c in text if c == "l"), [c for c in "aé b"], "abc"[1:], "abc"[5:], "abc"[-2])
+
+# Sorting numbers, strings, tuples and lists directly; anything else as values.
+nums = [3, 1.5, True, -2, 0, 2.0, 2, False, 10**12, -0.5]
+print(sorted(nums), sorted(nums, reverse=True))
+words = ["pear", "Apple", "apple", "éclair", "zeta", "", "a", "ab"]
+print(sorted(words), sorted(words, key=len), sorted(words, key=len, reverse=True))
+pairs = [(2, "b"), (1, "z"), (2, "a"), (1,), (1, "a", 0), (0, 5.5)]
+print(sorted(pairs), sorted(pairs, reverse=True), max(pairs), min(pairs))
+grid = [[2, 1], [1, 9], [1], [], [2, 0, 0]]
+grid.sort()
+print(grid, sorted([(1, [2, 3]), (1, [2]), (0, [9])]))
+ranked = sorted(range(20), key=lambda i: i % 3)
+print(ranked, sorted(range(10), key=lambda i: -(i // 4), reverse=True))
+try:
+    sorted([(1, "a"), (1, 2)])
+except TypeError as e:
+    print("TypeError")
+try:
+    sorted([1, "a"])
+except TypeError as e:
+    print("TypeError")

@@ -1,7 +1,7 @@
 """Pure-Python loops beside the scalar_loop row, one line per pattern (`OP <name>
 <median ms>`): while, recursion (calls), list append / comprehension / indexing,
 dict counting, a 5000-word vocabulary, set membership, float arithmetic,
-branches, nested loops, string building (joined, and by `s += t`), `xs += [x]`, slices, `in d.keys()`, `in
+branches, nested loops, string building (joined, `s += t`, `s = s + t`), scanning a string by index, sorting, `xs += [x]`, slices, `in d.keys()`, `in
 range(...)`, string indexing, `math.sqrt` and user-method calls. Runs unchanged under tsh and python3; compare.py --script <this file> runs both (the
 reference side is CPython itself)."""
 import math
@@ -70,6 +70,23 @@ def str_iadd():
     for i in range(50000):
         s += "ab"
     return len(s)
+def str_concat():
+    s = ""
+    for i in range(20000):
+        s = s + "ab"
+    return len(s)
+def str_scan():
+    text = "hello world " * 5000
+    i, n = 0, 0
+    while i < len(text):
+        if text[i] == "o":
+            n += 1
+        i += 1
+    return n
+def sort_mixed():
+    xs = [(i * 7919) % 100003 / 7.0 for i in range(100000)]
+    pairs = [(i % 100, str(i)) for i in range(30000)]
+    return sorted(xs)[0], sorted(xs, reverse=True)[0], sorted(pairs)[-1]
 def list_index():
     xs = list(range(1000))
     s = 0
@@ -130,7 +147,7 @@ def method_calls():
     return s
 for n, f in [("while_loop", while_loop), ("fib20", calls), ("list_append", list_append), ("list_comp", list_comp),
              ("dict_count", dict_count), ("float_math", float_math), ("branchy", branchy), ("nested", nested),
-             ("str_build", str_build), ("str_iadd", str_iadd), ("list_index", list_index), ("dict_vocab", dict_vocab),
+             ("str_build", str_build), ("str_iadd", str_iadd), ("str_concat", str_concat), ("str_scan", str_scan), ("sort_mixed", sort_mixed), ("list_index", list_index), ("dict_vocab", dict_vocab),
              ("set_seen", set_seen), ("list_iadd", list_iadd), ("slice_loop", slice_loop), ("keys_in", keys_in),
              ("in_range", in_range), ("str_index", str_index), ("math_calls", math_calls),
              ("method_calls", method_calls)]:

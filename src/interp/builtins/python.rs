@@ -214,7 +214,7 @@ fn a_span() -> crate::syntax::ast::Span {
 
 pub fn len_of(v: &Value) -> Result<i64> {
     Ok(match v {
-        Value::Str(s) => s.chars().count() as i64,
+        Value::Str(s) => s.char_len() as i64,
         Value::List(l) => l.borrow().len() as i64,
         Value::Dict(d) => d.borrow().len() as i64,
         Value::Set(s) => s.borrow().len() as i64,

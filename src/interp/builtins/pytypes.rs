@@ -348,7 +348,7 @@ fn id(_: &mut Interp, mut a: Args) -> Result<Value> {
         Value::List(l) => Rc::as_ptr(l) as *const () as usize,
         Value::Dict(d) => Rc::as_ptr(d) as *const () as usize,
         Value::Tuple(t) => Rc::as_ptr(t) as *const () as usize,
-        Value::Str(s) => s.as_ptr() as usize,
+        Value::Str(s) => s.address(),
         Value::Function(f) => Rc::as_ptr(f) as usize,
         // Numbers and the rest are values, not objects: equal values share an id.
         other => {
