@@ -80,9 +80,13 @@ impl Args {
 
     /// All remaining positionals.
     pub fn rest(&mut self) -> Vec<(Value, Span)> {
-        let r = self.positional[self.next..].to_vec();
-        self.next = self.positional.len();
-        r
+        // Moved out, not cloned, as `take` does.
+        self.positional.drain(self.next..).collect()
+    }
+
+    /// All remaining positionals' values.
+    pub fn rest_values(&mut self) -> Vec<Value> {
+        self.positional.drain(self.next..).map(|(v, _)| v).collect()
     }
 
     fn missing(&self, param: &str) -> Error {

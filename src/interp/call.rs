@@ -24,16 +24,8 @@ impl Interp {
         match f {
             Value::Builtin(b) => self.call_builtin(b, positional, keywords, span),
             Value::Method(m) => {
-                let (recv, b) = (&m.0, m.1);
-                positional.insert(0, (recv.clone(), span));
-                let out = self.call_builtin_as(b, positional, keywords, span, true)?;
-                // A method of an array gives an array back.
-                match recv {
-                    Value::Array(_) if b.name != "tolist" && b.name != "item" => {
-                        super::numpy::wrap(out)
-                    }
-                    _ => Ok(out),
-                }
+                positional.insert(0, (m.0.clone(), span));
+                self.call_method_value(m, positional, keywords, span)
             }
             Value::Function(def) => self.call_user(def, positional, keywords, span),
             Value::Class(c) => self.instantiate(c, positional, keywords, span),
@@ -81,8 +73,34 @@ impl Interp {
             err.span = Some(attr_span);
         }
         let f = f?;
-        let (positional, keywords) = self.eval_args(args)?;
+        // A builtin's bound method takes its receiver first, placed there
+        // (an insert before the arguments moved them into a bigger block).
+        let (positional, keywords) = match &f {
+            Value::Method(m) => self.eval_args_after(args, (m.0.clone(), span))?,
+            _ => self.eval_args(args)?,
+        };
+        if let Value::Method(m) = &f {
+            return self.call_method_value(m, positional, keywords, span);
+        }
         self.call(&f, positional, keywords, span)
+    }
+
+    /// A builtin's method bound to its receiver, `positional` led by the
+    /// receiver.
+    fn call_method_value(
+        &mut self,
+        m: &(Value, &'static Builtin),
+        positional: Vec<(Value, Span)>,
+        keywords: Vec<(String, Value, Span)>,
+        span: Span,
+    ) -> Result<Value> {
+        let (recv, b) = (&m.0, m.1);
+        let out = self.call_builtin_as(b, positional, keywords, span, true)?;
+        // A method of an array gives an array back.
+        match recv {
+            Value::Array(_) if b.name != "tolist" && b.name != "item" => super::numpy::wrap(out),
+            _ => Ok(out),
+        }
     }
 
     pub(super) fn call_builtin(

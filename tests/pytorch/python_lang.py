@@ -479,3 +479,13 @@ try:
     sorted([1, "a"])
 except TypeError as e:
     print("TypeError")
+
+# Builtin methods reached as attributes take their receiver first.
+s = {3, 1}
+s.add(2)
+s.discard(3)
+s.update([7], (8,))
+print(sorted(s), s.union({9}) >= s, (3 + 4j).conjugate())
+add = s.add
+add(40)
+print(sorted(s), sum([0.5] * 1000), sum([1, 2, 3], 10), sum([[1], [2]], []), sum((True, 2.5)))

@@ -227,6 +227,7 @@ pub fn receiver_method(obj: &Value, name: &str) -> Option<&'static Builtin> {
         Value::List(_) => row_named(LIST_ROWS, super::pymethods::LIST_ROWS, name),
         Value::Dict(_) => row_named(DICT_ROWS, super::pymethods::DICT_ROWS, name),
         Value::Str(_) => row_named(super::pytypes::STR_ROWS, super::pymethods::STR_ROWS, name),
+        Value::Set(_) => super::pyset_rows::method(name),
         _ => None,
     }
 }

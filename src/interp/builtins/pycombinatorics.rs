@@ -74,7 +74,7 @@ fn r_arg(a: &mut Args) -> Result<Option<usize>> {
 }
 
 fn product(it: &mut Interp, mut a: Args) -> Result<Value> {
-    let iterables: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let iterables: Vec<Value> = a.rest_values();
     let repeat = a.take_kw("repeat").map_or(Ok(1), |(v, _)| match v {
         Value::Int(n) if n >= 0 => Ok(n as usize),
         Value::Int(_) => Err(value_err("repeat argument cannot be negative")),

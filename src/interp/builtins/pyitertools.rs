@@ -254,7 +254,7 @@ fn chained(it: &mut Interp, outer: Items) -> Result<Value> {
 }
 
 fn chain(it: &mut Interp, mut a: Args) -> Result<Value> {
-    let iterables: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let iterables: Vec<Value> = a.rest_values();
     a.finish()?;
     chained(it, Box::new(iterables.into_iter().map(Ok)))
 }
@@ -278,7 +278,7 @@ fn slice_index(v: Option<Value>, default: Option<usize>) -> Result<Option<usize>
 
 fn islice(it: &mut Interp, mut a: Args) -> Result<Value> {
     let mut src = items(it, &a.value("iterable")?)?;
-    let bounds: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let bounds: Vec<Value> = a.rest_values();
     a.finish()?;
     let (start, stop, step) = match bounds.as_slice() {
         [stop] => (None, Some(stop.clone()), None),
@@ -410,7 +410,7 @@ fn pairwise(it: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn zip_longest(it: &mut Interp, mut a: Args) -> Result<Value> {
-    let iterables: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let iterables: Vec<Value> = a.rest_values();
     let fill = a.take_kw("fillvalue").map_or(Value::None, |(v, _)| v);
     a.finish()?;
     let mut srcs: Vec<Option<Items>> = iterables

@@ -153,7 +153,7 @@ pub fn all_methods() -> impl Iterator<Item = &'static Builtin> {
 
 fn call(_: &mut Interp, mut a: Args, name: &str) -> Result<Value> {
     let s = a.value("self")?;
-    let rest: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let rest: Vec<Value> = a.rest_values();
     a.finish()?;
     match s {
         Value::Set(s) => crate::interp::pyset::method(&s, name, &rest),

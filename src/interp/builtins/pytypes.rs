@@ -530,7 +530,7 @@ fn receiver_str(a: &mut Args) -> Result<String> {
 
 fn str_format(it: &mut Interp, mut a: Args) -> Result<Value> {
     let template = receiver_str(&mut a)?;
-    let positional: Vec<Value> = a.rest().into_iter().map(|(v, _)| v).collect();
+    let positional: Vec<Value> = a.rest_values();
     let keywords: Vec<(String, Value)> = a.keywords_left();
     let mut out = String::new();
     let mut auto = 0;
