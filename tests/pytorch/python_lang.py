@@ -489,3 +489,6 @@ print(sorted(s), s.union({9}) >= s, (3 + 4j).conjugate())
 add = s.add
 add(40)
 print(sorted(s), sum([0.5] * 1000), sum([1, 2, 3], 10), sum([[1], [2]], []), sum((True, 2.5)))
+selfish = [1]
+selfish.append(selfish)
+print(len(sorted([selfish, selfish])), sorted([[1, [2]], [1, [1, 5]], [0, [[[[[[[[[[9]]]]]]]]]]]]))

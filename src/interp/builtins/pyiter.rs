@@ -3,6 +3,7 @@
 //! ordering that sort keys and max/min use. Methods are in pymethods.rs.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use super::Builtin;
 use crate::error::{Result, type_err, value_err};
@@ -121,7 +122,7 @@ pub fn order(a: &Value, b: &Value) -> Result<Ordering> {
     // What sorts mostly sort, directly: `a < b` then `a > b` as values took
     // a tenth of a microsecond a comparison, and a tuple's did both for
     // each item.
-    if let Some(o) = plain_order(a, b) {
+    if let Some(o) = plain_order(a, b, 0) {
         return Ok(o);
     }
     if crate::interp::ops::compare(CmpOp::Lt, a, b)?.truthy()? {
@@ -134,27 +135,36 @@ pub fn order(a: &Value, b: &Value) -> Result<Ordering> {
 }
 
 /// The order of two numbers, two strings, or two tuples (or lists) of
-/// them; None for anything else, and where a NaN is compared (Python
-/// orders it neither way, and a tuple holding one by identity).
-fn plain_order(a: &Value, b: &Value) -> Option<Ordering> {
+/// them, `depth` sequences down; None for anything else, where a NaN is
+/// compared (Python orders it neither way, and a tuple holding one by
+/// identity), and past `MAX_DEPTH` (a list that holds itself).
+fn plain_order(a: &Value, b: &Value, depth: usize) -> Option<Ordering> {
     use crate::interp::number::{self, Num};
+    const MAX_DEPTH: usize = 32;
     if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
         return number::order(x, y);
+    }
+    if depth >= MAX_DEPTH {
+        return None;
     }
     match (a, b) {
         // UTF-8's byte order is the code points' order, Python's.
         (Value::Str(x), Value::Str(y)) => Some(x.as_str().cmp(y.as_str())),
-        (Value::Tuple(x), Value::Tuple(y)) => items_order(x, y),
-        (Value::List(x), Value::List(y)) => items_order(&x.borrow(), &y.borrow()),
+        // The same sequence is equal to itself, as Python's item comparison
+        // finds by identity first.
+        (Value::Tuple(x), Value::Tuple(y)) if Rc::ptr_eq(x, y) => Some(Ordering::Equal),
+        (Value::List(x), Value::List(y)) if Rc::ptr_eq(x, y) => Some(Ordering::Equal),
+        (Value::Tuple(x), Value::Tuple(y)) => items_order(x, y, depth + 1),
+        (Value::List(x), Value::List(y)) => items_order(&x.borrow(), &y.borrow(), depth + 1),
         _ => None,
     }
 }
 
 /// Python's order of sequences: at the first items that differ, else by
 /// length.
-fn items_order(x: &[Value], y: &[Value]) -> Option<Ordering> {
+fn items_order(x: &[Value], y: &[Value], depth: usize) -> Option<Ordering> {
     for (p, q) in x.iter().zip(y) {
-        match plain_order(p, q)? {
+        match plain_order(p, q, depth)? {
             Ordering::Equal => continue,
             o => return Some(o),
         }
