@@ -75,13 +75,11 @@ impl Interp {
         let f = f?;
         // A builtin's bound method takes its receiver first, placed there
         // (an insert before the arguments moved them into a bigger block).
-        let (positional, keywords) = match &f {
-            Value::Method(m) => self.eval_args_after(args, (m.0.clone(), span))?,
-            _ => self.eval_args(args)?,
-        };
         if let Value::Method(m) = &f {
+            let (positional, keywords) = self.eval_args_after(args, (m.0.clone(), span))?;
             return self.call_method_value(m, positional, keywords, span);
         }
+        let (positional, keywords) = self.eval_args(args)?;
         self.call(&f, positional, keywords, span)
     }
 

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::Interp;
 use super::builtins::{self};
+use super::pystr::PyStr;
 use super::value::Value;
 use crate::error::{Error, ErrorKind, Result};
 use crate::syntax::ast::*;
@@ -616,11 +617,10 @@ impl Interp {
         let rhs = self.eval(value)?;
         let span = target.span.to(value.span);
         let current = if op == BinOp::Add && appends(target, &current, &rhs) {
-            if self.append_in_place(target, current, &rhs) {
-                return Ok(());
+            match self.append_in_place(target, current, &rhs) {
+                None => return Ok(()),
+                Some(current) => current,
             }
-            // Else as any other `+=`; reading a name again changes nothing.
-            self.eval(target)?
         } else {
             current
         };
@@ -659,14 +659,16 @@ impl Interp {
         if n != m {
             return Ok(false);
         }
-        let mut lv = self.eval(l)?;
+        let lv = self.eval(l)?;
         let rv = self.eval(r)?;
-        if appends(target, &lv, &rv) {
-            if self.append_in_place(target, lv, &rv) {
-                return Ok(true);
+        let lv = if appends(target, &lv, &rv) {
+            match self.append_in_place(target, lv, &rv) {
+                None => return Ok(true),
+                Some(lv) => lv,
             }
-            lv = self.eval(l)?;
-        }
+        } else {
+            lv
+        };
         let v = self
             .binary_of(value.span, BinOp::Add, (&lv, l.span), (&rv, r.span))
             .map_err(|e| e.at(value.span))?;
@@ -675,23 +677,31 @@ impl Interp {
     }
 
     /// `name += tail` on strings, `read` being what the statement read from
-    /// the name: with that reference let go, text that only the variable
-    /// holds grows where it lies (a loop that builds a string would
-    /// otherwise copy it whole every time). False, with nothing done, where
-    /// something else holds the text too.
-    fn append_in_place(&mut self, target: &Expr, read: Value, tail: &Value) -> bool {
-        let (ExprKind::Name(n, slot), Value::Str(was), Value::Str(tail)) =
-            (&target.kind, &read, tail)
-        else {
-            return false;
+    /// the name: where the variable still holds that text (the right side
+    /// may have rebound the name) and nothing else does, the read's
+    /// reference is let go and the text grows where it lies (a loop that
+    /// builds a string would otherwise copy it whole every time). None when
+    /// done; else `read` back, nothing done.
+    fn append_in_place(&mut self, target: &Expr, read: Value, tail: &Value) -> Option<Value> {
+        let (ExprKind::Name(n, slot), Value::Str(tail)) = (&target.kind, tail) else {
+            return Some(read);
         };
-        let was = was.address();
-        drop(read);
-        let grown = |v: &mut Value| match v {
-            Value::Str(s) if s.address() == was => s.append_if_unique(tail),
-            _ => false,
+        let mut read = Some(read);
+        let grown = |v: &mut Value| {
+            let (Value::Str(s), Some(Value::Str(was))) = (v, &read) else {
+                return false;
+            };
+            if !PyStr::ptr_eq(s, was) || s.holders() != 2 {
+                return false;
+            }
+            // The variable's is now the only reference: the append happens.
+            read = None;
+            s.append_if_unique(tail)
         };
-        self.update_slotted(n, slot, grown)
+        if self.update_slotted(n, slot, grown) {
+            return None;
+        }
+        read
     }
 }
 

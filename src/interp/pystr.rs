@@ -57,6 +57,11 @@ impl PyStr {
         Rc::ptr_eq(&a.0, &b.0)
     }
 
+    /// How many values hold this text.
+    pub fn holders(&self) -> usize {
+        Rc::strong_count(&self.0)
+    }
+
     /// The address that `id()` reports.
     pub fn address(&self) -> usize {
         Rc::as_ptr(&self.0) as usize

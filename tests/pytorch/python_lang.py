@@ -492,3 +492,13 @@ print(sorted(s), sum([0.5] * 1000), sum([1, 2, 3], 10), sum([[1], [2]], []), sum
 selfish = [1]
 selfish.append(selfish)
 print(len(sorted([selfish, selfish])), sorted([[1, [2]], [1, [1, 5]], [0, [[[[[[[[[[9]]]]]]]]]]]]))
+def rebinds():
+    global g2
+    g2 = "new"
+    return "+tail"
+g2 = "old"
+g2 += rebinds()
+print(g2)
+g2 = "old"
+g2 = g2 + rebinds()
+print(g2)
