@@ -640,10 +640,7 @@ impl Interp {
             // The same object, bound again (as Python's `+=` does after `__iadd__`).
             return self.assign(target, current);
         }
-        let result = match super::ops::number_binary(op, &current, &rhs) {
-            Some(Ok(v)) => v,
-            _ => super::ops::binary(op, &current, &rhs).map_err(|e| e.at(span))?,
-        };
+        let result = super::ops::binary(op, &current, &rhs).map_err(|e| e.at(span))?;
         self.assign(target, result)
     }
 

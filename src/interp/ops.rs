@@ -75,6 +75,11 @@ pub fn number_binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
 }
 
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
+    // Python's numbers first (as `compare` does): the checks below are for
+    // arrays, tensors, complex numbers and containers.
+    if let Some(r) = number_binary(op, a, b) {
+        return r;
+    }
     if let Some(r) = super::numpy::binary(op, a, b) {
         return r;
     }
@@ -102,9 +107,6 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value> {
     }
     if let (Value::Set(x), Value::Set(y)) = (a, b) {
         return super::pyset::binary(op, &x.borrow(), &y.borrow());
-    }
-    if let Some(r) = number_binary(op, a, b) {
-        return r;
     }
     match (a, b) {
         (Value::Str(x), Value::Str(y)) if op == BinOp::Add => {

@@ -163,9 +163,15 @@ impl AsRef<str> for PyStr {
     }
 }
 
-impl std::borrow::Borrow<str> for PyStr {
-    fn borrow(&self) -> &str {
-        self.as_str()
+impl From<Rc<str>> for PyStr {
+    fn from(s: Rc<str>) -> PyStr {
+        PyStr::new(s.to_string())
+    }
+}
+
+impl From<&Rc<str>> for PyStr {
+    fn from(s: &Rc<str>) -> PyStr {
+        PyStr::new(s.to_string())
     }
 }
 
@@ -181,51 +187,9 @@ impl From<&str> for PyStr {
     }
 }
 
-impl From<&String> for PyStr {
-    fn from(s: &String) -> PyStr {
-        PyStr::new(s.clone())
-    }
-}
-
-impl From<Rc<str>> for PyStr {
-    fn from(s: Rc<str>) -> PyStr {
-        PyStr::new(s.to_string())
-    }
-}
-
-impl From<&Rc<str>> for PyStr {
-    fn from(s: &Rc<str>) -> PyStr {
-        PyStr::new(s.to_string())
-    }
-}
-
 impl From<char> for PyStr {
     fn from(c: char) -> PyStr {
         PyStr::of_char(c)
-    }
-}
-
-impl From<&PyStr> for Rc<str> {
-    fn from(s: &PyStr) -> Rc<str> {
-        Rc::from(s.as_str())
-    }
-}
-
-impl From<PyStr> for Rc<str> {
-    fn from(s: PyStr) -> Rc<str> {
-        Rc::from(s.as_str())
-    }
-}
-
-impl PartialEq<str> for PyStr {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for PyStr {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
     }
 }
 

@@ -371,15 +371,8 @@ fn sum(it: &mut Interp, mut a: Args) -> Result<Value> {
     let items = it.iterate_items(&v)?;
     let mut acc = a.take("start").map(|(v, _)| v).unwrap_or(Value::Int(0));
     a.finish()?;
-    use crate::interp::ops::{binary, number_binary};
-    use crate::syntax::ast::BinOp::Add;
     for v in items {
-        // Numbers as the interpreter's `+` adds them: the checks for
-        // tensors and arrays were most of a float's addition.
-        acc = match number_binary(Add, &acc, &v) {
-            Some(Ok(sum)) => sum,
-            _ => binary(Add, &acc, &v)?,
-        };
+        acc = crate::interp::ops::binary(crate::syntax::ast::BinOp::Add, &acc, &v)?;
     }
     Ok(acc)
 }
