@@ -13,7 +13,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::value::{Func, Iter, Scope};
@@ -25,21 +24,74 @@ use crate::syntax::ast::{CompFor, Expr, Span};
 /// body recurses, so this is the deepest a body may go, not what it costs.
 const STACK_BYTES: usize = 256 << 20;
 
-type Body = Coroutine<(), Value, Result<()>, DefaultStack>;
+type Body = Coroutine<(), Value, Result<()>, corosensei::stack::DefaultStack>;
 
-/// A suspended generator body.
+/// A suspended generator body (`None` only while it is being dropped).
 pub struct Lazy {
-    body: Body,
+    body: Option<Body>,
 }
 
 impl Lazy {
     /// Run the body to its next `yield`: `None` once it has returned.
     fn resume(&mut self) -> Option<Result<Value>> {
-        match self.body.resume(()) {
+        match self.body.as_mut()?.resume(()) {
             CoroutineResult::Yield(v) => Some(Ok(v)),
             CoroutineResult::Return(Ok(())) => None,
             CoroutineResult::Return(Err(e)) => Some(Err(e)),
         }
+    }
+}
+
+impl Drop for Lazy {
+    /// A body left suspended is unwound (its values dropped), as the
+    /// coroutine's own drop would; its stack then goes back to the pool.
+    fn drop(&mut self) {
+        if let Some(mut body) = self.body.take() {
+            body.force_unwind();
+            if body.done() {
+                stacks::give_back(body.into_stack());
+            }
+        }
+    }
+}
+
+/// Generator stacks kept for the next generator. Making one is an mmap and
+/// an mprotect of 256 MiB, and its first frames fault their pages in; an
+/// unmap follows when it goes. A generator expression per item (a
+/// dataset's `tuple(t[i] for t in self.tensors)`) paid ~30 µs for that.
+mod stacks {
+    use std::cell::RefCell;
+
+    use corosensei::stack::DefaultStack;
+
+    /// Stacks kept at most: generators alive at once beyond this many still
+    /// get fresh ones. A kept stack keeps the pages its deepest body touched,
+    /// as a thread's stack does, but no body goes deep: calls stop at
+    /// MAX_CALL_DEPTH (about 4 KiB of stack a call) and expressions at the
+    /// parser's nesting limit, so that is under a few MiB a stack. Dropping
+    /// the pages (madvise) cost more than the whole pool saves.
+    const KEPT: usize = 8;
+
+    thread_local! {
+        static FREE: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub fn take(bytes: usize) -> std::io::Result<DefaultStack> {
+        match FREE.with(|f| f.borrow_mut().pop()) {
+            Some(stack) => Ok(stack),
+            None => DefaultStack::new(bytes),
+        }
+    }
+
+    /// Keep `stack` for the next generator, or unmap it (the pool is full,
+    /// or the thread is exiting and its pool already gone).
+    pub fn give_back(stack: DefaultStack) {
+        let _ = FREE.try_with(|f| {
+            let mut free = f.borrow_mut();
+            if free.len() < KEPT {
+                free.push(stack);
+            }
+        });
     }
 }
 
@@ -158,7 +210,7 @@ impl Interp {
         source: Rc<str>,
         run: impl FnOnce(&mut Interp) -> Result<()> + 'static,
     ) -> Result<Value> {
-        let stack = DefaultStack::new(STACK_BYTES)
+        let stack = stacks::take(STACK_BYTES)
             .map_err(|e| Error::new(ErrorKind::Memory, format!("no stack for a generator: {e}")))?;
         let interp: *mut Interp = self;
         let body = Coroutine::with_stack(stack, move |y: &Yielder<(), Value>, ()| {
@@ -170,7 +222,7 @@ impl Interp {
             reread(it).leave_generator();
             r
         });
-        Ok(Iter::lazy(label, Lazy { body }))
+        Ok(Iter::lazy(label, Lazy { body: Some(body) }))
     }
 
     fn enter_generator(&mut self, y: *const Yielder<(), Value>, scope: Rc<Scope>, source: Rc<str>) {

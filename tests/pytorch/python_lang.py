@@ -502,3 +502,32 @@ print(g2)
 g2 = "old"
 g2 = g2 + rebinds()
 print(g2)
+
+# Generators made and dropped by the thousand (their stacks are reused): run
+# to the end, left suspended, never started, many alive at once, nested.
+def counted(n):
+    for i in range(n):
+        yield i * i
+pairs = [tuple(t * 2 for t in (i, i + 1)) for i in range(3000)]
+print(pairs[0], pairs[-1], len(pairs))
+half_done = []
+for i in range(50):
+    g = counted(10)
+    half_done.append(next(g) + next(g))
+print(sum(half_done), [counted(3) is None for _ in range(3)])
+alive = [counted(k) for k in range(20)]
+print([sum(g) for g in alive][-3:], sum(sum(x for x in range(k)) for k in range(100)))
+def deep(n):
+    return 0 if n == 0 else deep(n - 1) + 1
+def via_gen(n):
+    yield deep(n)
+print([next(via_gen(150)) for _ in range(3)], list(via_gen(5)))
+def fails():
+    yield 1
+    raise KeyError("gen")
+for _ in range(3):
+    try:
+        list(fails())
+    except KeyError:
+        print("caught")
+print(next(x for x in range(10) if x > 4), any(x > 3 for x in range(100)), max(x % 7 for x in range(50)))

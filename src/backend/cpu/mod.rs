@@ -32,6 +32,7 @@ mod norm;
 mod pool;
 pub mod program;
 pub mod random;
+mod ranges;
 mod reduce;
 pub(crate) mod rows;
 mod scatter;
@@ -110,40 +111,25 @@ impl CpuStorage {
     /// computes in f64; the other floats in f32 from ends rounded to their dtype;
     /// integers in f64 from integer ends, truncated.
     pub fn linspace(start: f64, end: f64, n: usize, dtype: DType) -> CpuStorage {
-        let half = n / 2;
         let last = n.saturating_sub(1).max(1);
         if dtype == DType::F64 {
             let step = (end - start) / last as f64;
-            let v: Vec<f64> = (0..n)
-                .map(|i| match i {
-                    _ if n == 1 => start,
-                    _ if i < half => step.mul_add(i as f64, start),
-                    _ => (-step).mul_add((n - 1 - i) as f64, end),
-                })
-                .collect();
-            return CpuStorage::F64(v);
+            return CpuStorage::F64(ranges::linspace(start, end, step, n));
         }
         if dtype.is_float() {
             let round = |x: f64| CpuStorage::from_f64s(&[x], dtype).get_f64(0) as f32;
             let (s, e) = (round(start), round(end));
-            let step = (e - s) / last as f32;
-            let v: Vec<f64> = (0..n)
-                .map(|i| match i {
-                    _ if n == 1 => s,
-                    _ if i < half => step.mul_add(i as f32, s),
-                    _ => (-step).mul_add((n - 1 - i) as f32, e),
-                } as f64)
-                .collect();
-            return CpuStorage::from_f64s(&v, dtype);
+            let v = ranges::linspace(s, e, (e - s) / last as f32, n);
+            if dtype == DType::F32 {
+                return CpuStorage::F32(v);
+            }
+            let wide: Vec<f64> = v.into_iter().map(f64::from).collect();
+            return CpuStorage::from_f64s(&wide, dtype);
         }
         let (s, e) = (start.trunc(), end.trunc());
-        let step = (e - s) / last as f64;
-        let v: Vec<i64> = (0..n)
-            .map(|i| match i {
-                _ if n == 1 => s,
-                _ if i < half => step.mul_add(i as f64, s),
-                _ => (-step).mul_add((n - 1 - i) as f64, e),
-            } as i64)
+        let v: Vec<i64> = ranges::linspace(s, e, (e - s) / last as f64, n)
+            .into_iter()
+            .map(|x| x as i64)
             .collect();
         CpuStorage::from_i64s(&v, dtype)
     }

@@ -5,6 +5,7 @@ use crate::error::{Result, dtype_err, value_err};
 use crate::tensor::core::{Tensor, check_alloc, check_working_set};
 use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
+use crate::tensor::layout::Layout;
 use crate::tensor::op::BinaryOp;
 use crate::tensor::ops::arith::cmp;
 use crate::tensor::ops::view::unsqueeze;
@@ -137,12 +138,25 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType, device: Device) 
     Ok(Tensor::from_contiguous(s, &[n]))
 }
 
-/// Ones on the diagonal: where the row index equals the column index.
+/// Zeros, and ones on the diagonal: a one copied onto the diagonal's
+/// strided view (a compare of indices and a cast took two passes over the
+/// matrix; eye(500) 0.15 ms, PyTorch's 0.02).
 pub fn eye(n: usize, m: usize, dtype: DType, device: Device) -> Result<Tensor> {
     check_alloc(&[n, m], dtype)?;
-    let rows = unsqueeze(&arange_on(n, device)?, 1)?;
-    let cols = arange_on(m, device)?;
-    cmp(BinaryOp::Eq, &rows, &cols)?.to_dtype(dtype)
+    if dtype.is_complex() {
+        // Where the row index equals the column index, cast.
+        let rows = unsqueeze(&arange_on(n, device)?, 1)?;
+        let cols = arange_on(m, device)?;
+        return cmp(BinaryOp::Eq, &rows, &cols)?.to_dtype(dtype);
+    }
+    let mut s = Storage::full(device, n * m, dtype, Scalar::int(0))?;
+    let k = n.min(m);
+    if k > 0 {
+        let one = Storage::full(device, 1, dtype, Scalar::int(1))?;
+        let diagonal = Layout::contiguous(&[n, m]).diagonal(0, 0, 1);
+        s.copy_into(&diagonal, &one, &Layout::contiguous(&[1]).expand(&[k]))?;
+    }
+    Ok(Tensor::from_contiguous(s, &[n, m]))
 }
 
 pub fn manual_seed(seed: u64) {
