@@ -91,6 +91,14 @@ impl Interp {
                     v @ (Value::List(_) | Value::Tuple(_)) => Idx::Tensor(
                         convert::tensor_from_data(&v, None).map_err(|err| err.at(e.span))?,
                     ),
+                    // `y_hat[range(len(y_hat)), y]` (d2l's cross-entropy):
+                    // a range picks as the list of its numbers does.
+                    Value::Range(a, b, step) => {
+                        let n = super::value::range_len(a, b, step);
+                        super::value::check_items(n as u128).map_err(|err| err.at(e.span))?;
+                        let picks: Vec<i64> = (0..n).map(|i| a + i * step).collect();
+                        Idx::Tensor(crate::tensor::Tensor::from_vec(picks, &[n as usize]))
+                    }
                     v => {
                         return Err(index_err(format!(
                             "{} cannot index a tensor",

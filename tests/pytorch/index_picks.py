@@ -30,3 +30,12 @@ for f in [lambda: torch.zeros(0, 0)[torch.tensor([0])], lambda: torch.zeros(3, 0
         print(f().shape)
     except IndexError as err:
         print("IndexError", err)
+
+# A range picks as the list of its numbers: d2l's cross-entropy from scratch.
+y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+y = torch.tensor([0, 2])
+print(y_hat[range(len(y_hat)), y], -torch.log(y_hat[range(len(y_hat)), y]))
+print(y_hat[range(1, 2)], y_hat[:, range(2, -1, -2)], y_hat[range(0)].shape)
+z = torch.zeros(5)
+z[range(0, 5, 2)] = 1.0
+print(z)
