@@ -751,6 +751,9 @@ fn rearranging_ops() {
     );
     check("cdist(x, y)", &[("x", "a,b", S), ("y", "c,b", S)], "");
     check("cdist(x, y, p=1)", &[("x", "a,b", S), ("y", "c,b", S)], "");
+    // More than 25 rows: ATen's matrix-product form (EuclideanDistBackward0).
+    check("cdist(x, y)", &[("x", "27,b", S), ("y", "c,b", S)], "");
+    check("cdist(x, y)", &[("x", "2,27,b", S), ("y", "2,c,b", S)], "");
     check("renorm(x, 2, 0, 0.5)", &[("x", "a,b", S)], "");
     check("renorm(x, 1, 1, 0.7)", &[("x", "a,b", S)], "");
     check(

@@ -9,6 +9,7 @@ pub mod complex;
 pub mod creation;
 pub mod einsum;
 pub mod elementwise;
+pub mod euclidean_dist;
 pub mod fft;
 pub(crate) mod geqrf;
 pub(crate) mod getrf;

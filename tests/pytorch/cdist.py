@@ -1,0 +1,23 @@
+# cdist: p = 2 between more than 25 rows is ATen's matrix-product form, with its
+# gradient (zero where rows coincide); fewer rows and other p take the direct form.
+import torch
+torch.manual_seed(0)
+a = torch.randn(30, 3, dtype=torch.float64, requires_grad=True)
+b = torch.randn(20, 3, dtype=torch.float64, requires_grad=True)
+d = torch.cdist(a, b)
+print(d.grad_fn.name(), d.grad_fn.next_functions[0][0].name())
+print(d[:2, :4])
+(d * torch.arange(20.)).sum().backward()
+print(a.grad[:3], b.grad[:3])
+x = torch.randn(30, 3, dtype=torch.float64, requires_grad=True)
+dd = torch.cdist(x, x)
+dd.sum().backward()
+print(dd[:3, :3], x.grad[:2])
+print(torch.cdist(a[:5], b[:5]).grad_fn.name())
+a3 = torch.randn(2, 30, 4, dtype=torch.float64)
+b3 = torch.randn(2, 5, 4, dtype=torch.float64)
+print(torch.cdist(a3, b3)[1, :2], torch.cdist(a3, b3).shape)
+print(torch.cdist(a3, b3, p=1)[1, :2])
+f = torch.randn(40, 8)
+print(torch.cdist(f, f).diagonal()[:5], (torch.cdist(f, f[:3]) - torch.cdist(f[:3], f).T).abs().max() < 1e-5)
+print(torch.cdist(torch.zeros(0, 3), torch.zeros(30, 3)).shape)
