@@ -562,6 +562,12 @@ pub fn nan_to_num(
     posinf: Option<f64>,
     neginf: Option<f64>,
 ) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        // Each part on its own, as ATen does.
+        let (re, im) = t.parts()?;
+        let part = |p: &Tensor| nan_to_num(p, nan, posinf, neginf);
+        return crate::tensor::complex::from_parts(&part(&re)?, &part(&im)?);
+    }
     let Some(big) = t.dtype().max_finite() else {
         // Integers and bools hold no nan or inf: a copy, as in PyTorch.
         return t.deep_clone();
@@ -572,6 +578,17 @@ pub fn nan_to_num(
         let swap = |y: &Tensor, hit: PredicateOp, v: f64| {
             where_(&predicate(hit, x)?, &Tensor::scalar_f64(v, dt), y)
         };
+        if posinf.is_none() && neginf.is_none() {
+            // The infinities become the largest finite values, which is what
+            // a clamp to them does (finite values stay, NaN stays for the
+            // swap): two passes where three swaps took six.
+            let edge = |v: f64| Tensor::scalar_f64(v, dt);
+            return swap(
+                &clamp(x, Some(&edge(-big)), Some(&edge(big)))?,
+                PredicateOp::IsNan,
+                nan,
+            );
+        }
         let out = swap(x, PredicateOp::IsNan, nan)?;
         let out = swap(&out, PredicateOp::IsPosInf, posinf.unwrap_or(big))?;
         swap(&out, PredicateOp::IsNegInf, neginf.unwrap_or(-big))
