@@ -21,6 +21,7 @@ mod extrema;
 mod float_folds;
 pub(crate) mod gemv;
 mod index;
+mod int_folds;
 mod join;
 pub mod kernels;
 mod lines;

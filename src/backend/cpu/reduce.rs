@@ -8,7 +8,7 @@
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
 use super::extrema::{arg_best, arg_rows, best_row_f32, lane_best};
 use super::strided::{PAR_MIN, parallel, runs};
-use super::{cascade, column_folds, float_folds};
+use super::{cascade, column_folds, float_folds, int_folds};
 use crate::error::Result;
 use crate::tensor::layout::{Layout, contiguous_strides};
 use crate::tensor::op::ReduceOp;
@@ -19,13 +19,13 @@ use crate::with_storage;
 /// and strides of a group.
 pub(super) struct Groups {
     /// One layout over the kept dims: its offsets are the groups' starts.
-    kept: Layout,
+    pub(super) kept: Layout,
     /// One group, relative to its start.
     pub(super) group: Layout,
 }
 
 impl Groups {
-    fn new(l: &Layout, dims: &[usize]) -> Groups {
+    pub(super) fn new(l: &Layout, dims: &[usize]) -> Groups {
         let keep: Vec<usize> = (0..l.ndim()).filter(|d| !dims.contains(d)).collect();
         let pick = |ds: &[usize]| -> (Vec<usize>, Vec<usize>) {
             (
@@ -48,7 +48,7 @@ impl Groups {
             },
         }
     }
-    fn outputs(&self) -> usize {
+    pub(super) fn outputs(&self) -> usize {
         self.kept.numel()
     }
     pub(super) fn size(&self) -> usize {
@@ -83,7 +83,7 @@ pub(super) fn group_offsets(g: &Layout) -> Vec<usize> {
 }
 
 /// The start of every group.
-fn starts(kept: &Layout) -> Vec<usize> {
+pub(super) fn starts(kept: &Layout) -> Vec<usize> {
     group_offsets(kept)
 }
 
@@ -194,34 +194,6 @@ pub(super) fn reduce_f64<T: Element>(op: ReduceOp, g: &[T]) -> f64 {
         ReduceOp::CountNonzero => xs().filter(|&x| x != 0.0).count() as f64,
     }
 }
-}
-
-/// One group of integers reduced (wrapping, as PyTorch's int64 arithmetic),
-/// read straight from the tensor (no copy of the group).
-fn reduce_i64(op: ReduceOp, mut g: impl Iterator<Item = i64>) -> i64 {
-    // The first index of the best value.
-    let mut arg = |better: fn(i64, i64) -> bool| {
-        let first = g.next().unwrap_or(0);
-        let (mut best, mut at) = (first, 0);
-        for (i, x) in g.by_ref().enumerate() {
-            if better(x, best) {
-                (best, at) = (x, i + 1);
-            }
-        }
-        at as i64
-    };
-    match op {
-        ReduceOp::ArgMax => arg(|x, best| x > best),
-        ReduceOp::ArgMin => arg(|x, best| x < best),
-        ReduceOp::Prod => g.fold(1i64, |a, x| a.wrapping_mul(x)),
-        ReduceOp::Max => g.max().unwrap_or(i64::MIN),
-        ReduceOp::Min => g.min().unwrap_or(i64::MAX),
-        ReduceOp::All => g.all(|x| x != 0) as i64,
-        ReduceOp::Any => g.any(|x| x != 0) as i64,
-        ReduceOp::CountNonzero => g.filter(|&x| x != 0).count() as i64,
-        // Sum, and the float-only reductions (the tensor layer sends those floats).
-        _ => g.fold(0i64, |a, x| a.wrapping_add(x)),
-    }
 }
 
 /// Can partial results over pieces of one group be combined into the whole's?
@@ -357,18 +329,18 @@ pub(super) fn reduce_rows<T: Element>(
 /// each): the outputs cut into blocks small enough that every core gets a
 /// few, and `work(start, block)` run on each, `start` being where the block's
 /// first group starts.
-pub(super) fn by_column_blocks(
+pub(super) fn by_column_blocks<A: Send>(
     starts: &[usize],
     rows: usize,
-    out: &mut [f64],
-    work: impl Fn(usize, &mut [f64]) + Sync,
+    out: &mut [A],
+    work: impl Fn(usize, &mut [A]) + Sync,
 ) {
     // At least 256 groups a block: narrower blocks of a matrix with long rows
     // read a few cache lines and then cross a page, row after row, which the
     // prefetcher does not follow (prod(0) of 4096x1024 ran at half speed in
     // blocks of 128).
     let cols = (starts.len() / (crate::threads::count() * 4)).clamp(256, 2048);
-    let run = |ci: usize, block: &mut [f64]| work(starts[0] + ci * cols, block);
+    let run = |ci: usize, block: &mut [A]| work(starts[0] + ci * cols, block);
     if parallel(starts.len() * rows) {
         crate::threads::zip(crate::threads::ChunksMut::new(out, cols), run);
     } else {
@@ -387,32 +359,6 @@ crate::multiversion! {
             ReduceOp::Min => acc.iter_mut().zip(row).for_each(|(a, x)| *a = nan_min(*a, x.to_f64())),
             _ => acc.iter_mut().zip(row).for_each(|(a, x)| *a += x.to_f64()),
         }
-    }
-}
-
-fn reduce_int<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -> Vec<i64> {
-    let gr = Groups::new(l, dims);
-    let (outputs, size) = (gr.outputs(), gr.size());
-    if size == 0 {
-        return vec![reduce_i64(op, std::iter::empty()); outputs];
-    }
-    let starts = starts(&gr.kept);
-    let contiguous = gr.group_contiguous();
-    let offs = if contiguous {
-        Vec::new()
-    } else {
-        group_offsets(&gr.group)
-    };
-    let one = |&s: &usize| -> i64 {
-        if contiguous {
-            return reduce_i64(op, v[s..s + size].iter().map(|x| x.to_i64()));
-        }
-        reduce_i64(op, offs.iter().map(|&o| v[s + o].to_i64()))
-    };
-    if outputs > 1 && parallel(outputs * size) {
-        crate::threads::map(starts.len(), |i| one(&starts[i]))
-    } else {
-        starts.iter().map(one).collect()
     }
 }
 
@@ -458,7 +404,7 @@ pub fn reduce(s: &CpuStorage, l: &Layout, op: ReduceOp, dims: &[usize]) -> Resul
             _ => CpuStorage::from_f64s(&r, out_dtype),
         }
     } else {
-        let r = with_storage!(s, v => reduce_int(v, l, op, dims));
+        let r = with_storage!(s, v => int_folds::reduce_int(v, l, op, dims));
         CpuStorage::from_i64s(&r, out_dtype)
     })
 }

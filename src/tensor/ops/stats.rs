@@ -277,13 +277,26 @@ pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<
             "bincount only supports 1-d non-negative integral inputs.",
         ));
     }
-    let vals = x.to_host_i64()?;
-    if vals.iter().any(|&v| v < 0) {
+    let ints = x.to_dtype(DType::I64)?;
+    let extreme = |op| crate::tensor::ops::scalar::item_i64(&reduce(&ints, op, None, false)?);
+    let top = if x.numel() == 0 {
+        -1
+    } else {
+        if extreme(ReduceOp::Min)? < 0 {
+            return Err(value_err(
+                "bincount only supports 1-d non-negative integral inputs.",
+            ));
+        }
+        extreme(ReduceOp::Max)?
+    };
+    if let Some(w) = weights
+        && w.shape() != x.shape()
+    {
         return Err(value_err(
-            "bincount only supports 1-d non-negative integral inputs.",
+            "weights should be 1-d and have the same length as input",
         ));
     }
-    let len = (vals.iter().copied().max().map_or(0, |m| m + 1)).max(minlength.max(0)) as usize;
+    let len = (top + 1).max(minlength.max(0)) as usize;
     let dtype = weights.map_or(DType::I64, |w| {
         if w.dtype() == DType::F32 {
             DType::F32
@@ -296,8 +309,9 @@ pub fn bincount(x: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<
         Some(w) => w.to_dtype(dtype)?,
         None => Tensor::scalar_i64(1, DType::I64),
     };
-    index_put_raw(&out, &[Idx::Tensor(x.to_dtype(DType::I64)?)], &add_in, true)?;
-    Ok(out)
+    // Each count a scatter-add into its bin (an accumulating index_put took
+    // 10^6 values into 100 bins 11 ms, PyTorch's bincount 2).
+    no_grad(|| crate::tensor::ops::select::scatter(&out, 0, &ints, &add_in, true))
 }
 
 /// torch.histc: counts in `bins` equal bins over [min, max] (the data's range
