@@ -55,3 +55,9 @@ for call in [
         call()
     except (TypeError, RuntimeError, IndexError) as e:
         print(e)
+
+# tril_indices/triu_indices over every offset, square, wide, tall and empty grids.
+for r, c in [(3, 3), (4, 3), (3, 5), (0, 3), (3, 0), (1, 1), (6, 4)]:
+    for k in [-7, -2, -1, 0, 1, 2, 9]:
+        print(r, c, k, torch.triu_indices(r, c, k).tolist(), torch.tril_indices(r, c, k).tolist())
+print(torch.triu_indices(3, 3, dtype=torch.int32), torch.tril_indices(4, 4).shape, torch.triu_indices(300, 300).sum(1))
