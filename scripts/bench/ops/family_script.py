@@ -92,30 +92,8 @@ bench("tolist_4x4", lambda: t.tolist())
 bench("item_sum", lambda: t.sum().item())
 
 
+# The bigram model of Karpathy's GPT lecture, on a repeated line of text.
 torch.manual_seed(1337)
-
-def bench(name, step, budget=0.3):
-    for _ in range(2):
-        step()
-    t0 = time.perf_counter()
-    step()
-    one = max(time.perf_counter() - t0, 1e-7)
-    chunk = max(1, min(10000, int(0.002 / one)))
-    times = []
-    for _ in range(5):
-        n = 0
-        t0 = time.perf_counter()
-        while True:
-            for _ in range(chunk):
-                step()
-            n += chunk
-            el = time.perf_counter() - t0
-            if el >= budget / 5:
-                break
-        times.append(el / n)
-    times.sort()
-    print(f"OP {name} {times[2] * 1e3:.6f}")
-
 text = ("First Citizen: Before we proceed any further, hear me speak. All: Speak, speak. " * 400)
 chars = sorted(list(set(text)))
 vocab_size = len(chars)

@@ -446,16 +446,20 @@ pub fn triangle_indices(
     device: crate::tensor::Device,
 ) -> Result<Tensor> {
     let (r, c) = (rows.max(0), cols.max(0));
+    if r == 0 || c == 0 {
+        return zeros_on(&[2, 0], dtype, device);
+    }
     // The grid it picks from must fit, as before (this bounds the rows too).
     crate::tensor::core::check_alloc(&[r as usize, c as usize], DType::I64)?;
     // Each row's run of columns, written out on the host as a tensor()
     // literal is (a mask over the r×c grid and two boolean picks took
     // triu_indices(300, 300) 1 ms, PyTorch's 0.06).
     let run = |i: i64| {
+        let diagonal = i.saturating_add(k);
         if lower {
-            (0, (i + k + 1).clamp(0, c))
+            (0, diagonal.saturating_add(1).clamp(0, c))
         } else {
-            ((i + k).clamp(0, c), c)
+            (diagonal.clamp(0, c), c)
         }
     };
     let n: i64 = (0..r).map(|i| run(i).1 - run(i).0).sum();
