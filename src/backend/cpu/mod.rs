@@ -120,12 +120,12 @@ impl CpuStorage {
         if dtype.is_float() {
             let round = |x: f64| CpuStorage::from_f64s(&[x], dtype).get_f64(0) as f32;
             let (s, e) = (round(start), round(end));
-            let v = ranges::linspace(s, e, (e - s) / last as f32, n);
+            let v = CpuStorage::F32(ranges::linspace(s, e, (e - s) / last as f32, n));
             if dtype == DType::F32 {
-                return CpuStorage::F32(v);
+                return v;
             }
-            let wide: Vec<f64> = v.into_iter().map(f64::from).collect();
-            return CpuStorage::from_f64s(&wide, dtype);
+            // float16 and bfloat16 round once from the float32 values.
+            return cast::cast(&v, &Layout::contiguous(&[n]), dtype);
         }
         let (s, e) = (start.trunc(), end.trunc());
         let v: Vec<i64> = ranges::linspace(s, e, (e - s) / last as f64, n)

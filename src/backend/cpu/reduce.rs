@@ -126,16 +126,29 @@ pub(super) fn lanes_fold<T: Element, const W: usize>(
     step: impl Fn(f64, f64) -> f64,
     join: impl Fn(f64, f64) -> f64,
 ) -> f64 {
+    fold_lanes::<T, f64, W>(g, init, |x| x.to_f64(), step, join)
+}
+
+/// `lanes_fold` with an accumulator of any type: each element read as one by
+/// `read` (integers fold in i64 lanes).
+#[inline(always)]
+pub(super) fn fold_lanes<T: Copy, A: Copy, const W: usize>(
+    g: &[T],
+    init: A,
+    read: impl Fn(T) -> A,
+    step: impl Fn(A, A) -> A,
+    join: impl Fn(A, A) -> A,
+) -> A {
     let mut lanes = [init; W];
     let chunks = g.chunks_exact(W);
     let tail = chunks.remainder();
     for c in chunks {
         for i in 0..W {
-            lanes[i] = step(lanes[i], c[i].to_f64());
+            lanes[i] = step(lanes[i], read(c[i]));
         }
     }
     let acc = lanes.into_iter().fold(init, &join);
-    tail.iter().fold(acc, |a, x| step(a, x.to_f64()))
+    tail.iter().fold(acc, |a, &x| step(a, read(x)))
 }
 
 crate::multiversion! {

@@ -8,7 +8,7 @@ use crate::autograd::{Saved, no_grad, record};
 use crate::error::Result;
 use crate::tensor::core::Tensor;
 use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
-use crate::tensor::ops::arith::{bin, div, mul, num, sub, un, where_};
+use crate::tensor::ops::arith::{bin, cmp, div, mul, num, sub, un, where_};
 use crate::tensor::ops::creation::full_on;
 use crate::tensor::ops::join::cat;
 use crate::tensor::ops::matmul::matmul;
@@ -54,7 +54,7 @@ pub fn euclidean_dist(x1: &Tensor, x2: &Tensor) -> Result<Tensor> {
             let (x1, x2, res) = (s1.get()?, s2.get()?, so.get()?);
             // ATen's _euclidean_dist_backward: 0 where two rows coincide
             // (the square root's slope there is a subgradient).
-            let zero = crate::tensor::ops::arith::cmp(BinaryOp::Eq, &res, &num(0.0))?;
+            let zero = cmp(BinaryOp::Eq, &res, &num(0.0))?;
             let ratio = where_(&zero, &num(0.0), &div(g, &res)?)?;
             let rows = reduce(&ratio, ReduceOp::Sum, Some(&[-1]), true)?;
             let cols = unsqueeze(&reduce(&ratio, ReduceOp::Sum, Some(&[-2]), false)?, -1)?;

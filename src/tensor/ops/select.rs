@@ -462,7 +462,12 @@ pub fn triangle_indices(
             (diagonal.clamp(0, c), c)
         }
     };
-    let n: i64 = (0..r).map(|i| run(i).1 - run(i).0).sum();
+    let n: i64 = (0..r)
+        .map(|i| {
+            let (lo, hi) = run(i);
+            hi - lo
+        })
+        .sum();
     crate::tensor::core::check_alloc(&[2, n as usize], DType::I64)?;
     let mut pairs = Vec::with_capacity(2 * n as usize);
     for i in 0..r {
