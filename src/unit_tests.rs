@@ -69,6 +69,7 @@ pub fn all() -> Vec<Tests> {
         crate::backend::cpu::mathfun::tests::TESTS,
         crate::backend::cpu::matmul::tests::TESTS,
         crate::backend::cpu::random::tests::TESTS,
+        crate::backend::cpu::row_copy::tests::TESTS,
         crate::backend::cpu::rows::tests::TESTS,
         crate::backend::cpu::sort::tests::TESTS,
         crate::backend::cpu::split::tests::TESTS,

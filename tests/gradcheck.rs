@@ -354,6 +354,19 @@ fn views_and_indexing() {
     check("stack(x.chunk(2, 1), 0)", &[("x", "a,4", S)], "");
     check("x.unbind(0)[0] * x.unbind(0)[-1]", &[("x", "a,b", S)], "");
     check("x.flip(0)", &[("x", "a,b", S)], "");
+    check("x.flip(1, 0) * y", &[("x", "a,b", S), ("y", "a,b", S)], "");
+    check("x.t().flip(-1)", &[("x", "a,b", S)], "");
+    check(
+        "cat([x[:, 2:], x[:, :2], x[:, 1:2]], 1)",
+        &[("x", "a,4", S)],
+        "",
+    );
+    check(
+        "F.pad(x, (1, 2, -1, 1)) * y",
+        &[("x", "3,4", S), ("y", "3,7", S)],
+        "",
+    );
+    check("F.pad(x.t(), (2, 0), value=3.0)", &[("x", "a,b", S)], "");
     check("x.repeat(2, 1)", &[("x", "a,b", S)], "");
 }
 

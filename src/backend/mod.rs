@@ -226,6 +226,8 @@ pub trait BackendStorage: Sized {
     ) -> Result<()>;
     /// Copy `src` (of `self`'s dtype) into the elements `l` describes.
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()>;
+    /// The elements of `l`, contiguous, in reverse order along each of `dims`.
+    fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self>;
     /// The positions of the non-zero elements: int64 `[n, ndim]`.
     fn nonzero(&self, l: &Layout) -> Result<Self>;
     /// Stable sort along `dim` (NaN last ascending, first descending): values and
@@ -596,20 +598,20 @@ impl Storage {
             }
         }
     }
-    /// torch.cat's result: contiguous parts of `dtype` (each a buffer and the
-    /// offset of its first element) side by side, `outer` runs of `runs[p]`
-    /// elements from each part in turn.
+    /// torch.cat's result: parts of `dtype` (each a buffer, the offset of its
+    /// first element and the distance between its runs) side by side, `outer`
+    /// runs of `runs[p]` contiguous elements from each part in turn.
     pub fn concat(
-        parts: &[(&Storage, usize)],
+        parts: &[(&Storage, usize, usize)],
         runs: &[usize],
         outer: usize,
         dtype: DType,
     ) -> Result<Storage> {
-        if let Some((Storage::Cuda(_), _)) = parts.first() {
+        if let Some((Storage::Cuda(_), _, _)) = parts.first() {
             let cuda = parts
                 .iter()
-                .map(|&(s, offset)| match s {
-                    Storage::Cuda(c) => Ok((c, offset)),
+                .map(|&(s, offset, stride)| match s {
+                    Storage::Cuda(c) => Ok((c, offset, stride)),
                     _ => Err(mixed()),
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -617,8 +619,8 @@ impl Storage {
         }
         let cpu = parts
             .iter()
-            .map(|&(s, offset)| match s {
-                Storage::Cpu(c) => Ok((c, offset)),
+            .map(|&(s, offset, stride)| match s {
+                Storage::Cpu(c) => Ok((c, offset, stride)),
                 _ => Err(mixed()),
             })
             .collect::<Result<Vec<_>>>()?;
@@ -681,6 +683,9 @@ impl Storage {
             (Storage::Cuda(a), Storage::Cuda(s)) => a.copy_into(l, s, sl),
             _ => Err(mixed()),
         }
+    }
+    pub fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Storage> {
+        forward!(self, s => s.flip(l, dims), c => c.flip(l, dims))
     }
     pub fn nonzero(&self, l: &Layout) -> Result<Storage> {
         forward!(self, s => s.nonzero(l), c => c.nonzero(l))

@@ -17,6 +17,7 @@ pub mod lstm_layer;
 pub mod normalization;
 pub mod optim;
 mod optim_state;
+mod pad;
 pub mod parameter;
 pub mod quantized;
 pub mod recurrent;

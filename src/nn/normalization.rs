@@ -1,22 +1,20 @@
 //! Normalisation and lookup layers' math: layer_norm, batch_norm, group_norm,
-//! embedding, normalize, cosine_similarity and pad. Composites over tensor
+//! embedding, normalize and cosine_similarity (pad is nn/pad.rs). Composites over tensor
 //! ops, each recorded as PyTorch's single node.
 
 use crate::autograd::composite::composite;
-use crate::error::{Result, dtype_err, shape_err, value_err};
+use crate::error::{Result, dtype_err};
 use crate::tensor::op::{BinaryOp, ReduceOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, mul, num, sub, un, where_};
-use crate::tensor::ops::creation::full;
 use crate::tensor::ops::index::{Idx, index};
-use crate::tensor::ops::join::cat;
 use crate::tensor::ops::reduce::reduce;
-use crate::tensor::ops::view::{narrow, reshape};
-use crate::tensor::shape::fmt_shape;
+use crate::tensor::ops::view::reshape;
 use crate::tensor::{DType, Tensor};
 
 pub use super::batch_norm::batch_norm;
 pub use super::group_norm::group_norm;
 pub use super::layer_norm::layer_norm;
+pub use super::pad::pad;
 
 pub(super) fn mean_var(x: &Tensor, dims: &[i64]) -> Result<(Tensor, Tensor)> {
     let mean = reduce(x, ReduceOp::Mean, Some(dims), true)?;
@@ -146,85 +144,4 @@ pub fn cosine_similarity(x1: &Tensor, x2: &Tensor, dim: i64, eps: f64) -> Result
             &bin(BinaryOp::Maximum, &n12, &num(eps * eps))?,
         )?,
     )
-}
-
-/// F.pad: `pad` is (left, right) pairs from the last dim backwards; negative
-/// amounts crop. Modes: constant (with value), reflect, replicate, circular.
-pub fn pad(x: &Tensor, pad: &[i64], mode: &str, value: f64) -> Result<Tensor> {
-    if !pad.len().is_multiple_of(2) || pad.len() / 2 > x.ndim() {
-        return Err(value_err(format!(
-            "Padding length should be less than or equal to two times the input dimension but got padding length {} and input of dimension {}",
-            pad.len(),
-            x.ndim()
-        )));
-    }
-    let name = match mode {
-        "constant" => "ConstantPadNdBackward0",
-        "reflect" => [
-            "ReflectionPad1dBackward0",
-            "ReflectionPad2dBackward0",
-            "ReflectionPad3dBackward0",
-        ][(pad.len() / 2).clamp(1, 3) - 1],
-        "replicate" => [
-            "ReplicationPad1dBackward0",
-            "ReplicationPad2dBackward0",
-            "ReplicationPad3dBackward0",
-        ][(pad.len() / 2).clamp(1, 3) - 1],
-        "circular" => "CatBackward0",
-        other => {
-            return Err(value_err(format!("Unrecognised padding mode {other}")));
-        }
-    };
-    composite(name, &[x], |t| {
-        let mut y = t[0].clone();
-        for (i, lr) in pad.chunks(2).enumerate() {
-            let d = (x.ndim() - 1 - i) as i64;
-            y = pad_dim(&y, d, lr[0], lr[1], mode, value)?;
-        }
-        Ok(y)
-    })
-}
-
-fn pad_dim(x: &Tensor, d: i64, left: i64, right: i64, mode: &str, value: f64) -> Result<Tensor> {
-    let n = x.shape()[d as usize] as i64;
-    let (crop_l, crop_r) = ((-left).max(0), (-right).max(0));
-    if crop_l + crop_r > n {
-        return Err(shape_err("the padding crops more than the dimension holds"));
-    }
-    let x = narrow(x, d, crop_l, n - crop_l - crop_r)?;
-    let (l, r, n) = (left.max(0), right.max(0), n - crop_l - crop_r);
-    if l == 0 && r == 0 {
-        return Ok(x);
-    }
-    if mode == "constant" {
-        let side = |k: i64| -> Result<Tensor> {
-            let mut s = x.shape().to_vec();
-            s[d as usize] = k as usize;
-            full(&s, value, value as i64, x.dtype(), x.device())
-        };
-        return cat(&[side(l)?, x.clone(), side(r)?], d);
-    }
-    if mode == "reflect" && (l >= n || r >= n) {
-        return Err(value_err(format!(
-            "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({l}, {r}) at dimension {d} of input {}",
-            fmt_shape(x.shape())
-        )));
-    }
-    let at = |i: i64| -> i64 {
-        match mode {
-            "reflect" => {
-                let period = 2 * (n - 1).max(1);
-                let m = i.rem_euclid(period);
-                if m < n { m } else { period - m }
-            }
-            "replicate" => i.clamp(0, n - 1),
-            _ => i.rem_euclid(n),
-        }
-    };
-    let idx: Vec<i64> = (-l..n + r).map(at).collect();
-    let len = idx.len();
-    let idx = Tensor::from_vec(idx, &[len]).to_device(x.device())?;
-    let mut picks = vec![Idx::Slice(None, None, None); d as usize];
-    picks.push(Idx::Tensor(idx));
-    index(&x, &picks)
 }

@@ -212,7 +212,7 @@ fn pick_direct<T: Element>(v: &[T], p: &Direct) -> Result<Vec<T>> {
             if run == 1 {
                 d[0].write(v[at]);
             } else {
-                d.write_copy_of_slice(&v[at..at + run]);
+                super::row_copy::copy_row(d, &v[at..at + run]);
             }
         }
         bad
@@ -396,7 +396,7 @@ fn pick<T: Element>(v: &[T], sel: &Selection) -> Vec<T> {
             }
         } else {
             for (d, &i) in dst.chunks_exact_mut(run).zip(inner) {
-                d.write_copy_of_slice(&v[o + i..o + i + run]);
+                super::row_copy::copy_row(d, &v[o + i..o + i + run]);
             }
         }
     };

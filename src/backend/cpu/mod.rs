@@ -18,6 +18,7 @@ pub(crate) mod conv_direct;
 mod elem;
 pub(crate) mod elementwise;
 mod extrema;
+mod flip;
 mod float_folds;
 pub(crate) mod gemv;
 mod index;
@@ -35,6 +36,7 @@ pub mod program;
 pub mod random;
 mod ranges;
 mod reduce;
+pub(crate) mod row_copy;
 pub(crate) mod rows;
 mod scatter;
 mod scratch;
@@ -230,6 +232,9 @@ impl BackendStorage for CpuStorage {
     }
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
         cast::copy_into(self, l, src, sl)
+    }
+    fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self> {
+        Ok(flip::flip(self, l, dims))
     }
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         Ok(index::nonzero(self, l))

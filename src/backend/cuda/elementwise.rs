@@ -54,6 +54,26 @@ pub fn copy_into(dst: &mut CudaStorage, l: &Layout, src: &CudaStorage, sl: &Layo
     launch!(gpu, Source::Copy, &name, n; n64, ls[0], d, ls[1], s)
 }
 
+/// torch.flip: the copy kernel reading a layout whose flipped dims start at
+/// their far end and step backwards (kernel strides are signed).
+pub fn flip(s: &CudaStorage, l: &Layout, dims: &[usize]) -> Result<CudaStorage> {
+    let n = l.numel();
+    let out = output(s, n, s.dtype)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let mut sl = super::kernels::Strided::exact(l)?;
+    for &d in dims {
+        sl.offset += (sl.shape[d] - 1) * sl.stride[d];
+        sl.stride[d] = -sl.stride[d];
+    }
+    let dl = super::kernels::Strided::contiguous(&l.shape)?;
+    let (n64, gpu, inp, outp) = (n as i64, s.gpu(), s.ptr(), out.ptr());
+    let name = format!("copy_{}", suffix(s.dtype));
+    launch!(gpu, Source::Copy, &name, n; n64, dl, outp, sl, inp)?;
+    Ok(out)
+}
+
 /// `kernel(n, op, layout, in, out)` of the Elementwise module.
 fn one_operand(
     s: &CudaStorage,

@@ -123,12 +123,12 @@ impl CudaStorage {
     /// torch.cat's result (see Storage::concat): each part copied once into
     /// its columns of an uninitialised buffer, which the parts fill.
     pub fn concat(
-        parts: &[(&CudaStorage, usize)],
+        parts: &[(&CudaStorage, usize, usize)],
         runs: &[usize],
         outer: usize,
         dtype: DType,
     ) -> Result<CudaStorage> {
-        let Some(&(first, _)) = parts.first() else {
+        let Some(&(first, _, _)) = parts.first() else {
             return Err(crate::error::value_err(
                 "internal: cat of no parts reached the backend",
             ));
@@ -136,7 +136,7 @@ impl CudaStorage {
         let width: usize = runs.iter().sum();
         let mut out = CudaStorage::empty(first.gpu(), outer * width, dtype)?;
         let mut at = 0;
-        for (&(s, offset), &run) in parts.iter().zip(runs) {
+        for (&(s, offset, stride), &run) in parts.iter().zip(runs) {
             let dst = Layout {
                 shape: smallvec::smallvec![outer, run],
                 strides: smallvec::smallvec![width, 1],
@@ -144,7 +144,7 @@ impl CudaStorage {
             };
             let src = Layout {
                 shape: smallvec::smallvec![outer, run],
-                strides: smallvec::smallvec![run, 1],
+                strides: smallvec::smallvec![stride, 1],
                 offset,
             };
             out.copy_into(&dst, s, &src)?;
@@ -304,6 +304,9 @@ impl BackendStorage for CudaStorage {
     }
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()> {
         elementwise::copy_into(self, l, src, sl)
+    }
+    fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self> {
+        elementwise::flip(self, l, dims)
     }
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         index::nonzero(self, l)

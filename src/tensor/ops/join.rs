@@ -75,22 +75,59 @@ fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
 }
 
 /// The parts side by side along `d`, in one pass over the result: each part
-/// in the result's dtype and contiguous first (views as they are already).
+/// in the result's dtype, read in place where its runs along `d` are contiguous
+/// and evenly spaced (a contiguous part, or a column chunk of one), else made
+/// contiguous first.
 fn concat_parts(parts: &[&Tensor], d: usize, shape: &[usize], dtype: DType) -> Result<Tensor> {
     let inner: usize = shape[d + 1..].iter().product();
     let outer: usize = shape[..d].iter().product();
     let ready = crate::autograd::no_grad(|| {
         (parts.iter())
-            .map(|t| t.to_dtype(dtype)?.contiguous())
+            .map(|t| {
+                let t = t.to_dtype(dtype)?;
+                match run_stride(t.layout(), d) {
+                    Some(_) => Ok(t),
+                    None => t.contiguous(),
+                }
+            })
             .collect::<Result<Vec<Tensor>>>()
     })?;
     let runs: Vec<usize> = ready.iter().map(|t| t.shape()[d] * inner).collect();
     let guards: Vec<_> = ready.iter().map(|t| t.read()).collect();
-    let storages: Vec<(&Storage, usize)> = (guards.iter().zip(&ready))
-        .map(|(g, t)| (&**g, t.layout().offset))
+    let storages: Vec<(&Storage, usize, usize)> = (guards.iter().zip(&ready).zip(&runs))
+        .map(|((g, t), &run)| {
+            let l = t.layout();
+            (&**g, l.offset, run_stride(l, d).unwrap_or(run))
+        })
         .collect();
     let s = Storage::concat(&storages, &runs, outer, dtype)?;
     Ok(Tensor::from_contiguous(s, shape))
+}
+
+/// How far apart a layout's runs along its dims from `d` on sit, when each run
+/// is contiguous and they are evenly spaced; None otherwise.
+fn run_stride(l: &Layout, d: usize) -> Option<usize> {
+    let mut run = 1;
+    for k in (d..l.shape.len()).rev() {
+        if l.shape[k] != 1 && l.strides[k] != run {
+            return None;
+        }
+        run *= l.shape[k];
+    }
+    // The dims before d must step as one dim.
+    let (mut stride, mut next) = (None, 0);
+    for k in (0..d).rev() {
+        if l.shape[k] == 1 {
+            continue;
+        }
+        match stride {
+            None => stride = Some(l.strides[k]),
+            Some(_) if l.strides[k] != next => return None,
+            Some(_) => {}
+        }
+        next = l.strides[k] * l.shape[k];
+    }
+    Some(stride.unwrap_or(run))
 }
 
 pub fn stack(tensors: &[Tensor], dim: i64) -> Result<Tensor> {

@@ -306,8 +306,9 @@ pub fn repeat(t: &Tensor, reps: &[i64]) -> Result<Tensor> {
     })
 }
 
-/// `t.flip(dims)`: the elements in reverse order along each of `dims`. One
-/// node, FlipBackward0, as in PyTorch.
+/// `t.flip(dims)`: the elements in reverse order along each of `dims`, as a
+/// new contiguous tensor (one backend copy). One node, FlipBackward0, as in
+/// PyTorch: the gradient flipped back.
 pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let mut ds = Vec::with_capacity(dims.len());
     for &d in dims {
@@ -317,23 +318,24 @@ pub fn flip(t: &Tensor, dims: &[i64]) -> Result<Tensor> {
         }
         ds.push(d);
     }
-    let device = t.device();
-    crate::autograd::composite::composite("FlipBackward0", &[t], |x| {
-        // One dim at a time, so that index tensors never pair up.
-        let mut out = x[0].clone();
-        for &d in &ds {
-            let n = out.shape()[d];
-            let rev = crate::tensor::ops::creation::arange_rev_on(n, device)?;
-            let mut idx = vec![crate::tensor::ops::index::Idx::Slice(None, None, None); d];
-            idx.push(crate::tensor::ops::index::Idx::Tensor(rev));
-            out = crate::tensor::ops::index::index(&out, &idx)?;
-        }
-        // A flip of no dims (or of a 0-d tensor) is still a copy.
-        if out.same_tensor(&x[0]) {
-            out = out.deep_clone()?;
-        }
-        out.contiguous()
-    })
+    let flipped = |t: &Tensor| -> Result<Tensor> {
+        let s = t.read();
+        Ok(Tensor::from_contiguous(s.flip(t.layout(), &ds)?, t.shape()))
+    };
+    // Complex data reaches a backend only as its real pairs.
+    let out = if t.dtype().is_complex() {
+        crate::autograd::no_grad(|| flipped(&t.view_as_real()?)?.view_as_complex())?
+    } else {
+        flipped(t)?
+    };
+    let dims = dims.to_vec();
+    Ok(crate::autograd::record(
+        out,
+        "FlipBackward0",
+        &[t],
+        false,
+        move || crate::autograd::rules::rule(move |g| Ok(vec![Some(flip(g, &dims)?)])),
+    ))
 }
 
 /// `t.unfold(dim, size, step)`: every window of `size` along dim, `step`
