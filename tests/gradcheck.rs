@@ -732,6 +732,12 @@ fn order_statistics_and_multinomial_density() {
     check("x.median(dim=1).values", &[("x", "a,b", S)], "");
     check("x.kthvalue(2, dim=0).values", &[("x", "3,b", S)], "");
     check(
+        "x.t().kthvalue(1, 1, keepdim=True).values * y",
+        &[("x", "a,b", S), ("y", "b,1", S)],
+        "",
+    );
+    check("x.median(0, keepdim=True).values", &[("x", "3,b", S)], "");
+    check(
         "torch.distributions.Multinomial(4, logits=x).log_prob(tensor([1., 2., 1.]))",
         &[("x", "3", S)],
         "",

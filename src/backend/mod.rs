@@ -234,6 +234,10 @@ pub trait BackendStorage: Sized {
     /// int64 indices of the first `k` of each line (k = the dim's size for a
     /// whole sort, fewer for topk), in the shape of `l` with that dim `k` long.
     fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)>;
+    /// The element at 0-based position `k` of each line along `dim` in stable
+    /// ascending order (NaN last), and its position in the line: values and
+    /// int64 indices, in the shape of `l` with that dim 1 long.
+    fn kth(&self, l: &Layout, dim: usize, k: usize) -> Result<(Self, Self)>;
     /// The sorted distinct elements, the index of each input element among them
     /// (int64, in `l`'s shape), and how often each occurs (int64).
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)>;
@@ -703,6 +707,16 @@ impl Storage {
                 .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
             Storage::Cuda(s) => s
                 .sort(l, dim, descending, k)
+                .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+        }
+    }
+    pub fn kth(&self, l: &Layout, dim: usize, k: usize) -> Result<(Storage, Storage)> {
+        match self {
+            Storage::Cpu(s) => s
+                .kth(l, dim, k)
+                .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+            Storage::Cuda(s) => s
+                .kth(l, dim, k)
                 .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
         }
     }

@@ -242,6 +242,9 @@ impl BackendStorage for CpuStorage {
     fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)> {
         sort::sort(self, l, dim, descending, k)
     }
+    fn kth(&self, l: &Layout, dim: usize, k: usize) -> Result<(Self, Self)> {
+        sort::kth(self, l, dim, k)
+    }
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
         sort::unique(self, l)
     }

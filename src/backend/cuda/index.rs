@@ -314,6 +314,22 @@ pub fn sort(
     ))
 }
 
+/// Through the host, as sort.
+pub fn kth(
+    s: &CudaStorage,
+    l: &Layout,
+    dim: usize,
+    k: usize,
+) -> Result<(CudaStorage, CudaStorage)> {
+    let host = s.to_host(l)?;
+    let (v, i) = host.kth(&Layout::contiguous(&l.shape), dim, k)?;
+    let index = s.gpu().index;
+    Ok((
+        CudaStorage::from_host(v, index)?,
+        CudaStorage::from_host(i, index)?,
+    ))
+}
+
 pub fn unique(s: &CudaStorage, l: &Layout) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
     let host = s.to_host(l)?;
     let (a, b, c) = host.unique(&Layout::contiguous(&l.shape))?;

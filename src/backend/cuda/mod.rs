@@ -314,6 +314,9 @@ impl BackendStorage for CudaStorage {
     fn sort(&self, l: &Layout, dim: usize, descending: bool, k: usize) -> Result<(Self, Self)> {
         index::sort(self, l, dim, descending, k)
     }
+    fn kth(&self, l: &Layout, dim: usize, k: usize) -> Result<(Self, Self)> {
+        index::kth(self, l, dim, k)
+    }
     fn unique(&self, l: &Layout) -> Result<(Self, Self, Self)> {
         index::unique(self, l)
     }

@@ -108,34 +108,46 @@ pub fn unique(t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
     ))
 }
 
-/// The k-th smallest (1-based) along `dim` and its index, by a stable sort:
-/// values as PyTorch's; among equal values PyTorch may report another index.
+/// The k-th smallest (1-based) along `dim` and its index, by selection:
+/// values as PyTorch's; among equal values PyTorch may report another index
+/// (tsh reports the stable sort's). The gradient flows to that index.
 pub fn kthvalue(t: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor)> {
-    use crate::tensor::ops::view::{narrow, squeeze};
-    let (values, indices) = sort(t, dim, false)?;
-    if t.ndim() == 0 {
-        if k != 1 {
-            return Err(index_err(format!(
-                "kthvalue(): selected number k out of range for dimension {dim}"
-            )));
-        }
-        return Ok((values, indices));
-    }
-    let n = values.shape()[normalize_dim(dim, t.ndim())?] as i64;
+    let (d, n) = if t.ndim() == 0 {
+        (0, 1)
+    } else {
+        let d = normalize_dim(dim, t.ndim())?;
+        (d, t.shape()[d] as i64)
+    };
     if k < 1 || k > n {
-        return Err(index_err(format!(
+        return Err(crate::error::value_err(format!(
             "kthvalue(): selected number k out of range for dimension {dim}"
         )));
     }
-    let pick = |x: &Tensor| -> Result<Tensor> {
-        let x = narrow(x, dim, k - 1, 1)?;
-        if keepdim {
-            Ok(x)
-        } else {
-            squeeze(&x, Some(&[dim]))
-        }
+    if t.dtype().is_complex() {
+        return Err(super::complex::not_implemented("kthvalue", t.dtype()));
+    }
+    // A 0-d tensor is one line of one.
+    let line = if t.ndim() == 0 {
+        crate::tensor::ops::view::reshape(t, &[1])?
+    } else {
+        t.clone()
     };
-    Ok((pick(&values)?, pick(&indices)?))
+    let (v, i) = line.read().kth(line.layout(), d, (k - 1) as usize)?;
+    let mut shape = line.shape().to_vec();
+    shape[d] = 1;
+    let i = Tensor::from_contiguous(i, &shape);
+    let out_shape: Vec<i64> = if keepdim && t.ndim() > 0 {
+        shape.iter().map(|&s| s as i64).collect()
+    } else {
+        (t.shape().iter().enumerate())
+            .filter(|&(j, _)| j != d || t.ndim() == 0)
+            .map(|(_, &s)| s as i64)
+            .collect()
+    };
+    let reshape = |x: &Tensor| crate::tensor::ops::view::reshape(x, &out_shape);
+    let v = reshape(&Tensor::from_contiguous(v, &shape))?;
+    let v = crate::autograd::rules::shape::record_take_along("KthvalueBackward0", &line, d, &i, v);
+    Ok((v, reshape(&i)?))
 }
 
 /// torch.median: the lower median of all elements (no index), or of each slice
@@ -159,11 +171,32 @@ pub fn median(t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Op
             } else {
                 t.shape()[normalize_dim(d, t.ndim())?] as i64
             };
-            let (values, indices) = kthvalue(t, (n + 1) / 2, d, keepdim)?;
-            if t.ndim() == 0 {
-                return Ok((values, Some(indices)));
-            }
-            median_nan(t, Some(d), keepdim, values, Some(indices))
+            // Picked (NaN rule and all) without a graph, then recorded as
+            // one node that sends the gradient to the picked positions.
+            let (values, indices) = crate::autograd::no_grad(|| {
+                let (values, indices) = kthvalue(t, (n + 1) / 2, d, keepdim)?;
+                if t.ndim() == 0 {
+                    return Ok((values, Some(indices)));
+                }
+                median_nan(t, Some(d), keepdim, values, Some(indices))
+            })?;
+            let Some(indices) = indices else {
+                return Ok((values, None));
+            };
+            let dd = normalize_dim(d, t.ndim().max(1))?;
+            let at = if keepdim || t.ndim() == 0 {
+                indices.clone()
+            } else {
+                crate::tensor::ops::view::unsqueeze(&indices, dd as i64)?
+            };
+            let values = crate::autograd::rules::shape::record_take_along(
+                "MedianBackward1",
+                t,
+                dd,
+                &at,
+                values,
+            );
+            Ok((values, Some(indices)))
         }
     }
 }
