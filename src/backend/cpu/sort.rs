@@ -246,10 +246,82 @@ pub fn kth(s: &CpuStorage, l: &Layout, dim: usize, k: usize) -> Result<(CpuStora
     }))
 }
 
+/// The positions of `keys` in ascending order, equal keys in position order.
+/// Keys within a range of 2^32 (integers, mostly) take an LSD radix sort of
+/// one pass per byte of their range; others a comparison sort of (key,
+/// position). (An index sort comparing keys through the positions took
+/// torch.unique of 10^6 small ints to 3x PyTorch's time.)
+fn sorted_positions(keys: &[u64]) -> Vec<usize> {
+    let (Some(&lo), Some(&hi)) = (keys.iter().min(), keys.iter().max()) else {
+        return Vec::new();
+    };
+    let bytes = (64 - (hi - lo).leading_zeros() as usize).div_ceil(8);
+    if bytes > 4 {
+        let mut pairs: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+        pairs.sort_unstable();
+        return pairs.into_iter().map(|(_, p)| p).collect();
+    }
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    let mut next = vec![0usize; keys.len()];
+    for byte in 0..bytes {
+        let digit = |p: usize| ((keys[p] - lo) >> (8 * byte)) as usize & 255;
+        let mut starts = [0usize; 257];
+        for &p in &order {
+            starts[digit(p) + 1] += 1;
+        }
+        for d in 0..256 {
+            starts[d + 1] += starts[d];
+        }
+        for &p in &order {
+            let d = digit(p);
+            next[starts[d]] = p;
+            starts[d] += 1;
+        }
+        std::mem::swap(&mut order, &mut next);
+    }
+    order
+}
+
+/// unique of integers whose range is no wider than their count (labels,
+/// classes, token ids): a count per value of the range, with no sort.
+fn unique_dense<T: Element>(
+    flat: &[T],
+    keys: &[u64],
+    lo: u64,
+    range: usize,
+) -> (Vec<T>, Vec<i64>, Vec<i64>) {
+    let mut per_key = vec![0i64; range];
+    for &k in keys {
+        per_key[(k - lo) as usize] += 1;
+    }
+    // Each present value's slot among the distinct values, in key order.
+    let mut slot = vec![0i64; range];
+    let (mut uniq, mut counts) = (Vec::new(), Vec::new());
+    let mut rep = vec![T::default(); range];
+    for (&x, &k) in flat.iter().zip(keys) {
+        rep[(k - lo) as usize] = x;
+    }
+    for (r, &c) in per_key.iter().enumerate() {
+        if c > 0 {
+            slot[r] = uniq.len() as i64;
+            uniq.push(rep[r]);
+            counts.push(c);
+        }
+    }
+    let inverse = keys.iter().map(|&k| slot[(k - lo) as usize]).collect();
+    (uniq, inverse, counts)
+}
+
 fn unique_typed<T: Element>(v: &[T], l: &Layout) -> (Vec<T>, Vec<i64>, Vec<i64>) {
     let flat = gather(v, l);
-    let mut idx: Vec<usize> = (0..flat.len()).collect();
-    idx.sort_by_key(|&a| key(flat[a]));
+    let keys: Vec<u64> = flat.iter().map(|&x| key(x)).collect();
+    if !T::DTYPE.is_float()
+        && let (Some(&lo), Some(&hi)) = (keys.iter().min(), keys.iter().max())
+        && hi - lo < keys.len() as u64
+    {
+        return unique_dense(&flat, &keys, lo, (hi - lo) as usize + 1);
+    }
+    let idx = sorted_positions(&keys);
     let mut uniq: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; flat.len()];
