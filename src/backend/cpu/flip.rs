@@ -4,7 +4,7 @@
 
 use super::elem::{CpuStorage, Element};
 use super::scratch::Out;
-use super::strided::fill_blocks;
+use super::strided::{fill_blocks, row_runs};
 use crate::tensor::layout::Layout;
 use crate::with_storage;
 
@@ -26,18 +26,10 @@ fn flip_typed<T: Copy + Send + Sync>(v: &[T], l: &Layout, dims: &[usize]) -> Vec
 
 /// Elements `[start, start + dst.len())` of the flipped view, row by row.
 fn copy_block<T: Copy>(v: &[T], l: &Layout, flipped: &[bool], start: usize, dst: &mut [Out<T>]) {
-    let nd = l.shape.len();
-    let inner = nd - 1;
+    let inner = l.shape.len() - 1;
     let (n, stride) = (l.shape[inner], l.strides[inner]);
-    // The multi-index of `start` in the result.
-    let mut idx = vec![0usize; nd];
-    let mut rest = start;
-    for d in (0..nd).rev() {
-        idx[d] = rest % l.shape[d];
-        rest /= l.shape[d];
-    }
     let mut at = 0;
-    while at < dst.len() {
+    row_runs(&l.shape, start, dst.len(), &mut |idx, count| {
         // The source row's start: flipped dims count from their far end.
         let row: usize = (0..inner)
             .map(|d| {
@@ -50,7 +42,6 @@ fn copy_block<T: Copy>(v: &[T], l: &Layout, flipped: &[bool], start: usize, dst:
             })
             .sum::<usize>()
             + l.offset;
-        let count = (n - idx[inner]).min(dst.len() - at);
         let out = &mut dst[at..at + count];
         let first = idx[inner];
         match (flipped[inner], stride) {
@@ -76,12 +67,5 @@ fn copy_block<T: Copy>(v: &[T], l: &Layout, flipped: &[bool], start: usize, dst:
             }
         }
         at += count;
-        idx[inner] += count;
-        let mut d = inner;
-        while d > 0 && idx[d] >= l.shape[d] {
-            idx[d] = 0;
-            d -= 1;
-            idx[d] += 1;
-        }
-    }
+    });
 }

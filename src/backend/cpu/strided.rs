@@ -56,37 +56,46 @@ pub fn runs(l: &Layout, start: usize, len: usize, run: &mut dyn FnMut(usize, usi
         return;
     }
     let l = &l.coalesced();
-    let nd = l.shape.len();
-    if nd == 0 {
+    if l.shape.is_empty() {
         if len > 0 {
             run(l.offset, 0, 1);
         }
         return;
     }
-    // The multi-index of `start`.
-    let mut idx = vec![0usize; nd];
-    let mut rest = start;
-    for d in (0..nd).rev() {
-        let s = l.shape[d].max(1);
-        idx[d] = rest % s;
-        rest /= s;
-    }
-    let inner = nd - 1;
-    let mut left = len;
-    while left > 0 {
+    let inner = l.shape.len() - 1;
+    row_runs(&l.shape, start, len, &mut |idx, count| {
         let off = l.offset
             + idx
                 .iter()
                 .zip(&l.strides)
                 .map(|(i, s)| i * s)
                 .sum::<usize>();
-        let count = (l.shape[inner] - idx[inner]).min(left);
         run(off, l.strides[inner], count);
+    });
+}
+
+/// Call `row(idx, count)` for the runs along the innermost dim that make up
+/// elements `[start, start + len)` of `shape` (at least one dim) in row-major
+/// order, `idx` being the multi-index of each run's first element.
+pub fn row_runs(shape: &[usize], start: usize, len: usize, row: &mut dyn FnMut(&[usize], usize)) {
+    let nd = shape.len();
+    let mut idx = vec![0usize; nd];
+    let mut rest = start;
+    for d in (0..nd).rev() {
+        let s = shape[d].max(1);
+        idx[d] = rest % s;
+        rest /= s;
+    }
+    let inner = nd - 1;
+    let mut left = len;
+    while left > 0 {
+        let count = (shape[inner] - idx[inner]).min(left);
+        row(&idx, count);
         left -= count;
         idx[inner] += count;
         // Carry into the outer dims.
         let mut d = inner;
-        while d > 0 && idx[d] >= l.shape[d] {
+        while d > 0 && idx[d] >= shape[d] {
             idx[d] = 0;
             d -= 1;
             idx[d] += 1;
