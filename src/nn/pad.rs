@@ -84,7 +84,10 @@ fn constant_pad(x: &Tensor, pad: &[i64], value: f64) -> Result<Tensor> {
         let d = nd - 1 - i;
         y = crop(&y, d as i64, lr[0], lr[1])?;
         before[d] = lr[0].max(0) as usize;
-        shape[d] = y.shape()[d] + before[d] + lr[1].max(0) as usize;
+        // Saturating: an absurd amount is check_alloc's refusal, not a wrap.
+        shape[d] = y.shape()[d]
+            .saturating_add(before[d])
+            .saturating_add(lr[1].max(0) as usize);
     }
     if shape == y.shape() {
         return Ok(y);

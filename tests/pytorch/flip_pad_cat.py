@@ -73,3 +73,7 @@ h = torch.tensor([1e-8, 65504., 70000., -0., float("nan"), float("inf"), 1 / 3, 
 print(h.half(), h.half().float(), h[::2].half(), h.reshape(3, 4).t().half())
 hh = (torch.arange(3000.) / 7 - 200).half()
 print(hh[-9:], hh.float()[-9:].tolist(), hh.float().sum(), torch.equal(hh.float().half(), hh))
+try:
+    F.pad(torch.zeros(2, 3), (2 ** 62, 2 ** 62))
+except Exception:
+    print("refused")

@@ -193,7 +193,7 @@ fn kth_position<T: Element>(
     if T::DTYPE.size() <= 4 {
         buf.clear();
         buf.extend((0..len).map(|j| (key32(v[start + j * stride]) as u64) << 32 | j as u64));
-        return buf.select_nth_unstable(k).1.to_owned() as u32;
+        return *buf.select_nth_unstable(k).1 as u32;
     }
     let mut keyed: Vec<(u64, u32)> = (0..len)
         .map(|j| (key(v[start + j * stride]), j as u32))

@@ -81,24 +81,23 @@ fn cat_raw(tensors: &[Tensor], dim: i64) -> Result<Tensor> {
 fn concat_parts(parts: &[&Tensor], d: usize, shape: &[usize], dtype: DType) -> Result<Tensor> {
     let inner: usize = shape[d + 1..].iter().product();
     let outer: usize = shape[..d].iter().product();
+    // Each part with the distance between its runs (a contiguous copy's
+    // where they are not evenly spaced).
     let ready = crate::autograd::no_grad(|| {
         (parts.iter())
             .map(|t| {
                 let t = t.to_dtype(dtype)?;
                 match run_stride(t.layout(), d) {
-                    Some(_) => Ok(t),
-                    None => t.contiguous(),
+                    Some(stride) => Ok((t, stride)),
+                    None => Ok((t.contiguous()?, t.shape()[d] * inner)),
                 }
             })
-            .collect::<Result<Vec<Tensor>>>()
+            .collect::<Result<Vec<(Tensor, usize)>>>()
     })?;
-    let runs: Vec<usize> = ready.iter().map(|t| t.shape()[d] * inner).collect();
-    let guards: Vec<_> = ready.iter().map(|t| t.read()).collect();
-    let storages: Vec<(&Storage, usize, usize)> = (guards.iter().zip(&ready).zip(&runs))
-        .map(|((g, t), &run)| {
-            let l = t.layout();
-            (&**g, l.offset, run_stride(l, d).unwrap_or(run))
-        })
+    let runs: Vec<usize> = ready.iter().map(|(t, _)| t.shape()[d] * inner).collect();
+    let guards: Vec<_> = ready.iter().map(|(t, _)| t.read()).collect();
+    let storages: Vec<(&Storage, usize, usize)> = (guards.iter().zip(&ready))
+        .map(|(g, (t, stride))| (&**g, t.layout().offset, *stride))
         .collect();
     let s = Storage::concat(&storages, &runs, outer, dtype)?;
     Ok(Tensor::from_contiguous(s, shape))
