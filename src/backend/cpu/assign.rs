@@ -5,7 +5,7 @@ use super::elem::{BLOCK, CpuStorage, Element};
 use super::elementwise::{filled, operand};
 use super::kernels::BinaryKernels;
 use super::rows::Rows;
-use super::scratch::{Out, scratch, written};
+use super::scratch::{Out, as_out, scratch, written};
 use super::strided::{copy_runs, gather, is_scalar, parallel, task_len, transposed};
 use crate::error::{Result, value_err};
 use crate::tensor::layout::Layout;
@@ -91,13 +91,6 @@ fn update_block<T: Element>(d: &mut [T], kernel: impl FnOnce(&[T], &mut [Out<T>]
     xa[..n].write_copy_of_slice(d);
     // SAFETY: the line above wrote xa[..n].
     kernel(unsafe { written(&xa[..n]) }, as_out(d));
-}
-
-/// Initialised elements seen as output slots, for a kernel to overwrite.
-fn as_out<T: Copy>(d: &mut [T]) -> &mut [Out<T>] {
-    // SAFETY: Out<T> is MaybeUninit<T>, laid out as T; T is Copy (no drop),
-    // and the kernels write only initialised values into the slots.
-    unsafe { &mut *(d as *mut [T] as *mut [Out<T>]) }
 }
 
 /// Copy the elements of `sl` in row-major order into `dst` (contiguous):

@@ -59,7 +59,7 @@ crate::multiversion! {
 /// nearest even and keep a NaN a NaN.
 fn f16_to_f32_block(s: &[f16], d: &mut [Out<f32>]) {
     #[cfg(target_arch = "x86_64")]
-    if f16c::present() {
+    if super::simd::f16c() {
         // SAFETY: the processor has F16C and AVX.
         unsafe { f16c::widen(s, d) };
         return;
@@ -69,7 +69,7 @@ fn f16_to_f32_block(s: &[f16], d: &mut [Out<f32>]) {
 
 fn f32_to_f16_block(s: &[f32], d: &mut [Out<f16>]) {
     #[cfg(target_arch = "x86_64")]
-    if f16c::present() {
+    if super::simd::f16c() {
         // SAFETY: the processor has F16C and AVX.
         unsafe { f16c::narrow(s, d) };
         return;
@@ -82,11 +82,6 @@ mod f16c {
     use super::Out;
     use half::f16;
     use std::arch::x86_64::*;
-
-    pub fn present() -> bool {
-        static HAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *HAS.get_or_init(|| is_x86_feature_detected!("f16c") && is_x86_feature_detected!("avx"))
-    }
 
     #[target_feature(enable = "avx,f16c")]
     pub unsafe fn widen(s: &[f16], d: &mut [Out<f32>]) {

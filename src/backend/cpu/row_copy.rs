@@ -7,7 +7,7 @@
 //! cat of column slices: 1 ms where PyTorch takes 0.1). Such rows are
 //! copied backwards here, where no load follows a store to its address.
 
-use super::scratch::Out;
+use super::scratch::{Out, as_out};
 use std::sync::atomic::{Ordering, compiler_fence};
 
 /// Below this many bytes memcpy copies with a few loads ahead of all its
@@ -56,9 +56,7 @@ unsafe fn copy_backwards(dst: *mut u8, src: *const u8, bytes: usize) {
 /// `copy_row` over initialised elements.
 #[inline]
 pub fn overwrite_row<T: Copy>(dst: &mut [T], src: &[T]) {
-    // SAFETY: Out<T> is MaybeUninit<T>, laid out as T; T is Copy (no drop),
-    // and copy_row writes only initialised values.
-    copy_row(unsafe { &mut *(dst as *mut [T] as *mut [Out<T>]) }, src)
+    copy_row(as_out(dst), src)
 }
 
 pub mod tests {
@@ -70,28 +68,21 @@ pub mod tests {
         fn rows_copy_exactly_at_every_gap() {
             let src: Vec<u32> = (0..8192u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
             let mut dst = vec![0u32; 8192 + 2048];
-            // A destination index with the same address modulo 4 KiB as src[0].
-            let base = (0..1024)
-                .find(|&i| (dst[i..].as_ptr() as usize)
-                    .wrapping_sub(src.as_ptr() as usize)
-                    .is_multiple_of(4096))
-                .expect("an index 4 KiB-aligned with the source");
+            // A destination index with the same address modulo 4 KiB as
+            // src[0] (both are 4-byte aligned, so one of the first 1024 is).
+            let gap = (src.as_ptr() as usize).wrapping_sub(dst.as_ptr() as usize) % 4096;
+            let base = gap / 4;
             for shift in [0usize, 1, 3, 7, 8, 15, 16, 17] {
                 for len in [0usize, 1, 7, 8, 63, 64, 65, 200, 1000, 1001, 4093, 4096] {
                     for s in [0usize, 1, 5] {
                         dst.fill(0);
                         let at = base + shift;
-                        copy_row(as_slots(&mut dst[at..at + len]), &src[s..s + len]);
+                        copy_row(as_out(&mut dst[at..at + len]), &src[s..s + len]);
                         assert_eq!(&dst[at..at + len], &src[s..s + len], "shift {shift}, len {len}");
                         assert!(dst[..at].iter().chain(&dst[at + len..]).all(|&x| x == 0));
                     }
                 }
             }
         }
-    }
-
-    fn as_slots(d: &mut [u32]) -> &mut [Out<u32>] {
-        // SAFETY: MaybeUninit<u32> is laid out as u32.
-        unsafe { &mut *(d as *mut [u32] as *mut [Out<u32>]) }
     }
 }

@@ -40,6 +40,13 @@ pub fn convert_into<S: Copy, T>(src: &[S], dst: &mut [Out<T>], f: impl Fn(S) -> 
     }
 }
 
+/// Initialised elements seen as output slots, for a kernel to overwrite.
+pub fn as_out<T: Copy>(d: &mut [T]) -> &mut [Out<T>] {
+    // SAFETY: Out<T> is MaybeUninit<T>, laid out as T; T is Copy (no drop),
+    // and the kernels write only initialised values into the slots.
+    unsafe { &mut *(d as *mut [T] as *mut [Out<T>]) }
+}
+
 /// The scratch blocks that `write` filled, read back.
 ///
 /// # Safety

@@ -39,6 +39,16 @@ fn detect() -> Isa {
     Isa::Base
 }
 
+/// Whether the processor has F16C (float16 ↔ float32 eight lanes at a time)
+/// and the AVX registers it writes.
+#[cfg(target_arch = "x86_64")]
+pub fn f16c() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        std::is_x86_feature_detected!("f16c") && std::is_x86_feature_detected!("avx")
+    })
+}
+
 /// `fn name<G: Bound>(args) -> R { body }`, compiled for each instruction set and
 /// dispatched on `isa()` at every call (so call it per block or per line, not per
 /// element). The body is one inlined copy per version.

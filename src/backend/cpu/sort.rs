@@ -50,14 +50,41 @@ fn sort_narrow<T: Element>(
     descending: bool,
     packed: &mut Vec<u64>,
 ) -> impl Iterator<Item = u32> {
+    pack_narrow(v, start, stride, len, descending, packed);
+    packed.sort_unstable();
+    packed.iter().map(|&p| p as u32)
+}
+
+/// A line of narrow elements as u64s, key (flipped for descending) above
+/// position, into `packed`.
+fn pack_narrow<T: Element>(
+    v: &[T],
+    start: usize,
+    stride: usize,
+    len: usize,
+    descending: bool,
+    packed: &mut Vec<u64>,
+) {
     packed.clear();
     packed.extend((0..len).map(|j| {
         let key = key32(v[start + j * stride]);
         let key = if descending { !key } else { key };
         (key as u64) << 32 | j as u64
     }));
-    packed.sort_unstable();
-    packed.iter().map(|&p| p as u32)
+}
+
+/// Element `j` of a line as (key, position), the key flipped for descending.
+#[inline(always)]
+fn keyed_at<T: Element>(
+    v: &[T],
+    start: usize,
+    stride: usize,
+    descending: bool,
+) -> impl Fn(usize) -> (u64, u32) {
+    move |j| {
+        let key = key(v[start + j * stride]);
+        (if descending { !key } else { key }, j as u32)
+    }
 }
 
 /// The first `k` positions of one line in sorted order. Keys tie-broken by
@@ -74,10 +101,7 @@ fn sort_line<T: Element>(
     k: usize,
     keyed: &mut Vec<(u64, u32)>,
 ) -> Vec<(u64, u32)> {
-    let keyed_at = |j: usize| {
-        let key = key(v[start + j * stride]);
-        (if descending { !key } else { key }, j as u32)
-    };
+    let keyed_at = keyed_at(v, start, stride, descending);
     if k <= 64 && k * 8 <= len {
         return smallest(k, (0..len).map(keyed_at));
     }
@@ -188,16 +212,14 @@ fn kth_position<T: Element>(
     stride: usize,
     len: usize,
     k: usize,
-    buf: &mut Vec<u64>,
+    (packed, keyed): &mut (Vec<u64>, Vec<(u64, u32)>),
 ) -> u32 {
     if T::DTYPE.size() <= 4 {
-        buf.clear();
-        buf.extend((0..len).map(|j| (key32(v[start + j * stride]) as u64) << 32 | j as u64));
-        return *buf.select_nth_unstable(k).1 as u32;
+        pack_narrow(v, start, stride, len, false, packed);
+        return *packed.select_nth_unstable(k).1 as u32;
     }
-    let mut keyed: Vec<(u64, u32)> = (0..len)
-        .map(|j| (key(v[start + j * stride]), j as u32))
-        .collect();
+    keyed.clear();
+    keyed.extend((0..len).map(keyed_at(v, start, stride, false)));
     keyed.select_nth_unstable(k).1.1
 }
 
@@ -206,19 +228,20 @@ fn kth_position<T: Element>(
 /// kthvalue and median 3x PyTorch's time.
 fn kth_typed<T: Element>(v: &[T], l: &Layout, dim: usize, k: usize) -> (Vec<T>, Vec<i64>) {
     let lines = Lines::with_len(l, dim, 1);
-    let one =
-        |buf: &mut Vec<u64>, &s: &usize| kth_position(v, s, lines.in_stride, lines.len, k, buf);
+    let one = |bufs: &mut (Vec<u64>, Vec<(u64, u32)>), &s: &usize| {
+        kth_position(v, s, lines.in_stride, lines.len, k, bufs)
+    };
     let positions: Vec<u32> = if parallel(lines.len * lines.in_starts.len()) {
         let per = lines.in_starts.len().div_ceil(4 * crate::threads::count());
         let tasks = crate::threads::Chunks::new(&lines.in_starts, per);
         let picked = crate::threads::zip_map(tasks, |_, starts| {
-            let mut buf = Vec::new();
-            starts.iter().map(|s| one(&mut buf, s)).collect::<Vec<_>>()
+            let mut bufs = Default::default();
+            starts.iter().map(|s| one(&mut bufs, s)).collect::<Vec<_>>()
         });
         picked.into_iter().flatten().collect()
     } else {
-        let mut buf = Vec::new();
-        lines.in_starts.iter().map(|s| one(&mut buf, s)).collect()
+        let mut bufs = Default::default();
+        lines.in_starts.iter().map(|s| one(&mut bufs, s)).collect()
     };
     let n = lines.in_starts.len();
     let (mut values, mut indices) = (vec![T::default(); n], vec![0i64; n]);
@@ -251,10 +274,8 @@ pub fn kth(s: &CpuStorage, l: &Layout, dim: usize, k: usize) -> Result<(CpuStora
 /// one pass per byte of their range; others a comparison sort of (key,
 /// position). (An index sort comparing keys through the positions took
 /// torch.unique of 10^6 small ints to 3x PyTorch's time.)
-fn sorted_positions(keys: &[u64]) -> Vec<usize> {
-    let (Some(&lo), Some(&hi)) = (keys.iter().min(), keys.iter().max()) else {
-        return Vec::new();
-    };
+/// `lo` and `hi` are the least and greatest key.
+fn sorted_positions(keys: &[u64], lo: u64, hi: u64) -> Vec<usize> {
     let bytes = (64 - (hi - lo).leading_zeros() as usize).div_ceil(8);
     if bytes > 4 {
         let mut pairs: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
@@ -315,13 +336,14 @@ fn unique_dense<T: Element>(
 fn unique_typed<T: Element>(v: &[T], l: &Layout) -> (Vec<T>, Vec<i64>, Vec<i64>) {
     let flat = gather(v, l);
     let keys: Vec<u64> = flat.iter().map(|&x| key(x)).collect();
-    if !T::DTYPE.is_float()
-        && let (Some(&lo), Some(&hi)) = (keys.iter().min(), keys.iter().max())
-        && hi - lo < keys.len() as u64
-    {
+    if keys.is_empty() {
+        return (Vec::new(), Vec::new(), Vec::new());
+    }
+    let (lo, hi) = (keys.iter()).fold((u64::MAX, 0), |(lo, hi), &k| (lo.min(k), hi.max(k)));
+    if !T::DTYPE.is_float() && hi - lo < keys.len() as u64 {
         return unique_dense(&flat, &keys, lo, (hi - lo) as usize + 1);
     }
-    let idx = sorted_positions(&keys);
+    let idx = sorted_positions(&keys, lo, hi);
     let mut uniq: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; flat.len()];

@@ -258,18 +258,29 @@ fn selected_quantile(flat: &Tensor, d: usize, qv: f64, interpolation: &str) -> R
     let at = |rank: f64| -> Result<Tensor> {
         Ok(crate::tensor::ops::sort::kthvalue(flat, rank as i64 + 1, d as i64, true)?.0)
     };
+    // Both neighbours, one selection when they are the same rank.
+    let both = || -> Result<(Tensor, Tensor)> {
+        let a = at(pos.floor())?;
+        let b = if pos.ceil() == pos.floor() {
+            a.clone()
+        } else {
+            at(pos.ceil())?
+        };
+        Ok((a, b))
+    };
     Ok(match interpolation {
         "lower" => at(pos.floor())?,
         "higher" => at(pos.ceil())?,
         "nearest" => at(pos.round_ties_even())?,
         "midpoint" => {
-            let (a, b) = (at(pos.floor())?, at(pos.ceil())?);
+            let (a, b) = both()?;
             add(&a, &mul(&sub(&b, &a)?, &num(0.5))?)?
         }
         _ => {
             let frac =
                 Tensor::scalar_f64(pos - pos.floor(), flat.dtype()).to_device(flat.device())?;
-            crate::tensor::ops::elementwise::lerp(&at(pos.floor())?, &at(pos.ceil())?, &frac)?
+            let (a, b) = both()?;
+            crate::tensor::ops::elementwise::lerp(&a, &b, &frac)?
         }
     })
 }
