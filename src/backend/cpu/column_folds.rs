@@ -8,7 +8,7 @@
 //! 4096x1024, where PyTorch takes 0.6.
 
 use super::elem::Element;
-use super::reduce::{Groups, by_column_blocks, group_offsets, reduce_f64, reduce_rows};
+use super::reduce::{Groups, by_column_blocks, each_row, group_offsets, reduce_f64, reduce_rows};
 use crate::tensor::op::ReduceOp;
 use crate::tensor::op::fastmath::exp_lse_term;
 
@@ -91,9 +91,7 @@ fn fold<T: Element, S: Step>(
     let mut out = vec![init; starts.len()];
     by_column_blocks(starts, offs.len(), &mut out, |c0, acc| {
         let r = &refs[c0 - starts[0]..];
-        for &o in offs {
-            fold_row(s, acc, r, &v[c0 + o..]);
-        }
+        each_row(v, c0, offs, acc.len(), |row| fold_row(s, acc, r, row));
     });
     out
 }

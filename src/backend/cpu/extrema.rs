@@ -2,7 +2,7 @@
 //! type where it is float32 and in any order of lanes (reduce.rs has the sums).
 
 use super::elem::{Element, nan_max, nan_min};
-use super::reduce::{Groups, by_column_blocks, group_offsets, lanes_fold};
+use super::reduce::{Groups, by_column_blocks, each_row, group_offsets, lanes_fold};
 
 /// The running maximum or minimum (exact, so the lanes' order is free):
 /// float32 in its own type, other types in 32 f64 lanes, four vectors whose
@@ -119,22 +119,76 @@ crate::multiversion! {
 /// argmax/argmin of groups side by side (`x.argmax(0)`, `x.min(0)`): each
 /// row of the groups' elements, in order, updates a row of best values and
 /// their positions, as arg_best does one group (a NaN wins and stays, ties
-/// keep the first).
+/// keep the first). float32 is compared in its own type with 32-bit
+/// positions: eight lanes a vector, where f64 values and positions held four.
 pub(super) fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: bool) -> Vec<f64> {
     let offs = group_offsets(&gr.group);
+    if T::as_f32s(v).is_some() && u32::try_from(offs.len()).is_ok() {
+        return arg_rows_as::<T, f32>(v, &offs, starts, max);
+    }
+    arg_rows_as::<T, f64>(v, &offs, starts, max)
+}
+
+/// The type best values are kept in, and their positions' type: of one width,
+/// so that a compare's mask picks positions lane for lane.
+pub(super) trait ArgLane: Copy + PartialOrd + Default + Send + Sync {
+    type Pos: Copy + Default + Send + Sync;
+    fn of<T: Element>(x: T) -> Self;
+    fn pos(k: usize) -> Self::Pos;
+    fn index(p: Self::Pos) -> f64;
+}
+
+impl ArgLane for f64 {
+    type Pos = f64;
+    #[inline(always)]
+    fn of<T: Element>(x: T) -> f64 {
+        x.to_f64()
+    }
+    fn pos(k: usize) -> f64 {
+        k as f64
+    }
+    fn index(p: f64) -> f64 {
+        p
+    }
+}
+
+impl ArgLane for f32 {
+    type Pos = u32;
+    /// Only float32 elements come here: the round trip is exact.
+    #[inline(always)]
+    fn of<T: Element>(x: T) -> f32 {
+        x.to_f64() as f32
+    }
+    fn pos(k: usize) -> u32 {
+        k as u32
+    }
+    fn index(p: u32) -> f64 {
+        p as f64
+    }
+}
+
+fn arg_rows_as<T: Element, K: ArgLane>(
+    v: &[T],
+    offs: &[usize],
+    starts: &[usize],
+    max: bool,
+) -> Vec<f64> {
     let mut out = vec![0.0; starts.len()];
     by_column_blocks(starts, offs.len(), &mut out, |c0, pos| {
         let n = pos.len();
-        let mut best: Vec<f64> = v[c0..c0 + n].iter().map(|x| x.to_f64()).collect();
-        let mut at = vec![0.0; n];
-        let (mut next, mut next_at) = (vec![0.0; n], vec![0.0; n]);
-        for (k, &o) in offs.iter().enumerate().skip(1) {
-            let row = &v[c0 + o..c0 + o + n];
-            arg_row(max, k as f64, (&best, &at), row, (&mut next, &mut next_at));
-            std::mem::swap(&mut best, &mut next);
-            std::mem::swap(&mut at, &mut next_at);
-        }
-        pos.copy_from_slice(&at);
+        let mut best: Vec<K> = v[c0..c0 + n].iter().map(|&x| K::of(x)).collect();
+        let mut at = vec![K::Pos::default(); n];
+        let (mut next, mut next_at) = (vec![K::default(); n], vec![K::Pos::default(); n]);
+        let mut k = 0;
+        each_row(v, c0, offs, n, |row| {
+            if k > 0 {
+                arg_row(max, K::pos(k), (&best, &at), row, (&mut next, &mut next_at));
+                std::mem::swap(&mut best, &mut next);
+                std::mem::swap(&mut at, &mut next_at);
+            }
+            k += 1;
+        });
+        pos.iter_mut().zip(at).for_each(|(p, a)| *p = K::index(a));
     });
     out
 }
@@ -142,15 +196,17 @@ pub(super) fn arg_rows<T: Element>(v: &[T], gr: &Groups, starts: &[usize], max: 
 crate::multiversion! {
     /// Row `k` of the groups' elements against the best so far, the new
     /// best and positions written to `out` (not in place: see best_row_f32).
-    fn arg_row<T: Element>(max: bool, k: f64, best: (&[f64], &[f64]), row: &[T], out: (&mut [f64], &mut [f64])) {
+    fn arg_row<T: Element, K: ArgLane>(max: bool, k: K::Pos, best: (&[K], &[K::Pos]), row: &[T], out: (&mut [K], &mut [K::Pos])) {
         let (best, pos) = best;
         let (out_best, out_pos) = out;
         let n = out_best.len();
         let (best, pos, row, out_pos) = (&best[..n], &pos[..n], &row[..n], &mut out_pos[..n]);
         for i in 0..n {
-            let (b, x) = (best[i], row[i].to_f64());
+            let (b, x) = (best[i], K::of(row[i]));
             let better = if max { x > b } else { x < b };
-            let take = !b.is_nan() && (better || x.is_nan());
+            // NaN is the only value unequal to itself.
+            #[allow(clippy::eq_op)]
+            let take = (b == b) & (better | (x != x));
             out_best[i] = if take { x } else { b };
             out_pos[i] = if take { k } else { pos[i] };
         }

@@ -18,7 +18,7 @@
 //! 1-norm, so those bits depend on its thread count; the 2-norm's last-dim
 //! kernel runs on one.)
 
-use super::reduce::{Groups, by_column_blocks, group_offsets};
+use super::reduce::{Groups, by_column_blocks, each_row, group_offsets};
 use super::strided::parallel;
 use crate::tensor::op::ReduceOp;
 
@@ -179,9 +179,7 @@ fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec
     let mut out = vec![0.0; outputs];
     by_column_blocks(starts, offs.len(), &mut out, |c0, block| {
         let mut acc = vec![F::INIT; block.len()];
-        for &o in &offs {
-            fold_row(f, &mut acc, &v[c0 + o..]);
-        }
+        each_row(v, c0, &offs, block.len(), |row| fold_row(f, &mut acc, row));
         block.iter_mut().zip(acc).for_each(|(b, a)| *b = a as f64);
     });
     Some(out)

@@ -3,7 +3,7 @@
 //! at a time.
 
 use super::elem::Element;
-use super::reduce::{Groups, by_column_blocks, fold_lanes, group_offsets, starts};
+use super::reduce::{Groups, by_column_blocks, each_row, fold_lanes, group_offsets, starts};
 use super::strided::{PAR_MIN, parallel};
 use crate::tensor::layout::Layout;
 use crate::tensor::op::ReduceOp;
@@ -104,9 +104,7 @@ pub(super) fn reduce_int<T: Element>(
         };
         let mut out = vec![init; outputs];
         by_column_blocks(&starts, offs.len(), &mut out, |c0, acc| {
-            for &o in &offs {
-                int_row(op, acc, &v[c0 + o..c0 + o + acc.len()]);
-            }
+            each_row(v, c0, &offs, acc.len(), |row| int_row(op, acc, row));
         });
         return out;
     }

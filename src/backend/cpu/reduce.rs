@@ -319,17 +319,14 @@ pub(super) fn reduce_rows<T: Element>(
         if let Some(f) = f32s {
             // float32 max/min in their own type: twice the lanes, no converts.
             let (mut best, mut next) = (vec![init as f32; acc.len()], vec![0f32; acc.len()]);
-            for &o in &offs {
-                let row = &f[c0 + o..c0 + o + acc.len()];
+            each_row(f, c0, &offs, acc.len(), |row| {
                 best_row_f32(op == ReduceOp::Max, &best, row, &mut next);
                 std::mem::swap(&mut best, &mut next);
-            }
+            });
             acc.iter_mut().zip(best).for_each(|(a, b)| *a = b as f64);
             return;
         }
-        for &o in &offs {
-            add_row(op, acc, &v[c0 + o..c0 + o + acc.len()]);
-        }
+        each_row(v, c0, &offs, acc.len(), |row| add_row(op, acc, row));
     });
     if op == ReduceOp::Mean {
         let n = offs.len() as f64;
@@ -360,6 +357,28 @@ pub(super) fn by_column_blocks<A: Send>(
         out.chunks_mut(cols)
             .enumerate()
             .for_each(|(ci, b)| run(ci, b));
+    }
+}
+
+/// `f(row)` for the run of `width` elements at `c0 + o`, for each row offset
+/// `o` in order, the run eight rows ahead asked for first. Each run is a few
+/// cache lines of a row, the next a page or more away: the hardware
+/// prefetcher, which follows streams within a page, missed every run's start,
+/// and `amax(0)` of 4096x1024 waited on memory at 3-4x PyTorch's time.
+#[inline(always)]
+pub(super) fn each_row<T>(
+    v: &[T],
+    c0: usize,
+    offs: &[usize],
+    width: usize,
+    mut f: impl FnMut(&[T]),
+) {
+    const AHEAD: usize = 8;
+    for (k, &o) in offs.iter().enumerate() {
+        if let Some(&ahead) = offs.get(k + AHEAD) {
+            super::simd::prefetch_line(&v[c0 + ahead..], width);
+        }
+        f(&v[c0 + o..c0 + o + width]);
     }
 }
 
