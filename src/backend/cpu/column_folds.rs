@@ -81,7 +81,7 @@ crate::multiversion! {
 fn fold<T: Element, S: Step>(
     v: &[T],
     offs: &[usize],
-    starts: &[usize],
+    (starts, run): (&[usize], usize),
     init: f64,
     s: S,
     refs: &[f64],
@@ -89,9 +89,11 @@ fn fold<T: Element, S: Step>(
     let zeros = vec![0.0; if refs.is_empty() { starts.len() } else { 0 }];
     let refs = if refs.is_empty() { &zeros[..] } else { refs };
     let mut out = vec![init; starts.len()];
-    by_column_blocks(starts, offs.len(), &mut out, |c0, acc| {
-        let r = &refs[c0 - starts[0]..];
-        each_row(v, c0, offs, acc.len(), |row| fold_row(s, acc, r, row));
+    by_column_blocks(starts, run, offs.len(), &mut out, |first, acc| {
+        let r = &refs[first..];
+        each_row(v, starts[first], offs, acc.len(), |row| {
+            fold_row(s, acc, r, row)
+        });
     });
     out
 }
@@ -106,16 +108,16 @@ pub(super) fn reduce_columns<T: Element>(
     let offs = group_offsets(&gr.group);
     let n = offs.len() as f64;
     match op {
-        ReduceOp::Prod => fold(v, &offs, starts, 1.0, Product, &[]),
-        ReduceOp::Norm(1.0) => fold(v, &offs, starts, 0.0, SumAbs, &[]),
+        ReduceOp::Prod => fold(v, &offs, (starts, gr.side_run()), 1.0, Product, &[]),
+        ReduceOp::Norm(1.0) => fold(v, &offs, (starts, gr.side_run()), 0.0, SumAbs, &[]),
         ReduceOp::Norm(2.0) => {
-            let mut out = fold(v, &offs, starts, 0.0, SumSquares, &[]);
+            let mut out = fold(v, &offs, (starts, gr.side_run()), 0.0, SumSquares, &[]);
             out.iter_mut().for_each(|x| *x = x.sqrt());
             out
         }
         ReduceOp::Var(c) | ReduceOp::Std(c) => {
             let means = reduce_rows(v, gr, starts, ReduceOp::Mean);
-            let mut out = fold(v, &offs, starts, 0.0, Deviations, &means);
+            let mut out = fold(v, &offs, (starts, gr.side_run()), 0.0, Deviations, &means);
             for x in out.iter_mut() {
                 let var = *x / (n - c).max(0.0);
                 *x = if matches!(op, ReduceOp::Std(_)) {
@@ -128,12 +130,12 @@ pub(super) fn reduce_columns<T: Element>(
         }
         ReduceOp::LogSumExp => {
             let maxes = reduce_rows(v, gr, starts, ReduceOp::Max);
-            let sums = fold(v, &offs, starts, 0.0, ExpTerms, &maxes);
+            let sums = fold(v, &offs, (starts, gr.side_run()), 0.0, ExpTerms, &maxes);
             // An infinite maximum is the answer itself (no inf - inf).
             let lse = |(&m, s): (&f64, f64)| if m.is_infinite() { m } else { m + s.ln() };
             maxes.iter().zip(sums).map(lse).collect()
         }
-        _ => reduce_transposed(v, &offs, starts, op),
+        _ => reduce_transposed(v, &offs, (starts, gr.side_run()), op),
     }
 }
 
@@ -142,7 +144,7 @@ pub(super) fn reduce_columns<T: Element>(
 fn reduce_transposed<T: Element>(
     v: &[T],
     offs: &[usize],
-    starts: &[usize],
+    (starts, run): (&[usize], usize),
     op: ReduceOp,
 ) -> Vec<f64> {
     let size = offs.len();
@@ -153,7 +155,8 @@ fn reduce_transposed<T: Element>(
     // other as they fill; a cache line more apart, they do not.
     let pitch = size + 8;
     let mut out = vec![0.0; starts.len()];
-    by_column_blocks(starts, size, &mut out, |c0, acc| {
+    by_column_blocks(starts, run, size, &mut out, |first, acc| {
+        let c0 = starts[first];
         let mut lines = vec![0.0f64; width.min(acc.len()) * pitch];
         for (b, acc) in acc.chunks_mut(width).enumerate() {
             let c = c0 + b * width;

@@ -167,7 +167,7 @@ fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec
         });
     }
     let offs = group_offsets(&gr.group);
-    if !gr.kept_contiguous() || outputs == 1 {
+    if !gr.side_by_side() {
         if outputs == 1 && size >= super::strided::PAR_MIN {
             return None;
         }
@@ -177,11 +177,18 @@ fn groups<F: Fold>(v: &[f32], gr: &Groups, starts: &[usize], f: F) -> Option<Vec
         return Some(starts.iter().map(one).collect());
     }
     let mut out = vec![0.0; outputs];
-    by_column_blocks(starts, offs.len(), &mut out, |c0, block| {
-        let mut acc = vec![F::INIT; block.len()];
-        each_row(v, c0, &offs, block.len(), |row| fold_row(f, &mut acc, row));
-        block.iter_mut().zip(acc).for_each(|(b, a)| *b = a as f64);
-    });
+    by_column_blocks(
+        starts,
+        gr.side_run(),
+        offs.len(),
+        &mut out,
+        |first, block| {
+            let c0 = starts[first];
+            let mut acc = vec![F::INIT; block.len()];
+            each_row(v, c0, &offs, block.len(), |row| fold_row(f, &mut acc, row));
+            block.iter_mut().zip(acc).for_each(|(b, a)| *b = a as f64);
+        },
+    );
     Some(out)
 }
 

@@ -96,16 +96,23 @@ pub(super) fn reduce_int<T: Element>(
     }
     // Groups side by side (a max over a leading dim): rows folded into the
     // outputs' accumulators, a block of columns per task.
-    if lanes && outputs > 1 && !contiguous && gr.kept_contiguous() {
+    if lanes && !contiguous && gr.side_by_side() {
         let init = match op {
             ReduceOp::Max => i64::MIN,
             ReduceOp::Min => i64::MAX,
             _ => 0,
         };
         let mut out = vec![init; outputs];
-        by_column_blocks(&starts, offs.len(), &mut out, |c0, acc| {
-            each_row(v, c0, &offs, acc.len(), |row| int_row(op, acc, row));
-        });
+        by_column_blocks(
+            &starts,
+            gr.side_run(),
+            offs.len(),
+            &mut out,
+            |first, acc| {
+                let c0 = starts[first];
+                each_row(v, c0, &offs, acc.len(), |row| int_row(op, acc, row));
+            },
+        );
         return out;
     }
     let one = |&s: &usize| -> i64 {

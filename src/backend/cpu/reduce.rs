@@ -6,7 +6,7 @@
 //! Floats accumulate in f64, integers in wrapping i64.
 
 use super::elem::{CpuStorage, Element, nan_max, nan_min};
-use super::extrema::{arg_best, arg_rows, best_row_f32, lane_best};
+use super::extrema::{arg_best, arg_rows, best_columns_f32, lane_best};
 use super::strided::{PAR_MIN, parallel, runs};
 use super::{cascade, column_folds, float_folds, int_folds};
 use crate::error::Result;
@@ -58,9 +58,27 @@ impl Groups {
     pub(super) fn group_contiguous(&self) -> bool {
         dense(&self.group)
     }
-    /// Do the groups' starts step by one (outputs side by side in memory)?
-    pub(super) fn kept_contiguous(&self) -> bool {
-        dense(&self.kept)
+    /// How many groups in a row start one element apart: the kept dims'
+    /// innermost dense run (`x.amax(1)` of a row-major [B, R, C] has runs of
+    /// C, each a matrix's columns side by side).
+    pub(super) fn side_run(&self) -> usize {
+        let mut run = 1;
+        for (&n, &s) in self.kept.shape.iter().zip(self.kept.strides.iter()).rev() {
+            if n == 1 {
+                continue;
+            }
+            if s != run {
+                break;
+            }
+            run *= n;
+        }
+        run
+    }
+    /// Are the groups side by side in runs long enough to reduce a block of
+    /// them row by row (a row a few cache lines at least)?
+    pub(super) fn side_by_side(&self) -> bool {
+        let run = self.side_run();
+        self.outputs() > 1 && (run >= 8 || run == self.outputs())
     }
 }
 
@@ -269,7 +287,7 @@ fn reduce_float<T: Element>(v: &[T], l: &Layout, op: ReduceOp, dims: &[usize]) -
         }];
     }
     // Groups side by side: accumulate rows into blocks of outputs.
-    if gr.kept_contiguous() && outputs > 1 && !gr.group_contiguous() {
+    if gr.side_by_side() && !gr.group_contiguous() {
         if splittable(op) {
             return reduce_rows(v, &gr, &starts, op);
         }
@@ -315,14 +333,11 @@ pub(super) fn reduce_rows<T: Element>(
     };
     let mut out = vec![init; starts.len()];
     let f32s = T::as_f32s(v).filter(|_| matches!(op, ReduceOp::Max | ReduceOp::Min));
-    by_column_blocks(starts, offs.len(), &mut out, |c0, acc| {
+    by_column_blocks(starts, gr.side_run(), offs.len(), &mut out, |first, acc| {
+        let c0 = starts[first];
         if let Some(f) = f32s {
             // float32 max/min in their own type: twice the lanes, no converts.
-            let (mut best, mut next) = (vec![init as f32; acc.len()], vec![0f32; acc.len()]);
-            each_row(f, c0, &offs, acc.len(), |row| {
-                best_row_f32(op == ReduceOp::Max, &best, row, &mut next);
-                std::mem::swap(&mut best, &mut next);
-            });
+            let best = best_columns_f32(op == ReduceOp::Max, f, c0, &offs, acc.len());
             acc.iter_mut().zip(best).for_each(|(a, b)| *a = b as f64);
             return;
         }
@@ -335,28 +350,43 @@ pub(super) fn reduce_rows<T: Element>(
     out
 }
 
-/// Groups side by side (their starts consecutive in memory, `rows` elements
-/// each): the outputs cut into blocks small enough that every core gets a
-/// few, and `work(start, block)` run on each, `start` being where the block's
-/// first group starts.
+/// Groups side by side (`rows` elements each; their starts consecutive in
+/// runs of `run`): the outputs cut into blocks of columns within a run, and
+/// `work(first, block)` run on each, `first` being the block's first output.
+/// Many runs go a run per task; few are cut into blocks small enough that
+/// every core gets a few.
 pub(super) fn by_column_blocks<A: Send>(
     starts: &[usize],
+    run: usize,
     rows: usize,
     out: &mut [A],
     work: impl Fn(usize, &mut [A]) + Sync,
 ) {
+    let run = run.clamp(1, out.len().max(1));
+    let threads = crate::threads::count();
+    let par = parallel(starts.len() * rows);
     // At least 256 groups a block: narrower blocks of a matrix with long rows
-    // read a few cache lines and then cross a page, row after row, which the
-    // prefetcher does not follow (prod(0) of 4096x1024 ran at half speed in
-    // blocks of 128).
-    let cols = (starts.len() / (crate::threads::count() * 4)).clamp(256, 2048);
-    let run = |ci: usize, block: &mut [A]| work(starts[0] + ci * cols, block);
-    if parallel(starts.len() * rows) {
-        crate::threads::zip(crate::threads::ChunksMut::new(out, cols), run);
-    } else {
-        out.chunks_mut(cols)
-            .enumerate()
-            .for_each(|(ci, b)| run(ci, b));
+    // read a few cache lines and then cross a page, row after row (prod(0)
+    // of 4096x1024 ran at half speed in blocks of 128).
+    let cols = (run / (threads * 4)).clamp(256, 2048);
+    let blocks = |first: usize, run_out: &mut [A]| {
+        for (j, b) in run_out.chunks_mut(cols).enumerate() {
+            work(first + j * cols, b);
+        }
+    };
+    let runs = out.len().div_ceil(run);
+    if par && runs >= 2 * threads {
+        return crate::threads::zip(crate::threads::ChunksMut::new(out, run), |r, o| {
+            blocks(r * run, o)
+        });
+    }
+    for (r, run_out) in out.chunks_mut(run).enumerate() {
+        if par {
+            let one = |j: usize, b: &mut [A]| work(r * run + j * cols, b);
+            crate::threads::zip(crate::threads::ChunksMut::new(run_out, cols), one);
+        } else {
+            blocks(r * run, run_out);
+        }
     }
 }
 

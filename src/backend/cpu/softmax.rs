@@ -349,27 +349,32 @@ fn rows_f32(v: &[f32], l: &Layout, len: usize, log: bool) -> Vec<f32> {
 }
 
 /// Which positions ATen's `_vec_softmax` / `_vec_logsoftmax` (a dim other than
-/// the last) compute in vectors of 16, with SLEEF's exp; the rest run its
-/// scalar tail with the C library's. `inner` is the size of the dims after
-/// `dim`, `total` the number of positions (lines).
+/// the last) compute in vectors, with SLEEF's exp; the rest run its scalar
+/// tail with the C library's. A vector is 16 floats where ATen runs its
+/// AVX-512 kernels and 8 elsewhere (AVX2). `inner` is the size of the dims
+/// after `dim`, `total` the number of positions (lines).
 fn vector_positions(total: usize, inner: usize, dim_size: usize, log: bool) -> Vec<bool> {
-    const W: usize = 16;
+    let lanes: usize = match super::simd::isa() {
+        super::simd::Isa::Avx512 => 16,
+        _ => 8,
+    };
     let mut vec = vec![false; total];
     if log {
         // Blocks of CHUNK positions per row; within one, all but the last
-        // size % 16 are vectorised.
-        let chunk = ((128 * 1024 / dim_size.max(1) / 4).max(W)) / W * W;
+        // size % lanes are vectorised.
+        let chunk = ((128 * 1024 / dim_size.max(1) / 4).max(lanes)) / lanes * lanes;
         for (p, v) in vec.iter_mut().enumerate() {
             let i = p % inner;
             let start = i / chunk * chunk;
             let size = chunk.min(inner - start);
-            *v = i - start < size - size % W;
+            *v = i - start < size - size % lanes;
         }
         return vec;
     }
     // parallel_for over positions, each thread walking its range: a vector
-    // wherever 16 positions of one row fit inside the range.
-    let grain = (32768 / dim_size.max(1)).max(1);
+    // wherever a vector of positions of one row fits inside the range. (The grain is
+    // PyTorch 2.15's: a softmax(0) of 300x10 splits in two.)
+    let grain = (32768 / (16 * dim_size.max(1))).max(1);
     let threads = crate::threads::count();
     let (used, chunk) = if total > grain && threads > 1 {
         let used = threads.min(total.div_ceil(grain));
@@ -381,11 +386,15 @@ fn vector_positions(total: usize, inner: usize, dim_size: usize, log: bool) -> V
         let (mut idx, end) = (t * chunk, total.min((t + 1) * chunk));
         while idx < end {
             let i = idx % inner;
-            if i + W <= inner && idx + W <= end {
-                vec[idx..idx + W].iter_mut().for_each(|v| *v = true);
-                idx += W;
+            if i + lanes <= inner && idx + lanes <= end {
+                vec[idx..idx + lanes].iter_mut().for_each(|v| *v = true);
+                idx += lanes;
             } else {
-                idx += if idx + W > end { end - idx } else { inner - i };
+                idx += if idx + lanes > end {
+                    end - idx
+                } else {
+                    inner - i
+                };
             }
         }
     }
@@ -421,7 +430,7 @@ fn lines_typed<T: Element>(v: &[T], l: &Layout, dim: usize, log: bool) -> Vec<T>
         let x: Vec<f32> = read(i).map(|e| e.to_f64() as f32).collect();
         let y = if last {
             filled_vec(x.len(), |y| last_dim_f32(&x, y, log, &[]))
-        } else if vectors[i] && log {
+        } else if vectors[i] {
             across(&x, log, exp_sleef, log_sleef, 0.0)
         } else {
             across(&x, log, f32::exp, log_sleef, 0.0)
@@ -443,23 +452,43 @@ crate::multiversion! {
     /// FMA instructions rather than calls (the same roundings).
     fn block_f32(slab: &[f32], len: usize, inner: usize, j0: usize, w: usize, log: bool, vector: &[bool]) -> Vec<f32> {
         let row = |k: usize| &slab[k * inner + j0..][..w];
-        let mut m = row(0).to_vec();
+        let (mut m, mut next) = (row(0).to_vec(), vec![0f32; w]);
         for k in 1..len {
-            for (a, &b) in m.iter_mut().zip(row(k)) {
-                if b > *a {
-                    *a = b;
-                }
+            // The row eight ahead asked for: each row of the block is a few
+            // cache lines, the next `inner` away, and the hardware prefetcher
+            // does not follow such steps across pages.
+            if k + 8 < len {
+                prefetch_line(&slab[(k + 8) * inner + j0..], w);
             }
+            // Into a second row: in place, LLVM made the update a masked
+            // store, many times slower on AVX2 processors.
+            for ((n, &a), &b) in next.iter_mut().zip(&m).zip(row(k)) {
+                *n = if b > a { b } else { a };
+            }
+            std::mem::swap(&mut m, &mut next);
         }
-        let exp = |jj: usize, v: f32| if log && vector[jj] { exp_sleef(v) } else { v.exp() };
+        // SLEEF's exp at every position, in vectors; then ATen's scalar tail,
+        // the C library's exp, at the positions no vector of its covered
+        // (each position's sum runs down the dim on its own, so redoing one
+        // gives the bits one pass with its exp would). A choice of exp per
+        // element kept the loop from vectorising: softmax(0) was 2x PyTorch.
         let mut sum = vec![0f32; w];
         let mut out = vec![0f32; len * w];
         for (k, o) in out.chunks_exact_mut(w).enumerate() {
-            for (jj, ((o, s), &v)) in o.iter_mut().zip(&mut sum).zip(row(k)).enumerate() {
-                let e = exp(jj, v - m[jj]);
+            for ((o, s), (&v, &mx)) in o.iter_mut().zip(&mut sum).zip(row(k).iter().zip(&m)) {
+                let e = exp_sleef(v - mx);
                 *s += e;
                 *o = e;
             }
+        }
+        for jj in (0..w).filter(|&jj| !vector[jj]) {
+            let mut s = 0f32;
+            for k in 0..len {
+                let e = (row(k)[jj] - m[jj]).exp();
+                out[k * w + jj] = e;
+                s += e;
+            }
+            sum[jj] = s;
         }
         let ln: Vec<f32> = if log {
             sum.iter().map(|&s| log_sleef(s)).collect()
@@ -482,37 +511,52 @@ crate::multiversion! {
 }
 
 /// Along a dim other than the last of a contiguous f32 tensor, by blocks of
-/// neighbouring positions (`block_f32`), in parallel, then put in place.
+/// neighbouring positions (`block_f32`), in parallel, then put in place:
+/// by each task into its own slabs where there are slabs enough to share out,
+/// else block by block at the end.
 fn inner_f32(v: &[f32], l: &Layout, dim: usize, log: bool) -> Vec<f32> {
     let n = l.numel();
     let x = &v[l.offset..l.offset + n];
     let len = l.shape[dim];
     let inner: usize = l.shape[dim + 1..].iter().product();
-    let outer = n / (len * inner);
+    let (slab_len, outer) = (len * inner, n / (len * inner));
     let vectors = vector_positions(outer * inner, inner, len, log);
-    let tasks: Vec<(usize, usize)> = (0..outer)
-        .flat_map(|o| (0..inner).step_by(BLOCK_POSITIONS).map(move |j0| (o, j0)))
-        .collect();
-    let run = |&(o, j0): &(usize, usize)| {
+    let block = |o: usize, j0: usize| {
         let w = BLOCK_POSITIONS.min(inner - j0);
-        let slab = &x[o * len * inner..(o + 1) * len * inner];
+        let slab = &x[o * slab_len..(o + 1) * slab_len];
         let at = o * inner + j0;
         block_f32(slab, len, inner, j0, w, log, &vectors[at..at + w])
     };
-    let blocks: Vec<Vec<f32>> = if parallel(n) {
-        crate::threads::map(tasks.len(), |i| run(&tasks[i]))
-    } else {
-        tasks.iter().map(run).collect()
-    };
-    let mut out = vec![0f32; n];
-    for (&(o, j0), b) in tasks.iter().zip(&blocks) {
+    // A block's rows into the output rows of its slab.
+    let place = |dst: &mut [Out<f32>], j0: usize, b: &[f32]| {
         let w = BLOCK_POSITIONS.min(inner - j0);
         for (k, r) in b.chunks_exact(w).enumerate() {
-            let at = o * len * inner + k * inner + j0;
-            out[at..at + w].copy_from_slice(r);
+            convert_into(r, &mut dst[k * inner + j0..][..w], |e| e);
         }
-    }
-    out
+    };
+    let starts = || (0..inner).step_by(BLOCK_POSITIONS);
+    let threads = crate::threads::count();
+    // Every slot is written: the blocks of each slab cover its positions.
+    filled_vec(n, |out| {
+        if parallel(n) && outer >= 2 * threads {
+            let slabs = ChunksMut::new(out, slab_len);
+            crate::threads::zip(slabs, |o, dst| {
+                starts().for_each(|j0| place(dst, j0, &block(o, j0)))
+            });
+            return;
+        }
+        let tasks: Vec<(usize, usize)> = (0..outer)
+            .flat_map(|o| starts().map(move |j0| (o, j0)))
+            .collect();
+        let blocks: Vec<Vec<f32>> = if parallel(n) {
+            crate::threads::map(tasks.len(), |i| block(tasks[i].0, tasks[i].1))
+        } else {
+            tasks.iter().map(|&(o, j0)| block(o, j0)).collect()
+        };
+        for (&(o, j0), b) in tasks.iter().zip(&blocks) {
+            place(&mut out[o * slab_len..(o + 1) * slab_len], j0, b);
+        }
+    })
 }
 
 pub fn softmax(s: &CpuStorage, l: &Layout, dim: usize, log: bool) -> Result<CpuStorage> {
