@@ -2,9 +2,13 @@
 //! are PyTorch's bits (a row of probabilities summing to `1.0000` or to `1.`
 //! is visible in print).
 //!
-//! ATen has two kernels, both run at AVX-512 width (16 f32, 8 f64) on the
-//! machines tsh targets (unlike the sum kernel, see cascade.rs). Along the
-//! last dim (`_vec_softmax_lastdim`), a row is reduced lane by lane and the
+//! ATen has two kernels, both run at its vector width: 16 f32 (8 f64) where
+//! it runs AVX-512 code, 8 (4) under AVX2 (unlike the sum kernel, see
+//! cascade.rs). The last-dim kernel here folds AVX-512's lanes on every
+//! processor (under AVX2 a row's sum can differ from PyTorch's in its last
+//! bit: an 8-lane fold was exact there but 15% slower, LLVM splitting its
+//! accumulators); the inner-dim kernel's vector positions follow the
+//! processor, which costs nothing. Along the last dim (`_vec_softmax_lastdim`), a row is reduced lane by lane and the
 //! lanes folded at the end; softmax is `exp * (1 / sum)` and log_softmax
 //! `x - max - log(sum)`. Along any other dim (`_vec_softmax`), each position
 //! sums down the dim one element at a time and divides by the sum. The f32
