@@ -203,7 +203,7 @@ fn arg_rows_as<T: Element, K: ArgLane>(
 
 crate::multiversion! {
     /// Row `k` of the groups' elements against the best so far, the new
-    /// best and positions written to `out` (not in place: see best_row_f32).
+    /// best and positions written to `out` (not in place: see best_columns_f32).
     fn arg_row<T: Element, K: ArgLane>(max: bool, k: K::Pos, best: (&[K], &[K::Pos]), row: &[T], out: (&mut [K], &mut [K::Pos])) {
         let (best, pos) = best;
         let (out_best, out_pos) = out;
