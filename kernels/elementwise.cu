@@ -352,7 +352,8 @@ __device__ __forceinline__ void ternary_impl(i64 n, int op, const Strided& la, c
         double p = Ty<T>::to_f64(x), q = Ty<T>::to_f64(lo), r = Ty<T>::to_f64(hi), y;
         if (op == T_CLAMP) {
             if (p != p || q != q || r != r) y = f64_nan();
-            else { y = p > q ? p : q; y = y < r ? y : r; }
+            // ATen's CPU order: min(hi, max(lo, x)) keeps -0 against a +0 bound.
+            else { y = q > p ? q : p; y = r < y ? r : y; }
         } else if (op == T_ADD_SCALED) {
             // add with alpha and addcmul as PyTorch: a + b * c, one fused multiply-add.
             y = sizeof(T) <= 4 ? (double)fmaf((float)q, (float)r, (float)p) : fma(q, r, p);
@@ -382,6 +383,15 @@ __device__ __forceinline__ void ternary_impl(i64 n, int op, const Strided& la, c
     extern "C" __global__ void compare_##SUF(i64 n, int op, Strided la, const T* a, Strided lb,       \
                                              const T* b, bool* out) {                                 \
         compare_impl<T>(n, op, la, a, lb, b, out);                                                     \
+    } \
+    extern "C" __global__ void nan_to_num_##SUF(i64 n, Strided l, const T* in, T* out, double nan,   \
+                                                double pos, double neg) {                            \
+        T with[3] = {Ty<T>::from_f64(nan), Ty<T>::from_f64(pos), Ty<T>::from_f64(neg)};              \
+        FOR_EACH(i, n) {                                                                               \
+            T x = in[at(l, i)];                                                                        \
+            double v = Ty<T>::to_f64(x);                                                               \
+            out[i] = v != v ? with[0] : v == f64_inf() ? with[1] : v == -f64_inf() ? with[2] : x;      \
+        }                                                                                              \
     } \
     extern "C" __global__ void ternary_##SUF(i64 n, int op, Strided la, const void* a, Strided lb,    \
                                              const T* b, Strided lc, const T* c, T* out) {            \

@@ -249,6 +249,33 @@ __device__ void scan_impl(i64 lines, i64 len, int op, const Strided& in_kept, i6
     }
 }
 
+// cummax/cummin as ATen: a NaN takes over (a later NaN takes its place), and
+// a tie moves the position to the later element.
+template <typename T>
+__device__ void cum_extreme_impl(i64 lines, i64 len, int max, const Strided& in_kept, i64 in_step,
+                                 const Strided& out_kept, i64 out_step, const T* in, T* vals,
+                                 i64* pos) {
+    const bool fl = Ty<T>::is_float;
+    FOR_EACH(l, lines) {
+        i64 s = at(in_kept, l), d = at(out_kept, l), at_ = 0;
+        T b = in[s];
+        for (i64 k = 0; k < len; ++k) {
+            T x = in[s + k * in_step];
+            bool take;
+            if (fl) {
+                double v = Ty<T>::to_f64(x), w = Ty<T>::to_f64(b);
+                take = v != v || (max ? v >= w : v <= w);
+            } else {
+                i64 v = Ty<T>::to_i64(x), w = Ty<T>::to_i64(b);
+                take = max ? v >= w : v <= w;
+            }
+            if (take) { b = x; at_ = k; }
+            vals[d + k * out_step] = b;
+            pos[d + k * out_step] = at_;
+        }
+    }
+}
+
 template <typename T>
 __device__ void softmax_impl(i64 lines, i64 len, int log_, const Strided& in_kept, i64 in_step,
                              const Strided& out_kept, i64 out_step, const T* in, T* out) {
@@ -279,6 +306,11 @@ __device__ void softmax_impl(i64 lines, i64 len, int log_, const Strided& in_kep
                                           Strided out_kept, i64 out_step, const T* in, void* out,    \
                                           int out_dt) {                                               \
         scan_impl<T>(lines, len, op, in_kept, in_step, out_kept, out_step, in, out, out_dt);           \
+    }                                                                                                 \
+    extern "C" __global__ void cum_extreme_##SUF(i64 lines, i64 len, int max, Strided in_kept,        \
+                                                 i64 in_step, Strided out_kept, i64 out_step,        \
+                                                 const T* in, T* vals, i64* pos) {                   \
+        cum_extreme_impl<T>(lines, len, max, in_kept, in_step, out_kept, out_step, in, vals, pos);     \
     }                                                                                                 \
     extern "C" __global__ void softmax_##SUF(i64 lines, i64 len, int log_, Strided in_kept,           \
                                              i64 in_step, Strided out_kept, i64 out_step,            \

@@ -182,6 +182,10 @@ pub trait BackendStorage: Sized {
     fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self>;
     /// Running sum/product/max/min along `dim`, in the shape of `l`.
     fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self>;
+    /// cummax (`max`) or cummin along `dim`: the running extremes in the
+    /// input's dtype and their int64 positions, contiguous. A NaN takes over
+    /// (a later NaN takes its place); a tie moves to the later position.
+    fn cum_extreme(&self, l: &Layout, dim: usize, max: bool) -> Result<(Self, Self)>;
     /// softmax or log_softmax along `dim` of a float input, in the shape of `l`.
     fn softmax(&self, l: &Layout, dim: usize, log: bool) -> Result<Self>;
     /// `[..., m, k] @ [..., k, n]` with equal batch dims: `[..., m, n]`.
@@ -228,6 +232,9 @@ pub trait BackendStorage: Sized {
     fn copy_into(&mut self, l: &Layout, src: &Self, sl: &Layout) -> Result<()>;
     /// The elements of `l`, contiguous, in reverse order along each of `dims`.
     fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self>;
+    /// nan_to_num of a float dtype: NaN, +inf and -inf become `with`'s three
+    /// numbers (each rounded to the dtype), the other elements stay.
+    fn nan_to_num(&self, l: &Layout, with: [f64; 3]) -> Result<Self>;
     /// The positions of the non-zero elements: int64 `[n, ndim]`.
     fn nonzero(&self, l: &Layout) -> Result<Self>;
     /// Stable sort along `dim` (NaN last ascending, first descending): values and
@@ -571,6 +578,16 @@ impl Storage {
     pub fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Storage> {
         forward!(self, s => s.reduce(l, op, dims), c => c.reduce(l, op, dims))
     }
+    pub fn cum_extreme(&self, l: &Layout, dim: usize, max: bool) -> Result<(Storage, Storage)> {
+        match self {
+            Storage::Cpu(s) => s
+                .cum_extreme(l, dim, max)
+                .map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+            Storage::Cuda(c) => c
+                .cum_extreme(l, dim, max)
+                .map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+        }
+    }
     pub fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Storage> {
         forward!(self, s => s.scan(l, op, dim), c => c.scan(l, op, dim))
     }
@@ -690,6 +707,9 @@ impl Storage {
     }
     pub fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Storage> {
         forward!(self, s => s.flip(l, dims), c => c.flip(l, dims))
+    }
+    pub fn nan_to_num(&self, l: &Layout, with: [f64; 3]) -> Result<Storage> {
+        forward!(self, s => s.nan_to_num(l, with), c => c.nan_to_num(l, with))
     }
     pub fn nonzero(&self, l: &Layout) -> Result<Storage> {
         forward!(self, s => s.nonzero(l), c => c.nonzero(l))

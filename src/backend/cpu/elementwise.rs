@@ -13,46 +13,34 @@ use crate::tensor::layout::Layout;
 use crate::tensor::op::TernaryOp;
 use crate::with_storage;
 
-fn unary_typed<T: Element>(src: &[T], l: &Layout, k: &UnaryKernels) -> Vec<T> {
+/// A kernel over one block of one operand.
+type MapBlock<'a, T, U> = dyn Fn(&[T], &mut [Out<U>]) + Sync + 'a;
+
+/// `block(x, out)` over consecutive blocks of one operand: its own slice where
+/// it is gap-free, else rows or copied blocks.
+fn mapwise<T: Element, U: Send>(src: &[T], l: &Layout, block: &MapBlock<'_, T, U>) -> Vec<U> {
     if let Some(x) = flat_block(src, l) {
-        return filled_vec(x.len(), |out| T::unary_block(x, out, k));
+        return filled_vec(x.len(), |out| block(x, out));
     }
     if let Some(rows) = Rows::plan([l]) {
         return rows.fill(&|[at], col, dst| {
             let mut buf = scratch();
-            T::unary_block(rows.operand(0, src, at, col, &mut buf[..dst.len()]), dst, k);
+            block(rows.operand(0, src, at, col, &mut buf[..dst.len()]), dst);
         });
     }
     fill_blocks(l.numel(), &|start, dst| {
         let mut buf = scratch();
-        let s = block(src, l, start, &mut buf[..dst.len()]);
-        T::unary_block(s, dst, k);
+        let s = super::strided::block(src, l, start, &mut buf[..dst.len()]);
+        block(s, dst);
     })
 }
 
 pub fn unary(s: &CpuStorage, l: &Layout, k: &UnaryKernels) -> CpuStorage {
-    with_storage!(s, v => Element::wrap(unary_typed(v, l, k)))
-}
-
-fn predicate_typed<T: Element>(src: &[T], l: &Layout, k: &PredicateKernels) -> Vec<bool> {
-    if let Some(x) = flat_block(src, l) {
-        return filled_vec(x.len(), |out| T::predicate_block(x, out, k));
-    }
-    if let Some(rows) = Rows::plan([l]) {
-        return rows.fill(&|[at], col, dst| {
-            let mut buf = scratch();
-            T::predicate_block(rows.operand(0, src, at, col, &mut buf[..dst.len()]), dst, k);
-        });
-    }
-    fill_blocks(l.numel(), &|start, dst| {
-        let mut buf = scratch();
-        let s = block(src, l, start, &mut buf[..dst.len()]);
-        T::predicate_block(s, dst, k);
-    })
+    with_storage!(s, v => Element::wrap(mapwise(v, l, &|x, d| Element::unary_block(x, d, k))))
 }
 
 pub fn predicate(s: &CpuStorage, l: &Layout, k: &PredicateKernels) -> CpuStorage {
-    with_storage!(s, v => CpuStorage::Bool(predicate_typed(v, l, k)))
+    with_storage!(s, v => CpuStorage::Bool(mapwise(v, l, &|x, d| Element::predicate_block(x, d, k))))
 }
 
 /// A block of one operand: its own slice or scratch, or the pre-filled scalar block.
@@ -148,8 +136,16 @@ fn by_number<T: Element, U: Send>(
 
 /// Does any element `l` describes equal zero? (Integer division guards.)
 fn any_zero<T: Element>(v: &[T], l: &Layout) -> bool {
+    // A broadcast dim repeats the same elements: each is read once (`iv // 7`
+    // read its one divisor a million times, serially, before the division).
+    let mut l = l.clone();
+    for (n, &s) in l.shape.iter_mut().zip(&l.strides) {
+        if s == 0 {
+            *n = (*n).min(1);
+        }
+    }
     let mut zero = false;
-    super::strided::runs(l, 0, l.numel(), &mut |off, stride, count| {
+    super::strided::runs(&l, 0, l.numel(), &mut |off, stride, count| {
         if !zero {
             zero = (0..count).any(|k| v[off + k * stride].to_i64() == 0);
         }
@@ -281,6 +277,72 @@ crate::multiversion! {
     }
 }
 
+crate::multiversion! {
+    /// clamp to two numbers, neither NaN (clamp(min=0), hardtanh): `x` through
+    /// ATen's `min(hi, max(lo, x))` in x86's order, which passes a NaN `x` on
+    /// and keeps -0 against a +0 bound: two instructions a vector, where the
+    /// bounds as operands took three loads and NaN tests of each.
+    pub(super) fn clamp_numbers_block<T: Element>(p: &[T], lo: f64, hi: f64, dst: &mut [Out<T>]) {
+        let n = dst.len();
+        let p = &p[..n];
+        macro_rules! each {
+            ($t:ty) => {{
+                let (lo, hi) = (lo as $t, hi as $t);
+                for i in 0..n {
+                    let x = p[i].to_f64() as $t;
+                    let y = if lo > x { lo } else { x };
+                    let y = if hi < y { hi } else { y };
+                    dst[i].write(T::from_f64(y as f64));
+                }
+            }};
+        }
+        if matches!(T::DTYPE, crate::tensor::DType::F64) {
+            each!(f64)
+        } else {
+            each!(f32)
+        }
+    }
+}
+
+crate::multiversion! {
+    /// nan_to_num: NaN, +inf and -inf become `with`'s three numbers (already
+    /// in the dtype), the rest stays; ATen's order of tests, as selects.
+    fn nan_to_num_block<T: Element>(p: &[T], with: [f64; 3], dst: &mut [Out<T>]) {
+        let n = dst.len();
+        let p = &p[..n];
+        macro_rules! each {
+            ($t:ty) => {{
+                let [nan, pos, neg] = with.map(|v| v as $t);
+                for i in 0..n {
+                    let x = p[i].to_f64() as $t;
+                    let y = if x == <$t>::INFINITY { pos } else { x };
+                    let y = if x == <$t>::NEG_INFINITY { neg } else { y };
+                    let y = if x.is_nan() { nan } else { y };
+                    dst[i].write(T::from_f64(y as f64));
+                }
+            }};
+        }
+        if matches!(T::DTYPE, DType::F64) {
+            each!(f64)
+        } else {
+            each!(f32)
+        }
+    }
+}
+
+/// nan_to_num of a float tensor in one pass: NaN, +inf and -inf replaced by
+/// `with` (rounded to the dtype first, as ATen casts its scalars).
+pub fn nan_to_num(s: &CpuStorage, l: &Layout, with: [f64; 3]) -> Result<CpuStorage> {
+    if !s.dtype().is_float() {
+        return Err(value_err("internal: nan_to_num of a dtype without NaN"));
+    }
+    fn typed<T: Element>(v: &[T], l: &Layout, with: [f64; 3]) -> Vec<T> {
+        let with = with.map(|w| T::from_f64(w).to_f64());
+        mapwise(v, l, &|p, d| nan_to_num_block(p, with, d))
+    }
+    Ok(with_storage!(s, v => Element::wrap(typed(v, l, with))))
+}
+
 fn clamp_int_block<T: Element>(p: &[T], q: &[T], r: &[T], dst: &mut [Out<T>]) {
     for (i, d) in dst.iter_mut().enumerate() {
         d.write(T::from_i64(
@@ -329,6 +391,29 @@ fn add_scaled_f64(x: f64, y: f64, z: f64) -> f64 {
     y.mul_add(z, x)
 }
 
+/// A float clamp whose bounds are numbers: one operand's pass where neither
+/// is NaN (else the general kernel, whose answer is then all NaN).
+fn clamp_to_numbers<T: Element>(
+    x: &[T],
+    la: &Layout,
+    b: (&CpuStorage, &Layout),
+    c: (&CpuStorage, &Layout),
+) -> Result<CpuStorage> {
+    let mismatch = || value_err("internal: the operands of a ternary op differ in dtype");
+    let lo: &[T] = Element::slice(b.0).ok_or_else(mismatch)?;
+    let hi: &[T] = Element::slice(c.0).ok_or_else(mismatch)?;
+    let bounds = (lo.get(b.1.offset), hi.get(c.1.offset));
+    Ok(Element::wrap(match bounds {
+        (Some(l), Some(h)) if !l.to_f64().is_nan() && !h.to_f64().is_nan() => {
+            let (l, h) = (l.to_f64(), h.to_f64());
+            mapwise(x, la, &|p, d| clamp_numbers_block(p, l, h, d))
+        }
+        _ => triplewise(x, la, lo, b.1, hi, c.1, &|p, q, r, d| {
+            float_ternary_block(TernaryOp::Clamp, p, q, r, d)
+        }),
+    }))
+}
+
 pub fn ternary(
     a: &CpuStorage,
     la: &Layout,
@@ -351,6 +436,9 @@ pub fn ternary(
             return Err(value_err(
                 "internal: a fused add with alpha reached the backend for an integer or half dtype",
             ));
+        }
+        TernaryOp::Clamp if a.dtype().is_float() && is_scalar(b.1) && is_scalar(c.1) => {
+            with_storage!(a, x => clamp_to_numbers(x, la, b, c)?)
         }
         TernaryOp::Clamp | TernaryOp::Lerp | TernaryOp::AddScaled => with_storage!(a, x => {
             let lo = Element::slice(b.0).ok_or_else(mismatch)?;

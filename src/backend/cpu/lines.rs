@@ -255,3 +255,111 @@ pub fn scan(s: &CpuStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CpuSto
         CpuStorage::from_i64s(&with_storage!(s, v => scan_int(v, l, op, dim)), out_dtype)
     })
 }
+
+/// cummax (`max`) or cummin along `dim`: the running extreme in the input's
+/// dtype and its int64 position. ATen's rule: a NaN takes over (and a later
+/// NaN takes its place), and a tie moves the position to the later element.
+pub fn cum_extreme(
+    s: &CpuStorage,
+    l: &Layout,
+    dim: usize,
+    max: bool,
+) -> Result<(CpuStorage, CpuStorage)> {
+    fn typed<T: Element, A: Copy + PartialOrd>(
+        v: &[T],
+        l: &Layout,
+        dim: usize,
+        max: bool,
+        key: impl Fn(T) -> A + Sync,
+    ) -> (CpuStorage, CpuStorage) {
+        // `a != a`: NaN (never for integers). Each op one loop.
+        #[allow(clippy::eq_op)]
+        let (vals, pos) = if max {
+            extremes(v, l, dim, &key, |a, b| a != a || a >= b)
+        } else {
+            extremes(v, l, dim, &key, |a, b| a != a || a <= b)
+        };
+        (T::wrap(vals), CpuStorage::I64(pos))
+    }
+    Ok(if s.dtype().is_float() {
+        with_storage!(s, v => typed(v, l, dim, max, |x| x.to_f64()))
+    } else {
+        with_storage!(s, v => typed(v, l, dim, max, |x| x.to_i64()))
+    })
+}
+
+/// The running extremes of [outer, len, inner] slabs (a slab per task): along
+/// the last dim a line at a time, else a row of `inner` extremes stepping down
+/// the dim a whole row at a time. `beats(x, best)` takes `x` in.
+fn extremes<T: Element, A: Copy>(
+    v: &[T],
+    l: &Layout,
+    dim: usize,
+    key: &(impl Fn(T) -> A + Sync),
+    beats: impl Fn(A, A) -> bool + Sync,
+) -> (Vec<T>, Vec<i64>) {
+    let n = l.numel();
+    if n == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    let src = super::strided::contiguous(v, l);
+    let (len, inner) = (l.shape[dim], l.shape[dim + 1..].iter().product::<usize>());
+    let slab = len * inner;
+    // Every slot of a slab written: its first row, then each row below it.
+    let work = |vo: &mut [Out<T>], po: &mut [Out<i64>], x: &[T]| {
+        for ((vo, po), x) in vo
+            .chunks_mut(slab)
+            .zip(po.chunks_mut(slab))
+            .zip(x.chunks(slab))
+        {
+            if inner == 1 {
+                // One line: its extreme in registers.
+                let (mut b, mut kb, mut at) = (x[0], key(x[0]), 0);
+                for (k, ((&x, v), p)) in x.iter().zip(vo).zip(po).enumerate() {
+                    let kx = key(x);
+                    if beats(kx, kb) {
+                        (b, kb, at) = (x, kx, k as i64);
+                    }
+                    v.write(b);
+                    p.write(at);
+                }
+                continue;
+            }
+            let mut best: Vec<(T, A, i64)> = x[..inner].iter().map(|&x| (x, key(x), 0)).collect();
+            for k in 0..len {
+                let row = k * inner..(k + 1) * inner;
+                for (((b, &x), v), p) in best
+                    .iter_mut()
+                    .zip(&x[row.clone()])
+                    .zip(&mut vo[row.clone()])
+                    .zip(&mut po[row])
+                {
+                    let kx = key(x);
+                    if beats(kx, b.1) {
+                        *b = (x, kx, k as i64);
+                    }
+                    v.write(b.0);
+                    p.write(b.2);
+                }
+            }
+        }
+    };
+    let slabs = n / slab;
+    let per_task = slabs.div_ceil(4 * crate::threads::count()).max(1);
+    let mut vals = Vec::new();
+    let pos = filled_vec(n, |po| {
+        vals = filled_vec(n, |vo| {
+            if slabs > 1 && parallel(n) {
+                let chunk = per_task * slab;
+                let tasks = (
+                    (ChunksMut::new(vo, chunk), ChunksMut::new(po, chunk)),
+                    Chunks::new(&src[..], chunk),
+                );
+                crate::threads::zip(tasks, |_, ((vo, po), x)| work(vo, po, x));
+            } else {
+                work(vo, po, &src);
+            }
+        })
+    });
+    (vals, pos)
+}

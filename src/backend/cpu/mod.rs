@@ -188,6 +188,9 @@ impl BackendStorage for CpuStorage {
     fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self> {
         reduce::reduce(self, l, op, dims)
     }
+    fn cum_extreme(&self, l: &Layout, dim: usize, max: bool) -> Result<(Self, Self)> {
+        lines::cum_extreme(self, l, dim, max)
+    }
     fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self> {
         lines::scan(self, l, op, dim)
     }
@@ -235,6 +238,9 @@ impl BackendStorage for CpuStorage {
     }
     fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self> {
         Ok(flip::flip(self, l, dims))
+    }
+    fn nan_to_num(&self, l: &Layout, with: [f64; 3]) -> Result<Self> {
+        elementwise::nan_to_num(self, l, with)
     }
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         Ok(index::nonzero(self, l))

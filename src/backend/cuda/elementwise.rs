@@ -74,6 +74,25 @@ pub fn flip(s: &CudaStorage, l: &Layout, dims: &[usize]) -> Result<CudaStorage> 
     Ok(out)
 }
 
+/// nan_to_num: NaN, +inf and -inf replaced by `with` (the kernel rounds each
+/// to the dtype).
+pub fn nan_to_num(s: &CudaStorage, l: &Layout, with: [f64; 3]) -> Result<CudaStorage> {
+    if !s.dtype.is_float() {
+        return Err(value_err("internal: nan_to_num of a dtype without NaN"));
+    }
+    let n = l.numel();
+    let out = output(s, n, s.dtype)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let gpu = s.gpu();
+    let (n64, ls, inp, outp) = (n as i64, merged(&[l])?, s.ptr(), out.ptr());
+    let [nan, pos, neg] = with;
+    let name = format!("nan_to_num_{}", suffix(s.dtype));
+    launch!(gpu, Source::Elementwise, &name, n; n64, ls[0], inp, outp, nan, pos, neg)?;
+    Ok(out)
+}
+
 /// `kernel(n, op, layout, in, out)` of the Elementwise module.
 fn one_operand(
     s: &CudaStorage,

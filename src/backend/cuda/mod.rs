@@ -260,6 +260,9 @@ impl BackendStorage for CudaStorage {
     fn reduce(&self, l: &Layout, op: ReduceOp, dims: &[usize]) -> Result<Self> {
         reduce::reduce(self, l, op, dims)
     }
+    fn cum_extreme(&self, l: &Layout, dim: usize, max: bool) -> Result<(Self, Self)> {
+        reduce::cum_extreme(self, l, dim, max)
+    }
     fn scan(&self, l: &Layout, op: ScanOp, dim: usize) -> Result<Self> {
         reduce::scan(self, l, op, dim)
     }
@@ -307,6 +310,9 @@ impl BackendStorage for CudaStorage {
     }
     fn flip(&self, l: &Layout, dims: &[usize]) -> Result<Self> {
         elementwise::flip(self, l, dims)
+    }
+    fn nan_to_num(&self, l: &Layout, with: [f64; 3]) -> Result<Self> {
+        elementwise::nan_to_num(self, l, with)
     }
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         index::nonzero(self, l)

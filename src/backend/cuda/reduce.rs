@@ -7,6 +7,7 @@ use super::kernels::{
     Source, Strided, THREADS, blocks, dtype_code, grid, launched, merged, suffix,
 };
 use crate::error::Result;
+use crate::tensor::DType;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::{ReduceOp, ScanOp};
 
@@ -138,6 +139,34 @@ pub fn scan(s: &CudaStorage, l: &Layout, op: ScanOp, dim: usize) -> Result<CudaS
     launch!(gpu, Source::Reduce, &name, ln.count;
         count, len, opc, ln.in_kept, ln.in_step, ln.out_kept, ln.out_step, inp, outp, dt)?;
     Ok(out)
+}
+
+/// cummax (`max`) or cummin along `dim`: values and int64 positions.
+pub fn cum_extreme(
+    s: &CudaStorage,
+    l: &Layout,
+    dim: usize,
+    max: bool,
+) -> Result<(CudaStorage, CudaStorage)> {
+    let vals = CudaStorage::empty(s.gpu(), l.numel(), s.dtype)?;
+    let pos = CudaStorage::empty(s.gpu(), l.numel(), DType::I64)?;
+    let ln = lines(l, dim)?;
+    if l.numel() == 0 {
+        return Ok((vals, pos));
+    }
+    let gpu = s.gpu();
+    let name = format!("cum_extreme_{}", suffix(s.dtype));
+    let (count, len, mx, inp, vp, pp) = (
+        ln.count as i64,
+        ln.len as i64,
+        max as i32,
+        s.ptr(),
+        vals.ptr(),
+        pos.ptr(),
+    );
+    launch!(gpu, Source::Reduce, &name, ln.count;
+        count, len, mx, ln.in_kept, ln.in_step, ln.out_kept, ln.out_step, inp, vp, pp)?;
+    Ok((vals, pos))
 }
 
 pub fn softmax(s: &CudaStorage, l: &Layout, dim: usize, log: bool) -> Result<CudaStorage> {

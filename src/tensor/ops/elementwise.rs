@@ -555,7 +555,8 @@ pub fn lerp(start: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
 }
 
 /// `nan_to_num`: NaN, +inf and -inf replaced (by 0 and the dtype's largest finite
-/// values unless given). One node, as in PyTorch; gradients flow to the kept elements.
+/// values unless given), in one backend pass. One node, as in PyTorch;
+/// gradients flow to the kept elements.
 pub fn nan_to_num(
     t: &Tensor,
     nan: f64,
@@ -572,25 +573,20 @@ pub fn nan_to_num(
         // Integers and bools hold no nan or inf: a copy, as in PyTorch.
         return t.deep_clone();
     };
-    let dt = t.dtype();
-    crate::autograd::composite::composite("NanToNumBackward0", &[t], |x| {
-        let x = &x[0];
-        let swap = |y: &Tensor, hit: PredicateOp, v: f64| {
-            where_(&predicate(hit, x)?, &Tensor::scalar_f64(v, dt), y)
-        };
-        if posinf.is_none() && neginf.is_none() {
-            // The infinities become the largest finite values, which is what
-            // a clamp to them does (finite values stay, NaN stays for the
-            // swap): two passes where three swaps took six.
-            let edge = |v: f64| Tensor::scalar_f64(v, dt);
-            return swap(
-                &clamp(x, Some(&edge(-big)), Some(&edge(big)))?,
-                PredicateOp::IsNan,
-                nan,
-            );
-        }
-        let out = swap(x, PredicateOp::IsNan, nan)?;
-        let out = swap(&out, PredicateOp::IsPosInf, posinf.unwrap_or(big))?;
-        swap(&out, PredicateOp::IsNegInf, neginf.unwrap_or(-big))
-    })
+    let with = [nan, posinf.unwrap_or(big), neginf.unwrap_or(-big)];
+    let out = Tensor::from_contiguous(t.read().nan_to_num(t.layout(), with)?, t.shape());
+    // derivatives.yaml: grad * isfinite(self).
+    let x = crate::autograd::Saved::new(t);
+    Ok(crate::autograd::record(
+        out,
+        "NanToNumBackward0",
+        &[t],
+        true,
+        move || {
+            crate::autograd::rules::rule(move |g| {
+                let kept = predicate(PredicateOp::IsFinite, &x.get()?)?;
+                Ok(vec![Some(crate::tensor::ops::arith::mul(g, &kept)?)])
+            })
+        },
+    ))
 }

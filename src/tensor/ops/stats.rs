@@ -10,7 +10,7 @@ use crate::tensor::core::Tensor;
 use crate::tensor::dtype::DType;
 use crate::tensor::op::{BinaryOp, PredicateOp, ReduceOp, ScanOp, UnaryOp};
 use crate::tensor::ops::arith::{add, bin, cmp, div, int, mul, num, sub, un, where_};
-use crate::tensor::ops::creation::{arange_on, zeros_on};
+use crate::tensor::ops::creation::zeros_on;
 use crate::tensor::ops::elementwise::{fused_multiply_add, predicate};
 use crate::tensor::ops::index::{Idx, index, index_put_raw};
 use crate::tensor::ops::matmul::matmul;
@@ -86,28 +86,17 @@ pub fn aminmax(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, T
     Ok((pick(ReduceOp::Min)?, pick(ReduceOp::Max)?))
 }
 
-/// 0..n along dim `d` of a tensor of `ndim` dims, shaped to broadcast.
-fn positions(n: usize, d: usize, ndim: usize, t: &Tensor) -> Result<Tensor> {
-    let mut shape = vec![1i64; ndim];
-    shape[d] = n as i64;
-    reshape(&arange_on(n, t.device())?, &shape)
-}
-
-/// cummax/cummin: running extremes and where each was (the latest on ties).
+/// cummax/cummin: running extremes and where each was (the latest on ties),
+/// in one backend pass.
 pub fn cumulative_extreme(x: &Tensor, dim: i64, max: bool) -> Result<(Tensor, Tensor)> {
     let d = normalize_dim(dim, x.ndim().max(1))?;
-    let op = if max { ScanOp::Max } else { ScanOp::Min };
-    let values = no_grad(|| scan(x, op, dim))?;
     if x.ndim() == 0 {
-        return Ok((values, zeros_on(&[], DType::I64, x.device())?));
+        let (v, i) = cumulative_extreme(&reshape(x, &[1])?, 0, max)?;
+        return Ok((reshape(&v, &[])?, reshape(&i, &[])?));
     }
-    // A NaN holds the extreme from where it appears (NaN equals nothing).
-    let nan = predicate(PredicateOp::IsNan, x)?;
-    let at =
-        crate::tensor::ops::arith::bin(BinaryOp::LogicalOr, &cmp(BinaryOp::Eq, x, &values)?, &nan)?;
-    let idx = positions(x.shape()[d], d, x.ndim(), x)?;
-    let marked = where_(&at, &idx, &num(-1.0).to_dtype(DType::I64)?)?;
-    let indices = scan(&marked, ScanOp::Max, dim)?;
+    let (values, indices) = x.read().cum_extreme(x.layout(), d, max)?;
+    let values = Tensor::from_contiguous(values, x.shape());
+    let indices = Tensor::from_contiguous(indices, x.shape());
     let name = if max {
         "CummaxBackward0"
     } else {
