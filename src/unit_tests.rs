@@ -63,6 +63,7 @@ pub fn all() -> Vec<Tests> {
         crate::backend::cpu::cascade::tests::TESTS,
         crate::backend::cpu::conv_direct::tests::TESTS,
         crate::backend::cpu::elementwise::tests::TESTS,
+        crate::backend::cpu::half_blocks::tests::TESTS,
         crate::backend::cpu::gemv::tests::TESTS,
         crate::backend::cpu::kernels::tests::TESTS,
         crate::backend::cpu::ln_avx512::tests::TESTS,

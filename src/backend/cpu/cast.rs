@@ -3,6 +3,7 @@
 use half::{bf16, f16};
 
 use super::elem::{CpuStorage, Element};
+use super::half_blocks::HalfBlock;
 use super::scratch::{Out, convert_into, scratch};
 use super::strided::{block, fill_blocks, gather, runs};
 use crate::error::{Result, value_err};
@@ -35,92 +36,6 @@ fn cast_typed<T: Element, U: Element>(v: &[T], l: &Layout) -> Vec<U> {
     cast_with(v, l, convert_block::<T, U>)
 }
 
-/// float32 → bfloat16, rounding to nearest even (NaN stays a quiet NaN with
-/// its sign), as the half crate's `from_f32` but without its branch, so that
-/// the loop vectorises.
-#[inline(always)]
-fn bf16_of(x: f32) -> bf16 {
-    let b = x.to_bits();
-    let rounded = (b + 0x7fff + ((b >> 16) & 1)) >> 16;
-    let nan = (b >> 16) | 0x40;
-    bf16::from_bits(if x.is_nan() { nan } else { rounded } as u16)
-}
-
-crate::multiversion! {
-    fn bf16_block(s: &[f32], d: &mut [Out<bf16>]) {
-        convert_into(s, d, bf16_of);
-    }
-}
-
-/// float16 ↔ float32 by F16C's conversions, eight lanes an instruction, where
-/// the processor has them (every x86-64 since 2012); by the half crate's
-/// per-element conversions elsewhere. (The half crate's slice conversions,
-/// through a buffer, ran at a third of PyTorch's speed.) Both round to
-/// nearest even and keep a NaN a NaN.
-fn f16_to_f32_block(s: &[f16], d: &mut [Out<f32>]) {
-    #[cfg(target_arch = "x86_64")]
-    if super::simd::f16c() {
-        // SAFETY: the processor has F16C and AVX.
-        unsafe { f16c::widen(s, d) };
-        return;
-    }
-    convert_into(s, d, f16::to_f32);
-}
-
-fn f32_to_f16_block(s: &[f32], d: &mut [Out<f16>]) {
-    #[cfg(target_arch = "x86_64")]
-    if super::simd::f16c() {
-        // SAFETY: the processor has F16C and AVX.
-        unsafe { f16c::narrow(s, d) };
-        return;
-    }
-    convert_into(s, d, f16::from_f32);
-}
-
-#[cfg(target_arch = "x86_64")]
-mod f16c {
-    use super::Out;
-    use half::f16;
-    use std::arch::x86_64::*;
-
-    #[target_feature(enable = "avx,f16c")]
-    pub unsafe fn widen(s: &[f16], d: &mut [Out<f32>]) {
-        let n = s.len().min(d.len());
-        let (sp, dp) = (s.as_ptr(), d.as_mut_ptr() as *mut f32);
-        let mut i = 0;
-        while i + 8 <= n {
-            // SAFETY: lanes i..i + 8 are within both slices.
-            unsafe {
-                let h = _mm_loadu_si128(sp.add(i) as *const __m128i);
-                _mm256_storeu_ps(dp.add(i), _mm256_cvtph_ps(h));
-            }
-            i += 8;
-        }
-        for (o, x) in d[i..n].iter_mut().zip(&s[i..n]) {
-            o.write(x.to_f32());
-        }
-    }
-
-    #[target_feature(enable = "avx,f16c")]
-    pub unsafe fn narrow(s: &[f32], d: &mut [Out<f16>]) {
-        let n = s.len().min(d.len());
-        let (sp, dp) = (s.as_ptr(), d.as_mut_ptr() as *mut f16);
-        let mut i = 0;
-        while i + 8 <= n {
-            // SAFETY: lanes i..i + 8 are within both slices.
-            unsafe {
-                let v = _mm256_loadu_ps(sp.add(i));
-                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
-                _mm_storeu_si128(dp.add(i) as *mut __m128i, h);
-            }
-            i += 8;
-        }
-        for (o, &x) in d[i..n].iter_mut().zip(&s[i..n]) {
-            o.write(f16::from_f32(x));
-        }
-    }
-}
-
 /// The elements of `l`, contiguous, converted a block at a time by `convert`.
 fn cast_with<T: Copy + Send + Sync, U: Send>(
     v: &[T],
@@ -139,20 +54,20 @@ pub fn cast(s: &CpuStorage, l: &Layout, to: DType) -> CpuStorage {
         return with_storage!(s, v => Element::wrap(gather(v, l)));
     }
     // Half precision to and from float32 (every half matmul and autocast goes
-    // through them) by the half crate's own conversions: a shift one way,
-    // round-to-nearest-even the other, as through f64 but several times faster.
+    // through them) a block at a time (half_blocks.rs): as through f64 but
+    // several times faster.
     match (s, to) {
         (CpuStorage::F32(v), DType::BF16) => {
-            return CpuStorage::BF16(cast_with(v, l, bf16_block));
+            return CpuStorage::BF16(cast_with(v, l, bf16::narrow));
         }
         (CpuStorage::F32(v), DType::F16) => {
-            return CpuStorage::F16(cast_with(v, l, f32_to_f16_block));
+            return CpuStorage::F16(cast_with(v, l, f16::narrow));
         }
         (CpuStorage::BF16(v), DType::F32) => {
-            return CpuStorage::F32(cast_with(v, l, |s, d| convert_into(s, d, bf16::to_f32)));
+            return CpuStorage::F32(cast_with(v, l, bf16::widen));
         }
         (CpuStorage::F16(v), DType::F32) => {
-            return CpuStorage::F32(cast_with(v, l, f16_to_f32_block));
+            return CpuStorage::F32(cast_with(v, l, f16::widen));
         }
         _ => {}
     }

@@ -7,6 +7,7 @@
 
 use half::{bf16, f16};
 
+use super::half_blocks::{HalfBlock, widened};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
 use super::scratch::{Out, convert, convert_into, scratch, written};
 use crate::tensor::dtype::DType;
@@ -28,6 +29,12 @@ pub trait Element: Copy + Send + Sync + PartialEq + Default + std::fmt::Debug + 
     /// the element's own type, as exact ones such as max may).
     #[inline(always)]
     fn as_f32s(_: &[Self]) -> Option<&[f32]> {
+        None
+    }
+    /// A block of a half dtype widened to float32 into `buf` (at most its
+    /// length); None for the other dtypes.
+    #[inline(always)]
+    fn half_widened<'a>(_: &[Self], _: &'a mut [Out<f32>]) -> Option<&'a [f32]> {
         None
     }
 
@@ -310,49 +317,55 @@ macro_rules! half_element {
             const DTYPE: DType = DType::$d;
             #[inline(always)]
             fn to_f64(self) -> f64 {
-                <$t>::to_f64(self)
+                self.wide() as f64
             }
             /// Through float32, as c10's Half and BFloat16 are made from a
             /// double (two roundings; the half crate's direct conversion
             /// also drops the low bits it should round on).
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f32(v as f32)
+                <$t>::round_from(v as f32)
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
-                float_to_int(<$t>::to_f64(self), 8)
+                float_to_int(self.wide() as f64, 8)
             }
             #[inline(always)]
             fn from_i64(v: i64) -> Self {
                 <$t>::from_f32(v as f32)
             }
             storage_access!($d);
+            #[inline(always)]
+            fn half_widened<'a>(s: &[Self], buf: &'a mut [Out<f32>]) -> Option<&'a [f32]> {
+                Some(widened(s, buf))
+            }
+            // Each block widened and narrowed by the block conversions
+            // (half_blocks.rs), not element by element.
             fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
                 let (mut a, mut o) = (scratch(), scratch());
                 let n = src.len();
-                (k.f32)(convert(src, &mut a, |x| x.to_f32()), &mut o[..n]);
+                (k.f32)(widened(src, &mut a), &mut o[..n]);
                 // SAFETY: the kernel wrote o[..n].
-                convert_into(unsafe { written(&o[..n]) }, dst, <$t>::from_f32);
+                <$t>::narrow(unsafe { written(&o[..n]) }, dst);
             }
             fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
                 let (mut x, mut y, mut o) = (scratch(), scratch(), scratch());
                 let n = a.len();
-                let x = convert(a, &mut x, |v| v.to_f32());
-                let y = convert(b, &mut y, |v| v.to_f32());
+                let x = widened(a, &mut x);
+                let y = widened(b, &mut y);
                 (k.f32)(x, y, &mut o[..n]);
                 // SAFETY: the kernel wrote o[..n].
-                convert_into(unsafe { written(&o[..n]) }, dst, <$t>::from_f32);
+                <$t>::narrow(unsafe { written(&o[..n]) }, dst);
             }
             fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
                 let (mut x, mut y) = (scratch(), scratch());
-                let x = convert(a, &mut x, |v| v.to_f32());
-                let y = convert(b, &mut y, |v| v.to_f32());
+                let x = widened(a, &mut x);
+                let y = widened(b, &mut y);
                 (k.cmp_f32)(x, y, dst);
             }
             fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
                 let mut a = scratch();
-                (k.f32)(convert(src, &mut a, |x| x.to_f32()), dst);
+                (k.f32)(widened(src, &mut a), dst);
             }
         }
     };

@@ -21,6 +21,7 @@ mod extrema;
 mod flip;
 mod float_folds;
 pub(crate) mod gemv;
+pub(crate) mod half_blocks;
 mod index;
 mod int_folds;
 mod join;

@@ -22,6 +22,7 @@ use super::scratch::{Out, convert_into, filled_vec};
 use super::simd::prefetch_line;
 use super::strided::parallel;
 use crate::error::Result;
+use crate::tensor::DType;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::fastmath::{EXP_SLEEF_NORMAL, exp_sleef_normal};
 use crate::threads::{Chunks, ChunksMut};
@@ -574,6 +575,14 @@ pub fn softmax(s: &CpuStorage, l: &Layout, dim: usize, log: bool) -> Result<CpuS
         if l.numel() > 0 {
             return Ok(CpuStorage::F32(inner_f32(v, l, dim, log)));
         }
+    }
+    // Half dtypes: through float32 (their lines computed in f32 as below, but
+    // widened and narrowed a block at a time, not element by element).
+    if matches!(s.dtype(), DType::F16 | DType::BF16) && l.shape[dim] > 0 && l.numel() > 0 {
+        let wide = super::cast::cast(s, l, DType::F32);
+        let flat = Layout::contiguous(&l.shape);
+        let y = softmax(&wide, &flat, dim, log)?;
+        return Ok(super::cast::cast(&y, &flat, s.dtype()));
     }
     Ok(crate::with_storage!(s, v => Element::wrap(lines_typed(v, l, dim, log))))
 }
