@@ -12,7 +12,7 @@ use crate::autograd::relabel;
 use crate::error::{Result, dtype_err, index_err, shape_err, value_err};
 use crate::tensor::op::{BinaryOp, ReduceOp};
 use crate::tensor::ops::arith::{add, cmp, mask, mul, num};
-use crate::tensor::ops::creation::{arange_on, rand};
+use crate::tensor::ops::creation::rand;
 use crate::tensor::ops::elementwise::mixed_arguments;
 use crate::tensor::ops::matmul::matmul;
 use crate::tensor::ops::reduce::reduce;
@@ -144,6 +144,19 @@ pub fn one_hot(t: &Tensor, num_classes: i64) -> Result<Tensor> {
     let mut shape = t.shape().to_vec();
     shape.push(c as usize);
     crate::tensor::core::check_alloc(&shape, DType::I64)?;
-    let classes = arange_on(c as usize, t.device())?;
-    cmp(BinaryOp::Eq, &unsqueeze(t, -1)?, &classes)?.to_dtype(DType::I64)
+    // Zeros with a 1 scattered along the new last dim: one fill and a write
+    // per index (a comparison with every class, then its cast, was two
+    // passes over the whole result).
+    let out = crate::tensor::ops::creation::zeros_on(&shape, DType::I64, t.device())?;
+    let index = unsqueeze(t, -1)?;
+    let one = Tensor::scalar_i64(1, DType::I64).to_device(t.device())?;
+    let ones = one.view_with(one.layout().expand(index.shape()));
+    out.write().scatter_into(
+        out.layout(),
+        shape.len() - 1,
+        (&index.read(), index.layout()),
+        (&ones.read(), ones.layout()),
+        false,
+    )?;
+    Ok(out)
 }
