@@ -16,3 +16,8 @@ a = torch.randn(30, 32) * 3
 print(a.softmax(0)[:2, :6], torch.log_softmax(a, 0)[-1, -4:])
 b = torch.randn(8, 33, 5) * 3
 print(b.softmax(1)[0, :2], torch.log_softmax(b, 1)[-1, -1])
+# Strided inputs are made contiguous first, as ATen does, and take the same
+# paths (a transposed view: all vectors; every other column: all tails).
+c = (torch.randn(32, 30) * 3).t()
+e = (torch.randn(8, 33, 10) * 3)[:, :, ::2]
+print(c.softmax(0)[:2, :6], torch.log_softmax(c, 0)[-1, -4:], e.softmax(1)[0, :2], torch.log_softmax(e, 1)[-1, -1])

@@ -406,41 +406,23 @@ fn vector_positions(total: usize, inner: usize, dim_size: usize, log: bool) -> V
     vec
 }
 
+/// float64 (and empty inputs of any dtype), line by line: its exp is the C
+/// library's, in f64.
 fn lines_typed<T: Element>(v: &[T], l: &Layout, dim: usize, log: bool) -> Vec<T> {
     let lines = Lines::new(l, dim);
     let lines = &lines;
     let last = dim + 1 == l.ndim();
-    let read = |i: usize| {
-        let start = lines.in_starts[i];
-        (0..lines.len).map(move |k| v[start + k * lines.in_stride])
-    };
-    if T::DTYPE == crate::tensor::DType::F64 {
-        return each_line(lines, l.numel(), |i, line| {
-            let x: Vec<f64> = read(i).map(|e| e.to_f64()).collect();
-            let y = if last {
-                filled_vec(x.len(), |y| last_dim_f64(&x, y, log))
-            } else {
-                across(&x, log, f64::exp, f64::ln, 0.0)
-            };
-            line.extend(y.into_iter().map(T::from_f64));
-        });
-    }
-    let inner: usize = l.shape[dim + 1..].iter().product();
-    let vectors = if last {
-        Vec::new()
-    } else {
-        vector_positions(lines.in_starts.len(), inner, lines.len, log)
-    };
     each_line(lines, l.numel(), |i, line| {
-        let x: Vec<f32> = read(i).map(|e| e.to_f64() as f32).collect();
+        let start = lines.in_starts[i];
+        let x: Vec<f64> = (0..lines.len)
+            .map(|k| v[start + k * lines.in_stride].to_f64())
+            .collect();
         let y = if last {
-            filled_vec(x.len(), |y| last_dim_f32(&x, y, log, &[]))
-        } else if vectors[i] {
-            across(&x, log, exp_sleef, log_sleef, 0.0)
+            filled_vec(x.len(), |y| last_dim_f64(&x, y, log))
         } else {
-            across(&x, log, f32::exp, log_sleef, 0.0)
+            across(&x, log, f64::exp, f64::ln, 0.0)
         };
-        line.extend(y.into_iter().map(|e| T::from_f64(e as f64)));
+        line.extend(y.into_iter().map(T::from_f64));
     })
 }
 
@@ -565,24 +547,27 @@ fn inner_f32(v: &[f32], l: &Layout, dim: usize, log: bool) -> Vec<f32> {
 }
 
 pub fn softmax(s: &CpuStorage, l: &Layout, dim: usize, log: bool) -> Result<CpuStorage> {
-    if let CpuStorage::F32(v) = s
-        && l.is_contiguous()
-        && l.shape[dim] > 0
-    {
-        if dim + 1 == l.ndim() {
-            return Ok(CpuStorage::F32(rows_f32(v, l, l.shape[dim], log)));
-        }
-        if l.numel() > 0 {
-            return Ok(CpuStorage::F32(inner_f32(v, l, dim, log)));
-        }
+    if l.shape[dim] == 0 || l.numel() == 0 {
+        return Ok(crate::with_storage!(s, v => Element::wrap(lines_typed(v, l, dim, log))));
     }
-    // Half dtypes: through float32 (their lines computed in f32 as below, but
-    // widened and narrowed a block at a time, not element by element).
-    if matches!(s.dtype(), DType::F16 | DType::BF16) && l.shape[dim] > 0 && l.numel() > 0 {
-        let wide = super::cast::cast(s, l, DType::F32);
-        let flat = Layout::contiguous(&l.shape);
-        let y = softmax(&wide, &flat, dim, log)?;
-        return Ok(super::cast::cast(&y, &flat, s.dtype()));
+    match s {
+        CpuStorage::F32(v) if l.is_contiguous() => Ok(CpuStorage::F32(if dim + 1 == l.ndim() {
+            rows_f32(v, l, l.shape[dim], log)
+        } else {
+            inner_f32(v, l, dim, log)
+        })),
+        // A strided float32 input is made contiguous first, as ATen's
+        // host_softmax does, and a half one widened to float32 (a block at a
+        // time): both then take the float32 kernels above.
+        CpuStorage::F32(_) | CpuStorage::F16(_) | CpuStorage::BF16(_) => {
+            let wide = super::cast::cast(s, l, DType::F32);
+            let flat = Layout::contiguous(&l.shape);
+            let y = softmax(&wide, &flat, dim, log)?;
+            Ok(match s.dtype() {
+                DType::F32 => y,
+                half => super::cast::cast(&y, &flat, half),
+            })
+        }
+        _ => Ok(crate::with_storage!(s, v => Element::wrap(lines_typed(v, l, dim, log)))),
     }
-    Ok(crate::with_storage!(s, v => Element::wrap(lines_typed(v, l, dim, log))))
 }
