@@ -9,7 +9,7 @@ use half::{bf16, f16};
 
 use super::half_blocks::{HalfBlock, widened};
 use super::kernels::{BinaryKernels, PredicateKernels, UnaryKernels};
-use super::scratch::{Out, convert, convert_into, scratch, written};
+use super::scratch::{Out, scratch, written};
 use crate::tensor::dtype::DType;
 
 /// Elements per block of a kernel loop (scratch buffers live on the stack).
@@ -122,76 +122,27 @@ macro_rules! storage_access {
     };
 }
 
-/// Blocks of integers (and bool) compute in i64 scratch space.
+/// Integers narrower than int64 (and bool) compute through i64, fused per
+/// element (kernels.rs's narrow kernels).
 macro_rules! via_i64 {
-    () => {
+    ($field:ident) => {
         fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
-            via_i64_unary(src, dst, k)
+            (k.$field)(src, dst)
         }
         fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
-            via_i64_binary(a, b, dst, k)
+            (k.$field.op)(a, b, dst)
         }
         fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
-            via_i64_compare(a, b, dst, k)
+            (k.$field.cmp)(a, b, dst)
         }
         fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
-            let mut a = scratch();
-            (k.f64)(convert(src, &mut a, |x| x.to_f64()), dst);
+            (k.$field)(src, dst)
         }
     };
 }
 
-/// Elements a narrow integer block goes through int64 in: three pieces of
-/// this many int64s stay in L1 (three whole blocks, 48 KiB, did not).
-const PIECE: usize = 256;
-
-crate::multiversion! {
-    /// `dst = op(src)` through int64, a piece at a time; the widening and
-    /// the wrapping narrowing vectorise here (`i32 + 1` was 10x PyTorch's
-    /// time through whole blocks in SSE2).
-    fn via_i64_unary<T: Element>(src: &[T], dst: &mut [Out<T>], k: &UnaryKernels) {
-        let (mut x, mut o) = ([const { Out::uninit() }; PIECE], [const { Out::uninit() }; PIECE]);
-        for (s, d) in src.chunks(PIECE).zip(dst.chunks_mut(PIECE)) {
-            let n = s.len();
-            (k.i64)(convert(s, &mut x, |v| v.to_i64()), &mut o[..n]);
-            // SAFETY: the kernel wrote o[..n].
-            convert_into(unsafe { written(&o[..n]) }, d, T::from_i64);
-        }
-    }
-}
-
-crate::multiversion! {
-    /// `dst = a op b` through int64, a piece at a time.
-    fn via_i64_binary<T: Element>(a: &[T], b: &[T], dst: &mut [Out<T>], k: &BinaryKernels) {
-        let mut x = [const { Out::uninit() }; PIECE];
-        let (mut y, mut o) = ([const { Out::uninit() }; PIECE], [const { Out::uninit() }; PIECE]);
-        let pieces = a.chunks(PIECE).zip(b.chunks(PIECE)).zip(dst.chunks_mut(PIECE));
-        for ((p, q), d) in pieces {
-            let n = p.len();
-            let x = convert(p, &mut x, |v| v.to_i64());
-            let y = convert(q, &mut y, |v| v.to_i64());
-            (k.i64)(x, y, &mut o[..n]);
-            // SAFETY: the kernel wrote o[..n].
-            convert_into(unsafe { written(&o[..n]) }, d, T::from_i64);
-        }
-    }
-}
-
-crate::multiversion! {
-    /// `dst = a cmp b` through int64, a piece at a time.
-    fn via_i64_compare<T: Element>(a: &[T], b: &[T], dst: &mut [Out<bool>], k: &BinaryKernels) {
-        let (mut x, mut y) = ([const { Out::uninit() }; PIECE], [const { Out::uninit() }; PIECE]);
-        let pieces = a.chunks(PIECE).zip(b.chunks(PIECE)).zip(dst.chunks_mut(PIECE));
-        for ((p, q), d) in pieces {
-            let x = convert(p, &mut x, |v| v.to_i64());
-            let y = convert(q, &mut y, |v| v.to_i64());
-            (k.cmp_i64)(x, y, d);
-        }
-    }
-}
-
 macro_rules! int_element {
-    ($t:ty, $d:ident) => {
+    ($t:ty, $d:ident, $field:ident) => {
         impl Element for $t {
             const DTYPE: DType = DType::$d;
             #[inline(always)]
@@ -211,14 +162,14 @@ macro_rules! int_element {
                 v as $t
             }
             storage_access!($d);
-            via_i64!();
+            via_i64!($field);
         }
     };
 }
-int_element!(u8, U8);
-int_element!(i8, I8);
-int_element!(i16, I16);
-int_element!(i32, I32);
+int_element!(u8, U8, u8);
+int_element!(i8, I8, i8);
+int_element!(i16, I16, i16);
+int_element!(i32, I32, i32);
 
 impl Element for i64 {
     const DTYPE: DType = DType::I64;
@@ -249,8 +200,7 @@ impl Element for i64 {
         (k.cmp_i64)(a, b, dst)
     }
     fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
-        let mut a = scratch();
-        (k.f64)(convert(src, &mut a, |x| x as f64), dst);
+        (k.i64)(src, dst)
     }
 }
 
@@ -273,7 +223,7 @@ impl Element for bool {
         v != 0
     }
     storage_access!(Bool);
-    via_i64!();
+    via_i64!(bool);
 }
 
 impl Element for f32 {

@@ -21,17 +21,6 @@ pub fn splat<T: Copy>(v: T, buf: &mut [Out<T>]) -> &[T] {
     unsafe { buf.assume_init_ref() }
 }
 
-/// `f(x)` for each `x` of `src`, written into the front of `buf` and returned.
-#[inline(always)]
-pub fn convert<'a, S: Copy, T>(src: &[S], buf: &'a mut [Out<T>], f: impl Fn(S) -> T) -> &'a [T] {
-    let buf = &mut buf[..src.len()];
-    for (d, &x) in buf.iter_mut().zip(src) {
-        d.write(f(x));
-    }
-    // SAFETY: the loop wrote every slot of `buf` (it is as long as `src`).
-    unsafe { buf.assume_init_ref() }
-}
-
 /// `dst[i] = f(src[i])` into output slots of the same length.
 #[inline(always)]
 pub fn convert_into<S: Copy, T>(src: &[S], dst: &mut [Out<T>], f: impl Fn(S) -> T) {
