@@ -120,6 +120,7 @@ pub fn unary_kernels(op: UnaryOp) -> UnaryKernels {
         UnaryOp::Sigmoid => k.f32 = sigmoid_vec::<f::Sigmoid>,
         UnaryOp::Silu => k.f32 = silu_vec::<f::Silu>,
         UnaryOp::Exp2 => k.f32 = exp2_vec::<f::Exp2>,
+        UnaryOp::Exp => k.f64 = super::exp_f64::exp_f64,
         // The same bits as the rows' own loop, its table read by permutes.
         UnaryOp::Log if avx512 => k.f32 = super::ln_avx512::ln,
         UnaryOp::Log2 if avx512 => k.f32 = super::ln_avx512::log2,

@@ -17,6 +17,7 @@ pub mod conv;
 pub(crate) mod conv_direct;
 mod elem;
 pub(crate) mod elementwise;
+pub(crate) mod exp_f64;
 mod extrema;
 mod flip;
 mod float_folds;
