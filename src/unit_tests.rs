@@ -66,6 +66,7 @@ pub fn all() -> Vec<Tests> {
         crate::backend::cpu::half_blocks::tests::TESTS,
         crate::backend::cpu::gemv::tests::TESTS,
         crate::backend::cpu::exp_f64::tests::TESTS,
+        crate::tensor::ops::memory_order::tests::TESTS,
         crate::backend::cpu::kernels::tests::TESTS,
         crate::backend::cpu::ln_avx512::tests::TESTS,
         crate::backend::cpu::mathfun::tests::TESTS,

@@ -12,6 +12,7 @@ use crate::tensor::device::Device;
 use crate::tensor::dtype::DType;
 use crate::tensor::layout::Layout;
 use crate::tensor::op::{BinaryOp, BinaryRule, DtypeRule, PredicateOp, TernaryOp, UnaryOp};
+use crate::tensor::ops::memory_order::{memory_order, row_major};
 use crate::tensor::promote::{result_type, to_float};
 use crate::tensor::shape::broadcast_shapes;
 
@@ -197,20 +198,39 @@ pub fn binary(op: BinaryOp, a0: &Tensor, b0: &Tensor) -> Result<Tensor> {
         return crate::tensor::ops::numeric::nextafter_half(&a, &b, &shape);
     }
     let (la, lb) = (broadcast_to(&a, &shape), broadcast_to(&b, &shape));
+    // The result's memory order, from the operands as given (before a
+    // dtype conversion).
+    let order = if row_major(a0.layout(), &shape) {
+        None
+    } else {
+        memory_order(&[&broadcast_to(a0, &shape), &broadcast_to(b0, &shape)])
+    };
+    let permuted = order.as_ref().map(|o| (o.permute(&la), o.permute(&lb)));
+    let (la, lb) = match &permuted {
+        Some((pa, pb)) => (pa, pb),
+        None => (&*la, &*lb),
+    };
     let out = match power_by_number(op, b0, dtype)? {
-        Some(steps) => power_steps(&a, &la, steps)?,
+        Some(steps) => power_steps(&a, la, steps)?,
         None if number_kept_in_float(op, dtype, a0, b0) => {
             let (a, b) = (
                 operand(a0, DType::F32, device)?,
                 operand(b0, DType::F32, device)?,
             );
             let (la, lb) = (a.layout().expand(&shape), b.layout().expand(&shape));
+            let (la, lb) = match &order {
+                Some(o) => (o.permute(&la), o.permute(&lb)),
+                None => (la, lb),
+            };
             let product = a.read().binary(&la, &b.read(), &lb, op)?;
-            product.cast(&Layout::contiguous(&shape), dtype)?
+            product.cast(&Layout::contiguous(&la.shape), dtype)?
         }
-        None => a.read().binary(&la, &b.read(), &lb, op)?,
+        None => a.read().binary(la, &b.read(), lb, op)?,
     };
-    let out = Tensor::from_contiguous(out, &shape);
+    let out = match order {
+        Some(o) => Tensor::from_storage(out, o.result),
+        None => Tensor::from_contiguous(out, &shape),
+    };
     Ok(rules::record_binary(op, a0, b0, out))
 }
 
@@ -315,8 +335,7 @@ pub fn unary(op: UnaryOp, a0: &Tensor) -> Result<Tensor> {
     let dtype = unary_dtype(op, a0.dtype())?;
     check_alloc(a0.shape(), dtype)?;
     let a = crate::autograd::no_grad(|| a0.to_dtype(dtype))?;
-    let out = a.read().unary(a.layout(), op)?;
-    let out = Tensor::from_contiguous(out, a.shape());
+    let out = in_memory_order(a0.layout(), a.layout(), |l| a.read().unary(l, op))?;
     Ok(rules::record_unary(op, a0, &a, out))
 }
 
@@ -329,8 +348,26 @@ pub fn predicate(op: PredicateOp, a: &Tensor) -> Result<Tensor> {
         ));
     }
     check_alloc(a.shape(), DType::Bool)?;
-    let out = a.read().predicate(a.layout(), op)?;
-    Ok(Tensor::from_contiguous(out, a.shape()))
+    in_memory_order(a.layout(), a.layout(), |l| a.read().predicate(l, op))
+}
+
+/// A one-operand op's result: `compute` on the input's layout (`l`, its
+/// order from `original`, before any dtype conversion), permuted to the
+/// input's memory order where that is not row-major (memory_order.rs).
+fn in_memory_order(
+    original: &Layout,
+    l: &Layout,
+    compute: impl FnOnce(&Layout) -> Result<Storage>,
+) -> Result<Tensor> {
+    let order = if row_major(original, &l.shape) {
+        None
+    } else {
+        memory_order(&[original])
+    };
+    Ok(match order {
+        Some(o) => Tensor::from_storage(compute(&o.permute(l))?, o.result),
+        None => Tensor::from_contiguous(compute(l)?, &l.shape),
+    })
 }
 
 /// Operands of a ternary op in one dtype on one device, with layouts broadcast

@@ -25,6 +25,7 @@ pub mod lu;
 mod lu_batch;
 pub mod matmul;
 pub mod matrix;
+pub mod memory_order;
 pub mod numeric;
 pub(crate) mod potrf;
 pub mod reduce;
