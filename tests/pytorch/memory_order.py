@@ -25,3 +25,8 @@ print(a.grad)
 h = torch.arange(12.).half().view(3, 4).t()
 print((h * 2).stride(), (h + h).dtype)
 print(torch.empty(0, 3).t().abs().stride(), torch.ones(1, 5).t().neg().stride())
+# Three-operand ops and nan_to_num follow the same rule.
+q = torch.tensor([[1., float('nan'), -2.], [float('inf'), 0.5, -float('inf')]]).t()
+for y in [torch.where(q > 0, q, 0.), torch.where(q.t().contiguous().t() > 0, 1., q), q.clamp(-1, 1), q.clamp(min=0),
+          torch.lerp(q, q * 2, 0.25), q.nan_to_num(), q.masked_fill(q < 0, 7.), torch.where(torch.ones(3, 2).bool(), q, q)]:
+    print(y.stride(), y)

@@ -410,11 +410,29 @@ fn ternary(
     }
     let (ts, shape) = aligned(parts, dtypes, what)?;
     check_alloc(&shape, out_dtype)?;
-    let ls: Vec<_> = ts.iter().map(|t| t.layout().expand(&shape)).collect();
+    let order = if row_major(parts[0].layout(), &shape) {
+        None
+    } else {
+        let given: Vec<Layout> = parts.iter().map(|t| t.layout().expand(&shape)).collect();
+        memory_order(&[&given[0], &given[1], &given[2]])
+    };
+    let ls: Vec<_> = ts
+        .iter()
+        .map(|t| {
+            let l = t.layout().expand(&shape);
+            match &order {
+                Some(o) => o.permute(&l),
+                None => l,
+            }
+        })
+        .collect();
     let out = ts[0]
         .read()
         .ternary(&ls[0], (&ts[1].read(), &ls[1]), (&ts[2].read(), &ls[2]), op)?;
-    Ok(Tensor::from_contiguous(out, &shape))
+    Ok(match order {
+        Some(o) => Tensor::from_storage(out, o.result),
+        None => Tensor::from_contiguous(out, &shape),
+    })
 }
 
 /// `where(cond, a, b)`: a where cond holds, else b; a and b promote together.
@@ -611,7 +629,7 @@ pub fn nan_to_num(
         return t.deep_clone();
     };
     let with = [nan, posinf.unwrap_or(big), neginf.unwrap_or(-big)];
-    let out = Tensor::from_contiguous(t.read().nan_to_num(t.layout(), with)?, t.shape());
+    let out = in_memory_order(t.layout(), t.layout(), |l| t.read().nan_to_num(l, with))?;
     // derivatives.yaml: grad * isfinite(self).
     let x = crate::autograd::Saved::new(t);
     Ok(crate::autograd::record(

@@ -389,7 +389,11 @@ pub fn masked_fill(t: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
         )));
     }
     let fill = reshape(value, &[])?.to_dtype(t.dtype())?;
-    composite("MaskedFillBackward0", &[t], |x| where_(mask, &fill, &x[0]))
+    // Row-major, as ATen's (a contiguous clone, then filled), whatever
+    // order where's operands would give.
+    composite("MaskedFillBackward0", &[t], |x| {
+        where_(mask, &fill, &x[0])?.contiguous()
+    })
 }
 
 /// masked_select: the elements where mask (broadcast with t) is True, as 1-d.
