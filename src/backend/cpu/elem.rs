@@ -122,8 +122,8 @@ macro_rules! storage_access {
     };
 }
 
-/// Integers narrower than int64 (and bool) compute through i64, fused per
-/// element (kernels.rs's narrow kernels).
+/// Integers (and bool) compute through i64, fused per element (kernels.rs's
+/// integer kernels).
 macro_rules! via_i64 {
     ($field:ident) => {
         fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
@@ -190,18 +190,7 @@ impl Element for i64 {
         v
     }
     storage_access!(I64);
-    fn unary_block(src: &[Self], dst: &mut [Out<Self>], k: &UnaryKernels) {
-        (k.i64)(src, dst)
-    }
-    fn binary_block(a: &[Self], b: &[Self], dst: &mut [Out<Self>], k: &BinaryKernels) {
-        (k.i64)(a, b, dst)
-    }
-    fn compare_block(a: &[Self], b: &[Self], dst: &mut [Out<bool>], k: &BinaryKernels) {
-        (k.cmp_i64)(a, b, dst)
-    }
-    fn predicate_block(src: &[Self], dst: &mut [Out<bool>], k: &PredicateKernels) {
-        (k.i64)(src, dst)
-    }
+    via_i64!(i64);
 }
 
 impl Element for bool {

@@ -24,8 +24,8 @@ pub struct UnaryKernels {
     pub i16: fn(&[i16], &mut [Out<i16>]),
 }
 
-/// A binary row's kernels for one narrow integer type (or bool).
-pub struct NarrowKernels<T> {
+/// A binary row's kernels for one integer type (or bool).
+pub struct IntKernels<T> {
     pub op: fn(&[T], &[T], &mut [Out<T>]),
     pub cmp: fn(&[T], &[T], &mut [Out<bool>]),
 }
@@ -33,15 +33,14 @@ pub struct NarrowKernels<T> {
 pub struct BinaryKernels {
     pub f32: fn(&[f32], &[f32], &mut [Out<f32>]),
     pub f64: fn(&[f64], &[f64], &mut [Out<f64>]),
-    pub i64: fn(&[i64], &[i64], &mut [Out<i64>]),
     pub cmp_f32: fn(&[f32], &[f32], &mut [Out<bool>]),
     pub cmp_f64: fn(&[f64], &[f64], &mut [Out<bool>]),
-    pub cmp_i64: fn(&[i64], &[i64], &mut [Out<bool>]),
-    pub i32: NarrowKernels<i32>,
-    pub u8: NarrowKernels<u8>,
-    pub bool: NarrowKernels<bool>,
-    pub i8: NarrowKernels<i8>,
-    pub i16: NarrowKernels<i16>,
+    pub i64: IntKernels<i64>,
+    pub i32: IntKernels<i32>,
+    pub u8: IntKernels<u8>,
+    pub bool: IntKernels<bool>,
+    pub i8: IntKernels<i8>,
+    pub i16: IntKernels<i16>,
 }
 
 pub struct PredicateKernels {
@@ -73,18 +72,12 @@ crate::multiversion! {
     }
 }
 
-fn unary_i64<F: UnaryFn>(s: &[i64], d: &mut [Out<i64>]) {
-    for (o, &x) in d.iter_mut().zip(s) {
-        o.write(F::i64(x));
-    }
-}
-
-/// The row's int64 function on each element of a narrow integer type,
-/// widened and wrapped back in the same expression: LLVM narrows the
-/// arithmetic (a 32-bit add, a byte compare) and vectorises it at the type's
-/// own width, where a pass through int64 scratch was 4-7x PyTorch's time.
-/// The results are the int64 row's by construction.
-fn unary_narrow<T: Element, F: UnaryFn>(s: &[T], d: &mut [Out<T>]) {
+/// The row's int64 function on each element of an integer type (or bool),
+/// widened and wrapped back in the same expression: for the narrow types LLVM
+/// narrows the arithmetic (a 32-bit add, a byte compare) and vectorises it at
+/// the type's own width, where a pass through int64 scratch was 4-7x
+/// PyTorch's time. The results are the int64 row's by construction.
+fn unary_int<T: Element, F: UnaryFn>(s: &[T], d: &mut [Out<T>]) {
     for (o, &x) in d.iter_mut().zip(s) {
         o.write(T::from_i64(F::i64(x.to_i64())));
     }
@@ -98,12 +91,12 @@ impl UnaryVisitor for MakeUnary {
         UnaryKernels {
             f32: unary_f32::<F>,
             f64: unary_f64::<F>,
-            i64: unary_i64::<F>,
-            i32: unary_narrow::<i32, F>,
-            u8: unary_narrow::<u8, F>,
-            bool: unary_narrow::<bool, F>,
-            i8: unary_narrow::<i8, F>,
-            i16: unary_narrow::<i16, F>,
+            i64: unary_int::<i64, F>,
+            i32: unary_int::<i32, F>,
+            u8: unary_int::<u8, F>,
+            bool: unary_int::<bool, F>,
+            i8: unary_int::<i8, F>,
+            i16: unary_int::<i16, F>,
         }
     }
 }
@@ -218,8 +211,7 @@ macro_rules! binary_loop {
         }
     };
     // Also compiled for AVX2/AVX-512: float32 arithmetic on in-cache operands
-    // runs 2-3x faster at the full vector width than in SSE2, and int64
-    // compares have no SSE2 instruction (tril's mask: 3x PyTorch's time).
+    // runs 2-3x faster at the full vector width than in SSE2.
     (wide $name:ident, $t:ty, $out:ty, $f:ident) => {
         crate::multiversion! {
             fn $name<F: BinaryFn>(a: &[$t], b: &[$t], d: &mut [Out<$out>]) {
@@ -232,15 +224,14 @@ macro_rules! binary_loop {
 }
 binary_loop!(wide binary_f32, f32, f32, f32);
 binary_loop!(binary_f64, f64, f64, f64);
-binary_loop!(binary_i64, i64, i64, i64);
 binary_loop!(compare_f32, f32, bool, cmp_f32);
 binary_loop!(compare_f64, f64, bool, cmp_f64);
-binary_loop!(wide compare_i64, i64, bool, cmp_i64);
 
 crate::multiversion! {
-    /// As `unary_narrow`, for a binary row; at the full vector width (int32
-    /// products and compares have no SSE2 instruction).
-    fn binary_narrow<T: Element, F: BinaryFn>(a: &[T], b: &[T], d: &mut [Out<T>]) {
+    /// As `unary_int`, for a binary row; at the full vector width (int32
+    /// products and int64 compares have no SSE2 instruction: tril's mask was
+    /// 3x PyTorch's time).
+    fn binary_int<T: Element, F: BinaryFn>(a: &[T], b: &[T], d: &mut [Out<T>]) {
         for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
             o.write(T::from_i64(F::i64(x.to_i64(), y.to_i64())));
         }
@@ -248,17 +239,17 @@ crate::multiversion! {
 }
 
 crate::multiversion! {
-    fn compare_narrow<T: Element, F: BinaryFn>(a: &[T], b: &[T], d: &mut [Out<bool>]) {
+    fn compare_int<T: Element, F: BinaryFn>(a: &[T], b: &[T], d: &mut [Out<bool>]) {
         for ((o, &x), &y) in d.iter_mut().zip(a).zip(b) {
             o.write(F::cmp_i64(x.to_i64(), y.to_i64()));
         }
     }
 }
 
-fn narrow_kernels<T: Element, F: BinaryFn>() -> NarrowKernels<T> {
-    NarrowKernels {
-        op: binary_narrow::<T, F>,
-        cmp: compare_narrow::<T, F>,
+fn int_kernels<T: Element, F: BinaryFn>() -> IntKernels<T> {
+    IntKernels {
+        op: binary_int::<T, F>,
+        cmp: compare_int::<T, F>,
     }
 }
 
@@ -270,15 +261,14 @@ impl BinaryVisitor for MakeBinary {
         BinaryKernels {
             f32: binary_f32::<F>,
             f64: binary_f64::<F>,
-            i64: binary_i64::<F>,
             cmp_f32: compare_f32::<F>,
             cmp_f64: compare_f64::<F>,
-            cmp_i64: compare_i64::<F>,
-            i32: narrow_kernels::<i32, F>(),
-            u8: narrow_kernels::<u8, F>(),
-            bool: narrow_kernels::<bool, F>(),
-            i8: narrow_kernels::<i8, F>(),
-            i16: narrow_kernels::<i16, F>(),
+            i64: int_kernels::<i64, F>(),
+            i32: int_kernels::<i32, F>(),
+            u8: int_kernels::<u8, F>(),
+            bool: int_kernels::<bool, F>(),
+            i8: int_kernels::<i8, F>(),
+            i16: int_kernels::<i16, F>(),
         }
     }
 }
@@ -371,7 +361,7 @@ crate::multiversion! {
 
 /// Every integer type's kernel of a division row through `int_division`.
 fn set_int_division<D: IntDivision, F: BinaryFn>(k: &mut BinaryKernels) {
-    k.i64 = int_division::<i64, D, F>;
+    k.i64.op = int_division::<i64, D, F>;
     k.i32.op = int_division::<i32, D, F>;
     k.i16.op = int_division::<i16, D, F>;
     k.i8.op = int_division::<i8, D, F>;
